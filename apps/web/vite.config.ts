@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: {
+      '/user': apiTarget,
+      '/trading': apiTarget,
+      '/api': apiTarget,
+      '/connection': { target: apiTarget, ws: true },
+      '/ws': { target: apiTarget, ws: true },
+    },
+  },
+  build: { outDir: 'dist', chunkSizeWarningLimit: 4000 },
+  test: {
+    name: 'web',
+    include: ['src/**/*.test.{ts,tsx}'],
+    environment: 'jsdom',
+    setupFiles: ['src/test/setup.ts'],
+  },
+});

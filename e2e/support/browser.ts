@@ -1,0 +1,47 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, devices, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+const root = new URL('../..', import.meta.url).pathname;
+export const SCREENSHOT_DIR = join(root, 'artifacts/screenshots');
+
+/** Debian's Chromium, started the way this machine allows (no background networking). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export type Viewport = 'desktop' | 'phone';
+
+/** A fresh browser context (empty storage) at a desktop or phone size. */
+export function newContext(
+  browser: Browser,
+  viewport: Viewport,
+  baseURL: string,
+): Promise<BrowserContext> {
+  if (viewport === 'phone') {
+    const { defaultBrowserType: _ignored, ...phone } = devices['iPhone 13'];
+    return browser.newContext({ ...phone, baseURL, colorScheme: 'light' });
+  }
+  return browser.newContext({
+    viewport: { width: 1440, height: 900 },
+    baseURL,
+    colorScheme: 'light',
+  });
+}
+
+/** Saves a full-page screenshot under artifacts/screenshots/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+}

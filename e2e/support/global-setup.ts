@@ -1,0 +1,87 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import type {} from 'vitest';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseURL: string;
+    demoPassword: string;
+  }
+}
+
+const root = new URL('../..', import.meta.url).pathname;
+const DEMO_PASSWORD = 'demo1234';
+
+/** A port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** Starts the product with `npm start` and resolves with the URL it prints. */
+function startProduct(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('npm', ['start'], { cwd: root, env, detached: true });
+    let output = '';
+    const timer = setTimeout(() => {
+      reject(new Error(`The product did not start within 200 s. Output:\n${output}`));
+    }, 200_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        clearTimeout(timer);
+        resolve({ child, url: match[1] });
+      }
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`The product exited with code ${code} before starting. Output:\n${output}`));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ct-e2e-'));
+  const port = await freePort();
+  const { child, url } = await startProduct({
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    DEMO_PASSWORD,
+  });
+  project.provide('baseURL', url);
+  project.provide('demoPassword', DEMO_PASSWORD);
+
+  return async () => {
+    if (child.pid) {
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // already gone
+      }
+      await new Promise((resolve) => {
+        if (child.exitCode !== null) resolve(null);
+        child.once('exit', resolve);
+        setTimeout(resolve, 10_000);
+      });
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

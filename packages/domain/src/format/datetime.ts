@@ -1,0 +1,20 @@
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/**
+ * Epoch seconds as local 'YYYY-MM-DD HH:mm:ss'; 'Unknown' when missing or not a number.
+ * Local means the time zone of the Date implementation that runs it (the browser's).
+ */
+export function formatEpochSeconds(seconds: number | null | undefined): string {
+  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
+    return 'Unknown';
+  }
+  return formatLocalDateTime(new Date(seconds * 1000));
+}
+
+/** A Date as local 'YYYY-MM-DD HH:mm:ss'. */
+export function formatLocalDateTime(d: Date): string {
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` +
+    `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
+  );
+}

@@ -1,0 +1,54 @@
+// `npm start`: builds the web app when its build is missing or older than its sources,
+// then runs the server (API, live endpoints and the built web app on one port).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const webIndex = join(root, 'apps/web/dist/index.html');
+const webSources = [
+  'apps/web/src',
+  'apps/web/index.html',
+  'apps/web/vite.config.ts',
+  'apps/web/public',
+  'packages/domain/src',
+].map((p) => join(root, p));
+
+/** Newest modification time (ms) of a file or of every file under a folder. */
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = 0;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+function webBuildIsStale() {
+  if (!existsSync(webIndex)) return true;
+  const built = statSync(webIndex).mtimeMs;
+  return webSources.some((p) => newestMtime(p) > built);
+}
+
+if (webBuildIsStale()) {
+  console.log('Building the web app…');
+  const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (build.status !== 0) {
+    console.error('The web app build failed; see the output above.');
+    process.exit(build.status ?? 1);
+  }
+}
+
+const server = spawn(
+  process.execPath,
+  ['--import', 'tsx', join(root, 'apps/server/src/main.ts'), ...process.argv.slice(2)],
+  { cwd: process.cwd(), stdio: 'inherit', env: process.env },
+);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => server.kill(signal));
+}
+server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
