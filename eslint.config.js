@@ -31,6 +31,7 @@ export default tseslint.config(
   {
     // The domain core is pure: it imports nothing from the apps and does no I/O.
     files: ['packages/domain/**/*.ts'],
+    ignores: ['packages/domain/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',

@@ -20,5 +20,7 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
+    // antd renders large trees; jsdom is slow at them.
+    testTimeout: 20_000,
   },
 });

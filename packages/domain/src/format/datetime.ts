@@ -18,3 +18,12 @@ export function formatLocalDateTime(d: Date): string {
     `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`
   );
 }
+
+/** UTC ms as 'YYYY-MM-DD HH:mm:ss' in UTC (the kline call's `ctmFmt`). */
+export function formatUtcDateTime(ms: number): string {
+  const d = new Date(ms);
+  return (
+    `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ` +
+    `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`
+  );
+}

@@ -55,3 +55,14 @@ export const traderCredentialsSchema = z.object({
   token: z.string().min(1).max(256),
 });
 export type TraderCredentials = z.infer<typeof traderCredentialsSchema>;
+
+/** `data` of GET /user/api/v1/account/session: the session's user id and login email. */
+export const sessionInfoSchema = z.object({
+  userId: z.number().int(),
+  userName: z.string(),
+});
+export type SessionInfo = z.infer<typeof sessionInfoSchema>;
+
+/** `data` of GET /user/api/v1/account/trader: the account, without its token. */
+export const traderInfoSchema = traderSchema.omit({ token: true });
+export type TraderInfo = z.infer<typeof traderInfoSchema>;

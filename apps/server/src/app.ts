@@ -1,0 +1,99 @@
+import fastifyCookie from '@fastify/cookie';
+import fastifyWebsocket from '@fastify/websocket';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db } from './db/types.ts';
+import { installErrorHandlers } from './http/error-handler.ts';
+import { installBodyParsers } from './http/body-parsers.ts';
+import { registerWebApp } from './http/static.ts';
+import { installGuard } from './modules/auth/guard.ts';
+import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
+import { authRoutes } from './modules/auth/routes.ts';
+import { createAuthService } from './modules/auth/service.ts';
+import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
+import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
+import { createGatewayPolicy } from './modules/gateway/policy.ts';
+import { gatewayRoutes } from './modules/gateway/routes.ts';
+import { healthRoutes } from './modules/health/routes.ts';
+import { MarketFeed } from './modules/market/feed.ts';
+import { MarketData } from './modules/market/market-data.ts';
+import { marketRoutes } from './modules/market/routes.ts';
+
+export type AppOptions = {
+  db: Db;
+  config: Config;
+  /** Epoch milliseconds; tests pass a fake clock to expire sessions and rate-limit windows. */
+  now?: Clock;
+  logger?: FastifyServerOptions['logger'];
+  /** Shared market data (tests reuse one; building it parses the shipped history). */
+  market?: MarketData;
+  /** Run the live feed's timer (the server does; tests drive `feed.poll()` by hand). */
+  runFeed?: boolean;
+};
+
+/** The parts of the running product other modules and tests reach through the app. */
+export type Services = { market: MarketData; feed: MarketFeed; broker: Broker; hub: GatewayHub };
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    services: Services;
+  }
+}
+
+/** Builds the HTTP app from its modules without listening (tests call it with `inject`). */
+export async function buildApp({
+  db,
+  config,
+  now = Date.now,
+  logger = false,
+  market = new MarketData(config.marketSeed),
+  runFeed = false,
+}: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger,
+    // One line per request in JSON is noise on a laptop; errors are still logged.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit: 1024 * 1024,
+  });
+  installBodyParsers(app);
+  await app.register(fastifyCookie);
+  await app.register(fastifyWebsocket, {
+    options: { maxPayload: DEFAULT_GATEWAY_OPTIONS.maxMessageBytes },
+  });
+  installErrorHandlers(app, config.webDist);
+
+  const auth = createAuthService({
+    db,
+    now,
+    sessionTtlHours: config.sessionTtlHours,
+    limiter: new LoginRateLimiter(now),
+  });
+  installGuard(app, auth);
+
+  const broker = new InProcessBroker();
+  const feed = new MarketFeed(market, broker, now);
+  const hub = new GatewayHub(
+    createGatewayPolicy({
+      secret: config.liveTokenSecret,
+      now,
+      isKnownSymbol: (s) => market.has(s),
+    }),
+    DEFAULT_GATEWAY_OPTIONS,
+    now,
+  );
+  const stopListening = broker.listen(({ channel, data }) => hub.publish(channel, data));
+  app.decorate('services', { market, feed, broker, hub });
+  app.addHook('onClose', async () => {
+    feed.stop();
+    stopListening();
+    hub.close();
+  });
+  if (runFeed) app.addHook('onListen', async () => feed.start());
+
+  healthRoutes(app, now);
+  authRoutes(app, auth);
+  marketRoutes(app, market, now);
+  gatewayRoutes(app, hub, now);
+  await registerWebApp(app, config.webDist);
+  return app;
+}

@@ -1,0 +1,73 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
+
+/** Everything the server reads from its environment, parsed once at start. */
+export type Config = {
+  port: number;
+  host: string;
+  /** Absolute; PGlite lives in `<dataDir>/pglite`. */
+  dataDir: string;
+  /** PostgreSQL connection string; null means the embedded PGlite database. */
+  databaseUrl: string | null;
+  demoPassword: string;
+  sessionTtlHours: number;
+  /** Absolute path of the built web app (index.html and assets). */
+  webDist: string;
+  logLevel: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Seed of the market simulator: the same seed gives the same prices. */
+  marketSeed: number;
+  /** HS256 secret of live connection and subscription tokens; shared by all nodes. */
+  liveTokenSecret: string;
+};
+
+/** The repository root, found from this file rather than the working directory. */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().optional(),
+  DEMO_PASSWORD: z.string().min(1).default('demo1234'),
+  SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
+  WEB_DIST: z.string().min(1).optional(),
+  MARKET_SEED: z.coerce.number().int().min(0).max(4294967295).default(1),
+  LIVE_TOKEN_SECRET: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+/** Thrown when an environment variable has an unusable value; the message names it. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration. Relative DATA_DIR and WEB_DIST are taken from `cwd` (the product
+ * is started from the repo root); the default WEB_DIST is apps/web/dist of this repository.
+ */
+export function loadConfig(
+  env: NodeJS.ProcessEnv = process.env,
+  cwd: string = process.cwd(),
+): Config {
+  // An empty variable means "not set", as in most shells' `VAR= cmd`.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const detail = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    throw new ConfigError(`Invalid environment: ${detail}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: path.resolve(cwd, e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL ?? null,
+    demoPassword: e.DEMO_PASSWORD,
+    sessionTtlHours: e.SESSION_TTL_HOURS,
+    webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : path.join(REPO_ROOT, 'apps/web/dist'),
+    logLevel: e.LOG_LEVEL,
+    marketSeed: e.MARKET_SEED,
+    // one process by default: a random secret per start is enough (tokens live minutes)
+    liveTokenSecret: e.LIVE_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+  };
+}

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
+import * as schema from './schema.ts';
+import { acquireLock } from './lock.ts';
+import type { Schema } from './types.ts';
+
+export type Database =
+  | { kind: 'pglite'; db: PgliteDatabase<Schema>; close(): Promise<void> }
+  | { kind: 'pg'; db: NodePgDatabase<Schema>; pool: pg.Pool; close(): Promise<void> };
+
+/** PGlite's data directory inside DATA_DIR. */
+export function pgliteDir(dataDir: string): string {
+  return path.join(dataDir, 'pglite');
+}
+
+/**
+ * PostgreSQL when `databaseUrl` is set, otherwise PGlite in `<dataDir>/pglite`, locked
+ * against a second process (throws DatabaseLockedError).
+ */
+export async function openDatabase(options: {
+  dataDir: string;
+  databaseUrl: string | null;
+}): Promise<Database> {
+  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  fs.mkdirSync(options.dataDir, { recursive: true });
+  const lock = acquireLock(path.join(options.dataDir, 'pglite.lock'));
+  try {
+    const database = await openPglite(pgliteDir(options.dataDir));
+    return {
+      ...database,
+      close: async () => {
+        try {
+          await database.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+/** Opens (creating when empty) a PGlite directory without locking; tests use it on copies. */
+export async function openPglite(dir: string): Promise<Database> {
+  const client = await PGlite.create(dir);
+  const db = drizzlePglite({ client, schema });
+  return { kind: 'pglite', db, close: () => client.close() };
+}
+
+export async function openPostgres(connectionString: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString });
+  // Fail at start, not on the first request, when the database is unreachable.
+  const probe = await pool.connect();
+  probe.release();
+  const db = drizzlePg({ client: pool, schema });
+  return { kind: 'pg', db, pool, close: () => pool.end() };
+}

@@ -1,0 +1,2 @@
+// The whole database schema, one module per area; drizzle-kit reads this file.
+export * from './schema/identity.ts';

@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildApp } from '../app.ts';
+import { createTestApp, testConfig, type TestApp } from '../test/helpers.ts';
+
+let t: TestApp;
+let built: FastifyInstance;
+let webDist: string;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-web-dist-'));
+  fs.mkdirSync(path.join(webDist, 'assets'));
+  fs.writeFileSync(
+    path.join(webDist, 'index.html'),
+    '<!doctype html><title>Chart Terminal</title>',
+  );
+  fs.writeFileSync(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log(1);');
+  built = await buildApp({ db: t.db, config: testConfig({ webDist }), now: t.clock.now });
+});
+afterAll(async () => {
+  await built.close();
+  await t.close();
+  fs.rmSync(webDist, { recursive: true, force: true });
+});
+
+describe('the built web app', () => {
+  it.each(['/', '/desktop', '/chart?instrumentId=3', '/profile/deep/link'])(
+    'serves index.html for %s',
+    async (url) => {
+      const res = await built.inject({ method: 'GET', url });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('<title>Chart Terminal</title>');
+    },
+  );
+
+  it('serves hashed assets as immutable', async () => {
+    const res = await built.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('answers 404 for a missing asset rather than index.html', async () => {
+    const res = await built.inject({ method: 'GET', url: '/assets/gone-000.js' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('<title>');
+  });
+
+  it('never falls back to index.html under the server prefixes', async () => {
+    const res = await built.inject({ method: 'GET', url: '/api/unknown' });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ code: 40400 });
+  });
+
+  it('still answers the API', async () => {
+    const res = await built.inject({ method: 'GET', url: '/api/health' });
+    expect(res.json()).toEqual({ status: 'ok', time: t.clock.now() });
+  });
+});
+
+describe('without a built web app', () => {
+  it('explains how to build it in plain text', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/desktop' });
+    expect(res.statusCode).toBe(503);
+    expect(res.headers['content-type']).toMatch(/^text\/plain/);
+    expect(res.body).toContain('not built');
+    expect(res.body).toContain('npm start');
+  });
+});

@@ -1,0 +1,136 @@
+import type { TraderCredentials, User } from '@ct/domain';
+import type { Db } from '../../db/types.ts';
+import type { TraderRow } from '../../db/schema.ts';
+import { AuthFailedError, InvalidCredentialsError, RateLimitedError } from '../../http/errors.ts';
+import { findUserByEmail, listTraders, normalizeEmail } from '../users/store.ts';
+import { toTraderView, toUserView } from '../users/view.ts';
+import { burnVerification, verifyPassword } from './password.ts';
+import { type Clock, type LoginRateLimiter, rateLimitMessage } from './rate-limit.ts';
+import {
+  deleteDeadSessions,
+  findLiveSession,
+  findTraderByToken,
+  insertSession,
+  revokeSession,
+} from './store.ts';
+import { hashToken, looksLikeToken, newToken } from './tokens.ts';
+
+/** Who a request acts for, once its session checked out. */
+export type SessionAuth = { sessionId: number; userId: number; email: string };
+
+export type LoginResult = {
+  /** The cookie value; only its hash is stored. */
+  sessionToken: string;
+  /** Seconds the session lives. */
+  ttlSeconds: number;
+  user: User;
+};
+
+export type SessionCheck = {
+  sessionToken: string | undefined;
+  /** x-user-id / x-user-name as sent; undefined or empty when not sent. */
+  userIdHeader: string | undefined;
+  userNameHeader: string | undefined;
+};
+
+export type AuthServiceDeps = {
+  db: Db;
+  now: Clock;
+  sessionTtlHours: number;
+  limiter: LoginRateLimiter;
+};
+
+export type AuthService = ReturnType<typeof createAuthService>;
+
+export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthServiceDeps) {
+  const nowSec = () => Math.floor(now() / 1000);
+  const ttlSeconds = Math.max(1, Math.round(sessionTtlHours * 3600));
+
+  /**
+   * Checks the password (throttled per account and address) and opens a session with a
+   * fresh token for every trading account of the user.
+   */
+  async function login(input: {
+    userName: string;
+    password: string;
+    address: string;
+  }): Promise<LoginResult> {
+    const email = normalizeEmail(input.userName);
+    const blockedForMs = limiter.blockedForMs(email, input.address);
+    if (blockedForMs > 0) {
+      throw new RateLimitedError(rateLimitMessage(blockedForMs), Math.ceil(blockedForMs / 1000));
+    }
+    const attempt = limiter.begin(email, input.address);
+    const user = await findUserByEmail(db, email);
+    if (!user) {
+      await burnVerification(input.password);
+      throw new InvalidCredentialsError();
+    }
+    if (!(await verifyPassword(input.password, user.passwordHash))) {
+      throw new InvalidCredentialsError();
+    }
+    attempt.succeeded();
+
+    const traders = await listTraders(db, user.id);
+    const issued = traders.map((trader) => ({ trader, token: newToken() }));
+    const sessionToken = newToken();
+    const createdAt = nowSec();
+    await deleteDeadSessions(db, user.id, createdAt);
+    await insertSession(db, {
+      userId: user.id,
+      tokenHash: hashToken(sessionToken),
+      createdAt,
+      expiresAt: createdAt + ttlSeconds,
+      traderTokens: issued.map(({ trader, token }) => ({
+        traderUuid: trader.uuid,
+        tokenHash: hashToken(token),
+      })),
+    });
+    const view = toUserView(
+      user,
+      issued.map(({ trader, token }) => toTraderView(trader, token)),
+    );
+    return { sessionToken, ttlSeconds, user: view };
+  }
+
+  /**
+   * The live session named by the cookie, whose user matches x-user-id / x-user-name when
+   * they are sent (the name is the login email, compared case-insensitively).
+   */
+  async function checkSession(check: SessionCheck): Promise<SessionAuth> {
+    if (!looksLikeToken(check.sessionToken)) throw new AuthFailedError();
+    const session = await findLiveSession(db, hashToken(check.sessionToken), nowSec());
+    if (!session) throw new AuthFailedError();
+    if (check.userIdHeader && check.userIdHeader.trim() !== String(session.userId)) {
+      throw new AuthFailedError();
+    }
+    if (check.userNameHeader && normalizeEmail(check.userNameHeader) !== session.email) {
+      throw new AuthFailedError();
+    }
+    return session;
+  }
+
+  /** The trading account, if `token` is the one issued to `uuid` in this very session. */
+  async function checkTrader(
+    auth: SessionAuth,
+    credentials: TraderCredentials,
+  ): Promise<TraderRow> {
+    if (!looksLikeToken(credentials.token)) throw new AuthFailedError();
+    const trader = await findTraderByToken(db, {
+      sessionId: auth.sessionId,
+      userId: auth.userId,
+      uuid: credentials.uuid,
+      tokenHash: hashToken(credentials.token),
+      nowSec: nowSec(),
+    });
+    if (!trader) throw new AuthFailedError();
+    return trader;
+  }
+
+  /** Ends the session; its trader tokens stop working with it. */
+  async function logout(auth: SessionAuth): Promise<void> {
+    await revokeSession(db, auth.sessionId, nowSec());
+  }
+
+  return { login, checkSession, checkTrader, logout };
+}

@@ -1,0 +1,74 @@
+import type { LivePriceMessage, SimQuote } from '@ct/domain';
+import type { Broker } from '../gateway/broker.ts';
+import type { MarketData } from './market-data.ts';
+
+/** A new quote of one instrument, as the trading engine and the gateway receive it. */
+export type QuoteEvent = { symbol: string; quote: SimQuote };
+export type QuoteListener = (event: QuoteEvent) => void;
+
+/** The live channel of an instrument. */
+export const publicChannel = (symbol: string) => `public:${symbol}`;
+
+/** The two live price messages of a quote: the bid (entry '0') and the offer (entry '1'). */
+export function priceMessages(quote: SimQuote): [LivePriceMessage, LivePriceMessage] {
+  return [
+    { price: quote.bid, size: quote.size, tm: quote.time, entry: '0', strike: 0 },
+    { price: quote.ask, size: quote.size, tm: quote.time, entry: '1', strike: 0 },
+  ];
+}
+
+/**
+ * The live feed: on every poll it asks the market data for each instrument's quote at the
+ * current time and publishes the quotes that are new since the last poll, so a tick is
+ * published once however often the feed polls, and nothing is published while a market
+ * is closed.
+ */
+export class MarketFeed {
+  private readonly lastTickTime = new Map<string, number>();
+  private readonly latest = new Map<string, SimQuote>();
+  private readonly listeners = new Set<QuoteListener>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly market: MarketData,
+    private readonly broker: Broker,
+    private readonly now: () => number = Date.now,
+    private readonly pollMs = 200,
+  ) {}
+
+  start(): void {
+    if (this.timer) return;
+    this.poll();
+    this.timer = setInterval(() => this.poll(), this.pollMs);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Listens to every new quote (trigger engine, live bars); returns the unsubscribe. */
+  onQuote(listener: QuoteListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The newest published quote of a symbol, if the feed has published one. */
+  latestQuote(symbol: string): SimQuote | null {
+    return this.latest.get(symbol) ?? null;
+  }
+
+  /** Publishes every quote that is new at the current time. */
+  poll(): void {
+    const now = this.now();
+    for (const symbol of this.market.symbols()) {
+      const quote = this.market.quoteAt(symbol, now);
+      if (!quote || this.lastTickTime.get(symbol) === quote.time) continue;
+      this.lastTickTime.set(symbol, quote.time);
+      this.latest.set(symbol, quote);
+      const channel = publicChannel(symbol);
+      for (const message of priceMessages(quote)) this.broker.publish(channel, message);
+      for (const listener of this.listeners) listener({ symbol, quote });
+    }
+  }
+}

@@ -1,0 +1,73 @@
+import {
+  KLINE_HISTORY_LIMIT,
+  KLINE_LATEST_LIMIT,
+  formatUtcDateTime,
+  klineQuerySchema,
+  ok,
+  parsePeriod,
+  symbolCacheRequestSchema,
+  type Kline,
+  type SymbolCacheEntry,
+} from '@ct/domain';
+import type { FastifyInstance } from 'fastify';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { parseInput } from '../../http/validate.ts';
+import type { MarketData } from './market-data.ts';
+import { instrumentGroups, symbolList } from './symbols.ts';
+
+/** Public market data: instrument list and groups, klines, the quote cache. */
+export function marketRoutes(app: FastifyInstance, market: MarketData, now: () => number): void {
+  app.get('/trading/symbol/list', async () => {
+    const t = now();
+    return ok({ lists: symbolList((symbol) => market.isTrading(symbol, t)) });
+  });
+
+  app.get('/trading/symbol/groups', async () => instrumentGroups());
+
+  app.get('/trading/kline/lists', async (request) => {
+    const query = parseInput(klineQuerySchema, request.query);
+    if (!market.has(query.symbol)) throw new NotFoundError(`Unknown symbol: ${query.symbol}`);
+    const period = parsePeriod(query.cycel);
+    if (!period) throw new BadRequestError(`Unknown period: ${query.cycel}`);
+    const paging = query.last_id !== undefined;
+    const limit = query.limit ?? (paging ? KLINE_HISTORY_LIMIT : KLINE_LATEST_LIMIT);
+    const endBefore = paging ? (query.last_id ?? 0) * 1000 : Number.POSITIVE_INFINITY;
+    const bars = market.bars(query.symbol, period, endBefore, limit, now());
+    const lists: Kline[] = bars.map((bar) => {
+      const seconds = Math.floor(bar.time / 1000);
+      return {
+        id: seconds,
+        ctm: seconds,
+        ctmFmt: formatUtcDateTime(bar.time),
+        open: bar.open,
+        high: bar.high,
+        low: bar.low,
+        close: bar.close,
+        volume: bar.volume,
+      };
+    });
+    return ok({ lists });
+  });
+
+  app.post('/trading/symbol/cache', async (request) => {
+    const body = parseInput(symbolCacheRequestSchema, request.body);
+    const symbols = [
+      ...new Set(
+        body.symbols
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean),
+      ),
+    ];
+    const unknown = symbols.filter((symbol) => !market.has(symbol));
+    if (symbols.length === 0) throw new BadRequestError('symbols: no symbol given');
+    if (unknown.length > 0) throw new NotFoundError(`Unknown symbol: ${unknown.join(', ')}`);
+    const t = now();
+    const caches: SymbolCacheEntry[] = [];
+    for (const symbol of symbols) {
+      const quote = market.lastQuoteAt(symbol, t);
+      if (quote) caches.push({ symbol, bid: quote.bid, ask: quote.ask });
+    }
+    return ok({ caches });
+  });
+}

@@ -1,0 +1,84 @@
+import { fork, type ChildProcess } from 'node:child_process';
+
+export type FanoutResult = {
+  mode: 'gateway' | 'ws';
+  connections: number;
+  publications: number;
+  expected: number;
+  received: number;
+  messagesPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+};
+
+type Message = { type: string; [key: string]: unknown };
+
+function start(script: string, args: string[]): ChildProcess {
+  return fork(new URL(script, import.meta.url).pathname, args, {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+}
+
+function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<Message> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}`)), timeoutMs);
+    const onMessage = (message: Message) => {
+      if (message.type !== type) return;
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      resolve(message);
+    };
+    child.on('message', onMessage);
+    child.once('exit', (code) => reject(new Error(`process exited (${code}) before ${type}`)));
+  });
+}
+
+/**
+ * N clients (official centrifuge client for the gateway, plain `ws` for the baseline)
+ * subscribed to 5 channels; the server publishes `ratePerChannel` messages a second on each
+ * channel for `seconds`. Server and clients run in separate processes.
+ */
+export async function runFanout(
+  mode: 'gateway' | 'ws',
+  connections: number,
+  ratePerChannel: number,
+  seconds: number,
+): Promise<FanoutResult> {
+  const server = start('./server.ts', [mode]);
+  try {
+    const ready = await next(server, 'ready');
+    const path = mode === 'gateway' ? '/connection/websocket' : '/';
+    const clients = start('./clients.ts', [
+      mode,
+      String(connections),
+      `ws://127.0.0.1:${String(ready.port)}${path}`,
+    ]);
+    try {
+      await next(clients, 'connected');
+      clients.send({ type: 'start' });
+      server.send({ type: 'publish', ratePerChannel, seconds });
+      const published = await next(server, 'published');
+      const publications = Number(published.publications);
+      // let queued deliveries drain
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      clients.send({ type: 'stop' });
+      const report = await next(clients, 'report');
+      const received = Number(report.received);
+      return {
+        mode,
+        connections,
+        publications,
+        expected: publications * connections,
+        received,
+        messagesPerSecond: received / Math.max(0.001, Number(report.seconds)),
+        p50Ms: Number(report.p50),
+        p99Ms: Number(report.p99),
+      };
+    } finally {
+      clients.kill();
+    }
+  } finally {
+    server.kill();
+  }
+}

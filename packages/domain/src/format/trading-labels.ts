@@ -1,0 +1,34 @@
+/** Side of a position, order or log row: cmd 1 is Buy, 2 is Sell, anything else Unknown. */
+export function sideLabel(cmd: number): 'Buy' | 'Sell' | 'Unknown' {
+  if (cmd === 1) return 'Buy';
+  if (cmd === 2) return 'Sell';
+  return 'Unknown';
+}
+
+/** Order log action: actionType 1 is Open, 2 is Close, anything else Unknown. */
+export function orderActionLabel(actionType: number): 'Open' | 'Close' | 'Unknown' {
+  if (actionType === 1) return 'Open';
+  if (actionType === 2) return 'Close';
+  return 'Unknown';
+}
+
+const ORDER_STATUS_LABELS = ['Pending', 'Rejected', 'Filled', 'Partially Filled', 'Canceled'];
+
+/** Order log status (spec section 4): 0 Pending, 1 Rejected, 2 Filled, 3 Partially Filled, 4 Canceled, other Unknown. */
+export function orderStatusLabel(status: number): string {
+  return (Number.isInteger(status) ? ORDER_STATUS_LABELS[status] : undefined) ?? 'Unknown';
+}
+
+/** Settlement of a settled order: isSettled 2 is Full, 1 Partial, anything else Unknown. */
+export function settlementLabel(isSettled: number): 'Full' | 'Partial' | 'Unknown' {
+  if (isSettled === 2) return 'Full';
+  if (isSettled === 1) return 'Partial';
+  return 'Unknown';
+}
+
+/** An 8-digit yyyymmdd settle date as yyyy-mm-dd; any other value is returned as text. */
+export function formatSettleDate(value: string | number): string {
+  const text = String(value);
+  if (!/^\d{8}$/.test(text)) return text;
+  return `${text.slice(0, 4)}-${text.slice(4, 6)}-${text.slice(6, 8)}`;
+}

@@ -1,0 +1,141 @@
+import { isOnTick, roundTo, snapToTickDirected, tickDecimals } from '../market/price.ts';
+
+export type Side = 'buy' | 'sell';
+
+/** Limit price band around the reference price (spec sections 5 and 9). */
+export const LIMIT_BAND = {
+  belowMin: 0.8,
+  belowMax: 0.999,
+  aboveMin: 1.001,
+  aboveMax: 1.2,
+} as const;
+
+export const PRICE_MESSAGES = {
+  limitNotPositive: 'Limit order price must be greater than 0',
+  limitOutOfBand: (min: string, max: string) => `Limit price must be between ${min} and ${max}`,
+  noQuote: 'No quote available for this instrument',
+  tpRange: (min: string, max: string) => `TP price must be between ${min} and ${max}`,
+  slRange: (min: string, max: string) => `SL price must be between ${min} and ${max}`,
+  tpTick: 'TP price difference from the order price must be a multiple of the tick size',
+  slTick: 'SL price difference from the order price must be a multiple of the tick size',
+} as const;
+
+/** The reference price of a side: buy uses the ask, sell the bid. */
+export function referencePrice(side: Side, quote: { bid: number; ask: number }): number {
+  return side === 'buy' ? quote.ask : quote.bid;
+}
+
+export type PriceRange = { min: number; max: number };
+
+/** A range of `price` × [lo, hi] snapped inwards to the tick grid. */
+function snappedRange(price: number, lo: number, hi: number, tick: number): PriceRange {
+  return {
+    min: snapToTickDirected(price * lo, tick, 'up'),
+    max: snapToTickDirected(price * hi, tick, 'down'),
+  };
+}
+
+/**
+ * The band a limit price must lie in, given the reference price: below the reference
+ * 0.8–0.999 of it, otherwise 1.001–1.2 of it; both ends on the tick grid.
+ */
+export function limitPriceBand(price: number, reference: number, tick: number): PriceRange {
+  return price < reference
+    ? snappedRange(reference, LIMIT_BAND.belowMin, LIMIT_BAND.belowMax, tick)
+    : snappedRange(reference, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick);
+}
+
+/** Formats a price with the tick's decimals (at most 4 shown beyond what the tick needs). */
+export function formatPrice(price: number, tick: number): string {
+  return price.toFixed(Math.min(8, tickDecimals(tick)));
+}
+
+/** The first limit-price rule `price` breaks, or null. */
+export function validateLimitPrice(
+  price: number,
+  reference: number | null,
+  tick: number,
+): string | null {
+  if (!Number.isFinite(price) || price <= 0) return PRICE_MESSAGES.limitNotPositive;
+  if (reference === null || !(reference > 0)) return PRICE_MESSAGES.noQuote;
+  const band = limitPriceBand(price, reference, tick);
+  if (price < band.min - 1e-12 || price > band.max + 1e-12) {
+    return PRICE_MESSAGES.limitOutOfBand(formatPrice(band.min, tick), formatPrice(band.max, tick));
+  }
+  return null;
+}
+
+/**
+ * Where take-profit may lie for an order at `price`: above it for a buy (1.001–1.2 ×),
+ * below it for a sell (0.8–0.999 ×), snapped inwards to the tick.
+ */
+export function takeProfitRange(side: Side, price: number, tick: number): PriceRange {
+  return side === 'buy'
+    ? snappedRange(price, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick)
+    : snappedRange(price, LIMIT_BAND.belowMin, LIMIT_BAND.belowMax, tick);
+}
+
+/** Where stop-loss may lie: the mirror of take-profit. */
+export function stopLossRange(side: Side, price: number, tick: number): PriceRange {
+  return takeProfitRange(side === 'buy' ? 'sell' : 'buy', price, tick);
+}
+
+function validateExit(
+  kind: 'tp' | 'sl',
+  side: Side,
+  orderPrice: number,
+  exitPrice: number,
+  tick: number,
+): string | null {
+  const range =
+    kind === 'tp' ? takeProfitRange(side, orderPrice, tick) : stopLossRange(side, orderPrice, tick);
+  const message = kind === 'tp' ? PRICE_MESSAGES.tpRange : PRICE_MESSAGES.slRange;
+  if (
+    !Number.isFinite(exitPrice) ||
+    exitPrice < range.min - 1e-12 ||
+    exitPrice > range.max + 1e-12
+  ) {
+    return message(formatPrice(range.min, tick), formatPrice(range.max, tick));
+  }
+  if (!isOnTick(roundTo(exitPrice - orderPrice, 10), tick)) {
+    return kind === 'tp' ? PRICE_MESSAGES.tpTick : PRICE_MESSAGES.slTick;
+  }
+  return null;
+}
+
+/** Take-profit rule of the ticket and the edit panel (spec section 5); null when valid. */
+export function validateTakeProfit(
+  side: Side,
+  orderPrice: number,
+  tp: number,
+  tick: number,
+): string | null {
+  return validateExit('tp', side, orderPrice, tp, tick);
+}
+
+/** Stop-loss rule (the mirror of take-profit); null when valid. */
+export function validateStopLoss(
+  side: Side,
+  orderPrice: number,
+  sl: number,
+  tick: number,
+): string | null {
+  return validateExit('sl', side, orderPrice, sl, tick);
+}
+
+/** TP/SL price `ticks` ticks away from the order price, on the profitable or losing side. */
+export function exitPriceFromTicks(
+  kind: 'tp' | 'sl',
+  side: Side,
+  orderPrice: number,
+  ticks: number,
+  tick: number,
+): number {
+  const direction = (kind === 'tp') === (side === 'buy') ? 1 : -1;
+  return roundTo(orderPrice + direction * ticks * tick, tickDecimals(tick));
+}
+
+/** Whole ticks between an order price and a TP/SL price (absolute, rounded). */
+export function ticksFromExitPrice(orderPrice: number, exitPrice: number, tick: number): number {
+  return Math.round(Math.abs(exitPrice - orderPrice) / tick);
+}
