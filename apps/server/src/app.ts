@@ -17,6 +17,8 @@ import { gatewayRoutes } from './modules/gateway/routes.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { MarketFeed } from './modules/market/feed.ts';
 import { MarketData } from './modules/market/market-data.ts';
+import { importRoutes } from './modules/market/imports/routes.ts';
+import { createImportService } from './modules/market/imports/service.ts';
 import { marketRoutes } from './modules/market/routes.ts';
 
 export type AppOptions = {
@@ -92,7 +94,9 @@ export async function buildApp({
 
   healthRoutes(app, now);
   authRoutes(app, auth);
-  marketRoutes(app, market, now);
+  const imports = createImportService(db, now);
+  marketRoutes(app, market, imports, now);
+  importRoutes(app, imports);
   gatewayRoutes(app, hub, now);
   await registerWebApp(app, config.webDist);
   return app;

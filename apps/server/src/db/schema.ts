@@ -1,2 +1,3 @@
 // The whole database schema, one module per area; drizzle-kit reads this file.
 export * from './schema/identity.ts';
+export * from './schema/market.ts';

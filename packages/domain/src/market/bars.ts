@@ -61,3 +61,44 @@ export function isConsistentBar(bar: Bar): boolean {
     bar.volume >= 0
   );
 }
+
+/**
+ * The period of a bar series: the shortest gap between consecutive bars, rounded up to
+ * the nearest period (weekend and session gaps are longer, so they do not count).
+ */
+export function detectResolution(bars: readonly Bar[]): Period {
+  let gap = Number.POSITIVE_INFINITY;
+  for (let i = 1; i < bars.length; i++) {
+    gap = Math.min(gap, (bars[i]?.time ?? 0) - (bars[i - 1]?.time ?? 0));
+  }
+  const minute = 60_000;
+  const steps: [number, Period][] = [
+    [minute, '1m'],
+    [5 * minute, '5m'],
+    [15 * minute, '15m'],
+    [30 * minute, '30m'],
+    [60 * minute, '1h'],
+    [240 * minute, '4h'],
+    [1440 * minute, 'day'],
+    [7 * 1440 * minute, 'week'],
+  ];
+  for (const [length, period] of steps) if (gap <= length) return period;
+  return 'month';
+}
+
+const PERIOD_ORDER: readonly Period[] = [
+  '1m',
+  '5m',
+  '15m',
+  '30m',
+  '1h',
+  '4h',
+  'day',
+  'week',
+  'month',
+];
+
+/** True when bars of `resolution` can be aggregated into bars of `period`. */
+export function canAggregate(resolution: Period, period: Period): boolean {
+  return PERIOD_ORDER.indexOf(period) >= PERIOD_ORDER.indexOf(resolution);
+}

@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** preHandler: the request must carry a live session (and matching user headers). */
     requireSession: preHandlerAsyncHookHandler;
+    /** The request's session when it has a valid one, else null (for public calls). */
+    sessionIfAny(request: FastifyRequest): Promise<SessionAuth | null>;
     /** For calls on a trading account: `uuid` + `token` must be this session's. */
     requireTrader(request: FastifyRequest, credentials: TraderCredentials): Promise<TraderRow>;
   }
@@ -41,6 +43,20 @@ export function installGuard(app: FastifyInstance, auth: AuthService): void {
     });
   };
   app.decorate('requireSession', requireSession);
+
+  app.decorate('sessionIfAny', async (request: FastifyRequest) => {
+    if (!sessionCookieOf(request)) return null;
+    try {
+      return await auth.checkSession({
+        sessionToken: sessionCookieOf(request),
+        userIdHeader: header(request, 'x-user-id'),
+        userNameHeader: header(request, 'x-user-name'),
+      });
+    } catch (error) {
+      if (error instanceof AuthFailedError) return null;
+      throw error;
+    }
+  });
 
   app.decorate('requireTrader', (request: FastifyRequest, credentials: TraderCredentials) =>
     auth.checkTrader(sessionOf(request), credentials),

@@ -2,6 +2,7 @@ import {
   DAY_MS,
   MarketSimulator,
   aggregateBars,
+  canAggregate,
   isTradingAt,
   simulatedBars,
   type Bar,
@@ -122,7 +123,7 @@ export class MarketData {
     if (!market) return [];
     const simulated = simulatedBars(market.sim, period, endBefore, limit, now);
     const real = market.real;
-    if (simulated.length >= limit || !real || !coarserOrEqual(period, real.resolution)) {
+    if (simulated.length >= limit || !real || !canAggregate(real.resolution, period)) {
       return simulated;
     }
     const realBefore = aggregateBars(

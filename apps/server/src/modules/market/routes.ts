@@ -6,33 +6,61 @@ import {
   ok,
   parsePeriod,
   symbolCacheRequestSchema,
+  type Bar,
   type Kline,
   type SymbolCacheEntry,
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
+import type { ImportService } from './imports/service.ts';
 import type { MarketData } from './market-data.ts';
-import { instrumentGroups, symbolList } from './symbols.ts';
+import { importedGroup, instrumentGroups, symbolList } from './symbols.ts';
 
 /** Public market data: instrument list and groups, klines, the quote cache. */
-export function marketRoutes(app: FastifyInstance, market: MarketData, now: () => number): void {
+export function marketRoutes(
+  app: FastifyInstance,
+  market: MarketData,
+  imports: ImportService,
+  now: () => number,
+): void {
   app.get('/trading/symbol/list', async () => {
     const t = now();
     return ok({ lists: symbolList((symbol) => market.isTrading(symbol, t)) });
   });
 
-  app.get('/trading/symbol/groups', async () => instrumentGroups());
+  // A logged-in user also sees the instruments imported from their own CSV files.
+  app.get('/trading/symbol/groups', async (request) => {
+    const groups = instrumentGroups();
+    const session = await app.sessionIfAny(request);
+    if (!session) return groups;
+    const own = await imports.list(session.userId);
+    if (own.length === 0) return groups;
+    return [...groups, importedGroup(own.map((i): [string, string] => [i.symbol, i.name]))];
+  });
 
   app.get('/trading/kline/lists', async (request) => {
     const query = parseInput(klineQuerySchema, request.query);
-    if (!market.has(query.symbol)) throw new NotFoundError(`Unknown symbol: ${query.symbol}`);
     const period = parsePeriod(query.cycel);
-    if (!period) throw new BadRequestError(`Unknown period: ${query.cycel}`);
     const paging = query.last_id !== undefined;
     const limit = query.limit ?? (paging ? KLINE_HISTORY_LIMIT : KLINE_LATEST_LIMIT);
     const endBefore = paging ? (query.last_id ?? 0) * 1000 : Number.POSITIVE_INFINITY;
-    const bars = market.bars(query.symbol, period, endBefore, limit, now());
+    let bars: Bar[];
+    if (market.has(query.symbol)) {
+      if (!period) throw new BadRequestError(`Unknown period: ${query.cycel}`);
+      bars = market.bars(query.symbol, period, endBefore, limit, now());
+    } else {
+      const session = await app.sessionIfAny(request);
+      const own =
+        session && period
+          ? await imports.bars(session.userId, query.symbol, period, endBefore, limit)
+          : null;
+      if (!own) {
+        if (session && !period) throw new BadRequestError(`Unknown period: ${query.cycel}`);
+        throw new NotFoundError(`Unknown symbol: ${query.symbol}`);
+      }
+      bars = own;
+    }
     const lists: Kline[] = bars.map((bar) => {
       const seconds = Math.floor(bar.time / 1000);
       return {

@@ -53,3 +53,11 @@ export function instrumentGroups(): InstrumentGroupTuple[] {
     market.instruments.map((i): [string, string] => [i.symbol, i.symbol_en]),
   ]);
 }
+
+/** Group id of a user's imported instruments in the groups call. */
+export const IMPORTED_GROUP_ID = 100;
+
+/** The group of a user's own imported instruments. */
+export function importedGroup(instruments: [string, string][]): InstrumentGroupTuple {
+  return [IMPORTED_GROUP_ID, 'My Data', 'imported', instruments];
+}
