@@ -15,23 +15,6 @@ import { loadShippedHistory } from './real-history.ts';
 /** First day of simulated history of instruments without real history: enough for 500 months. */
 export const SIMULATION_START_DAY = Date.UTC(1985, 0, 1);
 
-const RESOLUTION_ORDER: readonly Period[] = [
-  '1m',
-  '5m',
-  '15m',
-  '30m',
-  '1h',
-  '4h',
-  'day',
-  'week',
-  'month',
-];
-
-/** True when bars of `resolution` can be aggregated into bars of `period`. */
-function coarserOrEqual(period: Period, resolution: Period): boolean {
-  return RESOLUTION_ORDER.indexOf(period) >= RESOLUTION_ORDER.indexOf(resolution);
-}
-
 type InstrumentMarket = {
   instrument: CatalogueInstrument;
   sim: MarketSimulator;
