@@ -13,11 +13,15 @@ export const LIMIT_BAND = {
 export const PRICE_MESSAGES = {
   limitNotPositive: 'Limit order price must be greater than 0',
   limitOutOfBand: (min: string, max: string) => `Limit price must be between ${min} and ${max}`,
+  limitTick: (tick: string) => `Limit price must be a multiple of the tick size ${tick}`,
   noQuote: 'No quote available for this instrument',
   tpRange: (min: string, max: string) => `TP price must be between ${min} and ${max}`,
   slRange: (min: string, max: string) => `SL price must be between ${min} and ${max}`,
   tpTick: 'TP price difference from the order price must be a multiple of the tick size',
   slTick: 'SL price difference from the order price must be a multiple of the tick size',
+  /** A TP/SL the current closing price has already passed would fire at once. */
+  exitAlreadyReached: (kind: 'TP' | 'SL', relation: 'above' | 'below', price: string) =>
+    `${kind} price must be ${relation} the current price ${price}`,
 } as const;
 
 /** The reference price of a side: buy uses the ask, sell the bid. */
@@ -50,7 +54,10 @@ export function formatPrice(price: number, tick: number): string {
   return price.toFixed(Math.min(8, tickDecimals(tick)));
 }
 
-/** The first limit-price rule `price` breaks, or null. */
+/**
+ * The first limit-price rule `price` breaks, or null: above 0, inside the band around the
+ * reference price (see limitPriceBand), and on the tick grid.
+ */
 export function validateLimitPrice(
   price: number,
   reference: number | null,
@@ -62,6 +69,7 @@ export function validateLimitPrice(
   if (price < band.min - 1e-12 || price > band.max + 1e-12) {
     return PRICE_MESSAGES.limitOutOfBand(formatPrice(band.min, tick), formatPrice(band.max, tick));
   }
+  if (!isOnTick(price, tick)) return PRICE_MESSAGES.limitTick(formatPrice(tick, tick));
   return null;
 }
 
@@ -138,4 +146,26 @@ export function exitPriceFromTicks(
 /** Whole ticks between an order price and a TP/SL price (absolute, rounded). */
 export function ticksFromExitPrice(orderPrice: number, exitPrice: number, tick: number): number {
   return Math.round(Math.abs(exitPrice - orderPrice) / tick);
+}
+
+/**
+ * A TP or SL the market has already passed would close the position on the next tick, so
+ * it is refused: for a buy (closed at the bid) TP must be above and SL below the bid, for a
+ * sell (closed at the ask) TP below and SL above the ask. `closePrice` is that bid or ask.
+ */
+export function validateExitAgainstMarket(
+  kind: 'tp' | 'sl',
+  side: Side,
+  exitPrice: number,
+  closePrice: number,
+  tick: number,
+): string | null {
+  const mustBeAbove = (kind === 'tp') === (side === 'buy');
+  const ok = mustBeAbove ? exitPrice > closePrice : exitPrice < closePrice;
+  if (ok) return null;
+  return PRICE_MESSAGES.exitAlreadyReached(
+    kind === 'tp' ? 'TP' : 'SL',
+    mustBeAbove ? 'above' : 'below',
+    formatPrice(closePrice, tick),
+  );
 }

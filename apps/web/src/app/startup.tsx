@@ -1,0 +1,116 @@
+import { CheckCircleFilled, ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
+import { Button, Result, Typography, theme } from 'antd';
+import type { ReactNode } from 'react';
+import { useEffect, useState } from 'react';
+import { messages } from '../i18n/messages';
+import { connectLive } from '../realtime/connectLive';
+import { registerSharedModules } from './sharedModules';
+
+export type StartupStep = {
+  key: string;
+  label: string;
+  /** Prefix of the failure reason, e.g. 'WebSocket connection failed: '. */
+  failurePrefix: string;
+  run: () => Promise<void>;
+};
+
+export const defaultStartupSteps: StartupStep[] = [
+  {
+    key: 'shared-modules',
+    label: messages.startup.stepSharedModules,
+    failurePrefix: messages.startup.initFailed,
+    run: registerSharedModules,
+  },
+  {
+    key: 'live',
+    label: messages.startup.stepLiveConnection,
+    failurePrefix: messages.startup.websocketFailed,
+    run: connectLive,
+  },
+];
+
+type Status = { done: number; error: string | null };
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Runs the start-up steps in order; renders its children only when all succeeded. */
+export function Startup({
+  steps = defaultStartupSteps,
+  children,
+}: {
+  steps?: StartupStep[];
+  children: ReactNode;
+}) {
+  const [status, setStatus] = useState<Status>({ done: 0, error: null });
+  const { token } = theme.useToken();
+
+  useEffect(() => {
+    let cancelled = false;
+    (async () => {
+      for (const [index, step] of steps.entries()) {
+        try {
+          await step.run();
+        } catch (error) {
+          if (!cancelled) setStatus({ done: index, error: step.failurePrefix + reasonOf(error) });
+          return;
+        }
+        if (!cancelled) setStatus({ done: index + 1, error: null });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+  }, [steps]);
+
+  if (status.error !== null) {
+    return (
+      <main className="startup">
+        <Result
+          status="error"
+          title={messages.startup.failedTitle}
+          subTitle={<span role="alert">{status.error}</span>}
+          extra={
+            <Button type="primary" onClick={() => window.location.reload()}>
+              {messages.startup.reload}
+            </Button>
+          }
+        />
+      </main>
+    );
+  }
+
+  if (status.done >= steps.length) return <>{children}</>;
+
+  return (
+    <main className="startup" aria-busy="true">
+      <div className="startup-card">
+        <Typography.Title level={4} style={{ marginTop: 0 }}>
+          {messages.startup.initializing}
+        </Typography.Title>
+        <ol className="startup-steps">
+          {steps.map((step, index) => {
+            const state = index < status.done ? 'done' : index === status.done ? 'active' : 'todo';
+            return (
+              <li key={step.key} data-state={state}>
+                <span className="startup-step-icon" aria-hidden="true">
+                  {state === 'done' ? (
+                    <CheckCircleFilled style={{ color: token.colorSuccess }} />
+                  ) : state === 'active' ? (
+                    <LoadingOutlined style={{ color: token.colorPrimary }} />
+                  ) : (
+                    <ClockCircleOutlined style={{ color: token.colorTextQuaternary }} />
+                  )}
+                </span>
+                <Typography.Text type={state === 'todo' ? 'secondary' : undefined}>
+                  {step.label}
+                </Typography.Text>
+              </li>
+            );
+          })}
+        </ol>
+      </div>
+    </main>
+  );
+}

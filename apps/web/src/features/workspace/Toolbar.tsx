@@ -1,0 +1,66 @@
+import { AppstoreOutlined, BorderOutlined, HomeOutlined, PauseOutlined } from '@ant-design/icons';
+import { Button, Segmented, Tooltip } from 'antd';
+import type { ReactNode } from 'react';
+import { navigateTo } from '../../app/navigation';
+import { ThemeButton } from '../../app/ThemeButton';
+import { messages } from '../../i18n/messages';
+import { AccountControl } from '../accounts/AccountControl';
+import { CHART_LAYOUTS, setChartLayout, useChartGridStore } from './chart-grid/store';
+import type { ChartLayout } from './chart-grid/store';
+
+const w = messages.workspace;
+
+const LAYOUT_ICONS: Record<ChartLayout, ReactNode> = {
+  1: <BorderOutlined />,
+  2: <PauseOutlined />,
+  4: <AppstoreOutlined />,
+};
+
+/** Chooses 1, 2 or 4 charts; the choice is remembered ('chartLayout'). */
+export function LayoutSelector() {
+  const layout = useChartGridStore((s) => s.layout);
+  return (
+    <Segmented<ChartLayout>
+      aria-label={w.chartLayout}
+      size="small"
+      value={layout}
+      onChange={setChartLayout}
+      options={CHART_LAYOUTS.map((n) => ({
+        value: n,
+        title: w.layoutOption(n),
+        label: (
+          <span className="layout-option">
+            {LAYOUT_ICONS[n]}
+            <span>{n}</span>
+          </span>
+        ),
+      }))}
+    />
+  );
+}
+
+export function HomeButton() {
+  return (
+    <Tooltip title={w.home}>
+      <Button type="text" icon={<HomeOutlined />} onClick={() => navigateTo('/')}>
+        <span className="toolbar-home-label">{w.home}</span>
+      </Button>
+    </Tooltip>
+  );
+}
+
+/** The wide workspace toolbar: home, layout selector, account control, theme. */
+export function Toolbar({ showLayout = true }: { showLayout?: boolean }) {
+  return (
+    <header className="toolbar">
+      <div className="toolbar-group">
+        <HomeButton />
+        {showLayout && <LayoutSelector />}
+      </div>
+      <div className="toolbar-group">
+        <AccountControl />
+        <ThemeButton />
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,111 @@
+import {
+  CompressOutlined,
+  DownOutlined,
+  ExpandOutlined,
+  UpOutlined,
+  WalletOutlined,
+} from '@ant-design/icons';
+import { Button, Empty, Tabs, Tooltip } from 'antd';
+import { messages } from '../../../i18n/messages';
+import { TRADE_TABLES } from '../trade/TradeTables';
+import {
+  clickBottomTab,
+  PANEL_TABS,
+  setTradeSubTab,
+  toggleBottomCollapse,
+  toggleBottomMaximize,
+  TRADE_SUB_TABS,
+  useBottomPanelStore,
+} from './store';
+import type { PanelTab, TradeSubTab } from './store';
+
+const b = messages.bottomPanel;
+const TAB_LABELS: Record<PanelTab, string> = { trade: b.trade, wallet: b.wallet };
+
+function isSubTab(key: string): key is TradeSubTab {
+  return (TRADE_SUB_TABS as readonly string[]).includes(key);
+}
+
+/**
+ * The bottom panel under the charts: Trade and Wallet tabs, sized minimized, medium or
+ * maximized (spec section 4, Bottom panel).
+ */
+export function BottomPanel() {
+  const { size, tab, subTab } = useBottomPanelStore();
+  const open = size !== 'minimized';
+  const maximizeLabel = size === 'maximized' ? b.restore : b.maximize;
+  const collapseLabel = open ? b.minimize : b.expand;
+
+  return (
+    <section className={`bottom-panel bottom-panel-${size}`} aria-label={b.region}>
+      <div className="bottom-panel-bar">
+        <div role="tablist" aria-label={b.region} className="bottom-panel-tabs">
+          {PANEL_TABS.map((key) => (
+            <button
+              key={key}
+              type="button"
+              role="tab"
+              id={`bottom-tab-${key}`}
+              aria-selected={open && tab === key}
+              aria-controls={open && tab === key ? 'bottom-panel-content' : undefined}
+              className="bottom-panel-tab"
+              onClick={() => clickBottomTab(key)}
+            >
+              {TAB_LABELS[key]}
+            </button>
+          ))}
+        </div>
+        <div className="bottom-panel-actions">
+          <Tooltip title={collapseLabel}>
+            <Button
+              type="text"
+              size="small"
+              aria-label={collapseLabel}
+              icon={open ? <DownOutlined /> : <UpOutlined />}
+              onClick={toggleBottomCollapse}
+            />
+          </Tooltip>
+          <Tooltip title={maximizeLabel}>
+            <Button
+              type="text"
+              size="small"
+              aria-label={maximizeLabel}
+              icon={size === 'maximized' ? <CompressOutlined /> : <ExpandOutlined />}
+              onClick={toggleBottomMaximize}
+            />
+          </Tooltip>
+        </div>
+      </div>
+      {open && (
+        <div
+          className="bottom-panel-content"
+          id="bottom-panel-content"
+          role="tabpanel"
+          aria-labelledby={`bottom-tab-${tab}`}
+        >
+          {tab === 'trade' ? (
+            <Tabs
+              className="trade-sub-tabs"
+              size="small"
+              activeKey={subTab}
+              onChange={(key) => {
+                if (isSubTab(key)) setTradeSubTab(key);
+              }}
+              items={TRADE_TABLES.map(({ key, label, Table }) => ({
+                key,
+                label,
+                children: <Table />,
+              }))}
+            />
+          ) : (
+            <Empty
+              className="wallet-placeholder"
+              image={<WalletOutlined className="panel-empty-icon" aria-hidden="true" />}
+              description={b.walletPlaceholder}
+            />
+          )}
+        </div>
+      )}
+    </section>
+  );
+}

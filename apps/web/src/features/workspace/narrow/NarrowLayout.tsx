@@ -1,0 +1,102 @@
+import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
+import { Segmented, Tabs, Typography } from 'antd';
+import { useState } from 'react';
+import { setThemeMode, useThemeStore } from '../../../app/theme';
+import type { ThemeMode } from '../../../app/theme';
+import { messages } from '../../../i18n/messages';
+import { AccountSection } from '../../accounts/AccountSection';
+import { ChartCellView } from '../chart-grid/ChartCellView';
+import { useChartGridStore } from '../chart-grid/store';
+import { TRADE_TABLES } from '../trade/TradeTables';
+
+const n = messages.narrow;
+
+type MainTab = 'trading' | 'my';
+
+function TradingView() {
+  // Forced to Chart on entry (spec section 4): local state starts there on every mount.
+  const [subTab, setSubTab] = useState<string>('chart');
+  const firstChart = useChartGridStore((s) => s.charts[0]!);
+  return (
+    <Tabs
+      className="narrow-tabs"
+      tabBarGutter={16}
+      activeKey={subTab}
+      onChange={setSubTab}
+      items={[
+        {
+          key: 'chart',
+          label: n.chart,
+          children: <ChartCellView cell={firstChart} index={0} active={false} />,
+        },
+        ...TRADE_TABLES.map(({ key, label, Table }) => ({
+          key,
+          label,
+          children: <Table />,
+        })),
+      ]}
+    />
+  );
+}
+
+function ThemeSection() {
+  const mode = useThemeStore((s) => s.mode);
+  return (
+    <section className="my-section" aria-labelledby="my-theme-heading">
+      <Typography.Title level={5} id="my-theme-heading" className="my-section-title">
+        {messages.theme.section}
+      </Typography.Title>
+      <Segmented<ThemeMode>
+        block
+        size="large"
+        aria-label={messages.theme.section}
+        value={mode}
+        onChange={setThemeMode}
+        options={[
+          { value: 'light', label: messages.theme.light },
+          { value: 'dark', label: messages.theme.dark },
+        ]}
+      />
+    </section>
+  );
+}
+
+/** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
+export function NarrowLayout() {
+  const [tab, setTab] = useState<MainTab>('trading');
+  return (
+    <div className="workspace-narrow">
+      <div className="narrow-content">
+        {tab === 'trading' ? (
+          <TradingView />
+        ) : (
+          <div className="my-view">
+            <AccountSection />
+            <ThemeSection />
+          </div>
+        )}
+      </div>
+      <nav className="bottom-bar" aria-label={n.bottomBar}>
+        {(
+          [
+            ['trading', n.trading, <LineChartOutlined key="i" />],
+            ['my', n.my, <UserOutlined key="i" />],
+          ] as const
+        ).map(([key, label, icon]) => (
+          <button
+            key={key}
+            type="button"
+            className="bottom-bar-button"
+            aria-current={tab === key ? 'page' : undefined}
+            onClick={() => setTab(key)}
+          >
+            <span aria-hidden="true" className="bottom-bar-icon">
+              {icon}
+            </span>
+            <span>{label}</span>
+          </button>
+        ))}
+      </nav>
+    </div>
+  );
+}
