@@ -1,0 +1,176 @@
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { DEMO_EMAIL, expectPath, loginThroughPage, stored } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+async function openPage(viewport: 'desktop' | 'phone'): Promise<Page> {
+  const context = await newContext(browser, viewport, baseURL);
+  return context.newPage();
+}
+
+describe('login, profile, account switch and logout on a desktop', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await openPage('desktop');
+  });
+  afterAll(async () => {
+    await page.context().close();
+  });
+
+  it('sends a visitor to the login page', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Login' }).waitFor();
+    await expectPath(page, '/login');
+    await screenshot(page, 'desktop-login');
+  });
+
+  it('shows the validation messages in the spec order', async () => {
+    const submit = page.getByRole('button', { name: 'Submit' });
+    await submit.click();
+    await page.getByText('Please enter your email').first().waitFor();
+    await page.getByLabel('Email').fill('trader');
+    await submit.click();
+    await page.getByText('Please enter a valid email format').first().waitFor();
+    await page.getByLabel('Email').fill(DEMO_EMAIL);
+    await submit.click();
+    await page.getByText('Please enter your password').first().waitFor();
+    await screenshot(page, 'desktop-login-validation');
+  });
+
+  it('refuses a wrong password', async () => {
+    await page.getByLabel('Password').fill('wrong-password');
+    await page.getByLabel('Password').press('Enter');
+    await page.getByText('Incorrect username or password').first().waitFor();
+    await expectPath(page, '/login');
+    expect(await stored(page, 'userId')).toBeNull();
+  });
+
+  it('logs in and opens the workspace with the first account current', async () => {
+    await page.getByLabel('Password').fill(password);
+    await page.getByLabel('Password').press('Enter');
+    await page.getByText('Login successful').first().waitFor();
+    await expectPath(page, '/desktop');
+    await page.getByRole('button', { name: 'Account: Demo Standard' }).waitFor();
+    expect(await stored(page, 'userName')).toBe(DEMO_EMAIL);
+    expect(JSON.parse((await stored(page, 'currentTrader')) ?? '{}')).toMatchObject({
+      name: 'Demo Standard',
+    });
+    await page.getByRole('navigation', { name: 'Side panel buttons' }).waitFor();
+    await page.getByRole('tab', { name: 'Positions' }).waitFor();
+    await screenshot(page, 'desktop-workspace');
+  });
+
+  it('shows the profile with the user values and the trading accounts', async () => {
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Profile' }).click();
+    await expectPath(page, '/profile');
+    const info = page.getByRole('tabpanel');
+    for (const text of ['Demo Trader', DEMO_EMAIL, 'Approved', 'United States']) {
+      await info.getByText(text, { exact: true }).first().waitFor();
+    }
+    await screenshot(page, 'desktop-profile');
+    await page.getByRole('tab', { name: 'Trading Accounts' }).click();
+    const rows = page.getByRole('row');
+    await page.getByRole('cell', { name: /Demo VIP/ }).waitFor();
+    expect(await rows.count()).toBe(4); // header + three accounts
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /Demo Standard/ })
+          .getByText('Current')
+          .count(),
+      )
+      .toBe(1);
+    await page.getByText('Level 3').waitFor();
+    await screenshot(page, 'desktop-profile-accounts');
+  });
+
+  it('switches the trading account', async () => {
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Trading Accounts' }).hover();
+    await page.getByRole('menuitem', { name: /Demo Professional/ }).click();
+    await page.getByText('Trading account switched').first().waitFor();
+    await expect
+      .poll(() =>
+        page
+          .getByRole('row', { name: /Demo Professional/ })
+          .getByText('Current')
+          .count(),
+      )
+      .toBe(1);
+    expect(JSON.parse((await stored(page, 'currentTrader')) ?? '{}')).toMatchObject({
+      name: 'Demo Professional',
+    });
+    await page.getByRole('button', { name: 'Return to Main Page' }).click();
+    await page.getByRole('button', { name: 'Account: Demo Professional' }).waitFor();
+    await screenshot(page, 'desktop-account-switched');
+  });
+
+  it('logs out to the login page and forgets the user', async () => {
+    await page.getByRole('button', { name: /^Account:/ }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await expectPath(page, '/login');
+    expect(await stored(page, 'userId')).toBeNull();
+    expect(await stored(page, 'currentTrader')).toBeNull();
+    await page.goto('/profile');
+    await expectPath(page, '/login');
+  });
+});
+
+describe('the same journey at a phone width', () => {
+  let page: Page;
+  beforeAll(async () => {
+    page = await openPage('phone');
+  });
+  afterAll(async () => {
+    await page.context().close();
+  });
+
+  it('logs in to the phone workspace with the bottom bar', async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Login' }).waitFor();
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await page.getByText('Please enter your email').first().waitFor();
+    await screenshot(page, 'phone-login-validation');
+    await loginThroughPage(page, password);
+    await expectPath(page, '/phone');
+    const bar = page.getByRole('navigation', { name: 'Main navigation' });
+    await bar.getByRole('button', { name: 'Trading' }).waitFor();
+    await bar.getByRole('button', { name: 'My' }).waitFor();
+    await page.getByRole('tab', { name: 'Chart' }).waitFor();
+    const pageWidth = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(pageWidth).toBeLessThanOrEqual(390);
+    await screenshot(page, 'phone-workspace');
+  });
+
+  it('switches account and theme from My, then logs out', async () => {
+    await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .getByRole('button', { name: 'My' })
+      .click();
+    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('heading', { name: 'Theme' }).waitFor();
+    await page.getByRole('button', { name: /Demo VIP/ }).click();
+    await page.getByText('Trading account switched').first().waitFor();
+    expect(JSON.parse((await stored(page, 'currentTrader')) ?? '{}')).toMatchObject({
+      name: 'Demo VIP',
+    });
+    await page.getByText('Dark', { exact: true }).click();
+    await expect.poll(() => stored(page, 'theme')).toBe('dark');
+    await screenshot(page, 'phone-my-dark');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await expectPath(page, '/login');
+    expect(await stored(page, 'userId')).toBeNull();
+  });
+});
