@@ -4,7 +4,8 @@ import { ConfigError, loadConfig, REPO_ROOT } from './config.ts';
 
 describe('loadConfig', () => {
   it('has the documented defaults', () => {
-    expect(loadConfig({}, '/srv/app')).toEqual({
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
       port: 8080,
       host: '127.0.0.1',
       dataDir: '/srv/app/data',
@@ -13,7 +14,11 @@ describe('loadConfig', () => {
       sessionTtlHours: 168,
       webDist: path.join(REPO_ROOT, 'apps/web/dist'),
       logLevel: 'info',
+      marketSeed: 1,
     });
+    // without LIVE_TOKEN_SECRET each start makes its own random secret
+    expect(config.liveTokenSecret).toMatch(/^[\w-]{43}$/);
+    expect(loadConfig({}, '/srv/app').liveTokenSecret).not.toBe(config.liveTokenSecret);
   });
 
   it('finds the repo root from its own file, not the working directory', () => {

@@ -121,7 +121,7 @@ describe('unknown routes answer 404 in their family shape', () => {
     });
   });
 
-  it.each(['/user/api/v1/nope', '/trading/order/nope', '/ws/abc', '/connection/websocket'])(
+  it.each(['/user/api/v1/nope', '/trading/order/nope', '/connection/nope'])(
     'under %s',
     async (url) => {
       const res = await t.app.inject({ method: 'GET', url });
