@@ -8,6 +8,7 @@ step() { printf '\n== %s\n' "$1"; }
 
 step 'System packages the tests need'
 bash scripts/ensure-chromium.sh
+bash scripts/ensure-sandbox.sh
 
 step 'Formatting (prettier)'
 npx prettier --check . --log-level warn

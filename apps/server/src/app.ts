@@ -9,6 +9,7 @@ import { registerWebApp } from './http/static.ts';
 import { installGuard } from './modules/auth/guard.ts';
 import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
@@ -20,6 +21,7 @@ import { MarketData } from './modules/market/market-data.ts';
 import { importRoutes } from './modules/market/imports/routes.ts';
 import { createImportService } from './modules/market/imports/service.ts';
 import { marketRoutes } from './modules/market/routes.ts';
+import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
   db: Db;
@@ -34,7 +36,14 @@ export type AppOptions = {
 };
 
 /** The parts of the running product other modules and tests reach through the app. */
-export type Services = { market: MarketData; feed: MarketFeed; broker: Broker; hub: GatewayHub };
+export type Services = {
+  market: MarketData;
+  feed: MarketFeed;
+  broker: Broker;
+  hub: GatewayHub;
+  trading: TradingModule;
+  backtest: BacktestModule;
+};
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -84,7 +93,25 @@ export async function buildApp({
     now,
   );
   const stopListening = broker.listen(({ channel, data }) => hub.publish(channel, data));
-  app.decorate('services', { market, feed, broker, hub });
+  const trading = await registerTrading(app, {
+    db,
+    market,
+    feed,
+    broker,
+    now,
+    liveTokenSecret: config.liveTokenSecret,
+    runTimers: runFeed,
+  });
+  const imports = createImportService(db, now);
+  const backtest = registerBacktest(app, {
+    db,
+    market,
+    now,
+    sandbox: config.sandbox,
+    loadImported: (userId, symbol, period, limit) =>
+      imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
+  });
+  app.decorate('services', { market, feed, broker, hub, trading, backtest });
   app.addHook('onClose', async () => {
     feed.stop();
     stopListening();
@@ -94,7 +121,6 @@ export async function buildApp({
 
   healthRoutes(app, now);
   authRoutes(app, auth);
-  const imports = createImportService(db, now);
   marketRoutes(app, market, imports, now);
   importRoutes(app, imports);
   gatewayRoutes(app, hub, now);

@@ -2,6 +2,11 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  MIB,
+  type SandboxSettings,
+} from './modules/backtest/sandbox/settings.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -20,6 +25,8 @@ export type Config = {
   marketSeed: number;
   /** HS256 secret of live connection and subscription tokens; shared by all nodes. */
   liveTokenSecret: string;
+  /** Walls and limits of the Python strategy sandbox (docs/backtest.md); defaults when absent. */
+  sandbox?: SandboxSettings;
 };
 
 /** The repository root, found from this file rather than the working directory. */
@@ -36,6 +43,14 @@ const envSchema = z.object({
   MARKET_SEED: z.coerce.number().int().min(0).max(4294967295).default(1),
   LIVE_TOKEN_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  BACKTEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  BACKTEST_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  BACKTEST_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(2),
+  BACKTEST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  BACKTEST_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  BACKTEST_EXTRA_RO_PATHS: z.string().optional(),
+  BACKTEST_UID_BASE: z.coerce.number().int().min(1000).max(4_294_900_000).default(64_000),
+  ALLOW_UNSANDBOXED_PYTHON: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
@@ -69,5 +84,16 @@ export function loadConfig(
     marketSeed: e.MARKET_SEED,
     // one process by default: a random secret per start is enough (tokens live minutes)
     liveTokenSecret: e.LIVE_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
+    sandbox: {
+      ...DEFAULT_SANDBOX_SETTINGS,
+      python: e.BACKTEST_PYTHON,
+      timeoutMs: e.BACKTEST_TIMEOUT_MS,
+      memoryBytes: e.BACKTEST_MEMORY_MB * MIB,
+      warm: e.BACKTEST_POOL_SIZE,
+      maxConcurrent: e.BACKTEST_CONCURRENCY,
+      uidBase: e.BACKTEST_UID_BASE,
+      extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
+      allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',
+    },
   };
 }

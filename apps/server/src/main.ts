@@ -24,6 +24,9 @@ async function main(): Promise<void> {
       logger: { level: config.logLevel, stream: process.stderr },
       runFeed: true,
     });
+    // checks the strategy sandbox with a trivial run and pre-starts its interpreters; the
+    // outcome is logged (runs are refused when it cannot work) and start-up does not wait
+    void app.services.backtest.sandbox.start();
     await app.listen({ port: config.port, host: config.host });
   } catch (error) {
     await app?.close();

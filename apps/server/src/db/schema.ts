@@ -1,3 +1,5 @@
 // The whole database schema, one module per area; drizzle-kit reads this file.
 export * from './schema/identity.ts';
 export * from './schema/market.ts';
+export * from './schema/trading.ts';
+export * from './schema/strategy.ts';

@@ -46,9 +46,12 @@ export function simulatedBars(
   let count = 0;
   if (isIntraday(period)) {
     while (count < limit && dayStart >= firstDay) {
-      const bars = aggregateBars(tradedMinuteBars(sim, dayStart, now), period).filter(
-        (bar) => bar.time < end,
-      );
+      const day = dayStart;
+      const complete = day + DAY_MS <= now;
+      const aggregated = complete
+        ? sim.memo(`${period}:${day}`, () => aggregateBars(sim.minuteBarsOfDay(day), period))
+        : aggregateBars(tradedMinuteBars(sim, day, now), period);
+      const bars = aggregated.filter((bar) => bar.time < end);
       chunks.push(bars);
       count += bars.length;
       dayStart -= DAY_MS;

@@ -5,14 +5,23 @@ export const PRICE_DECIMALS = 4;
 export const PNL_DECIMALS = 2;
 export const PERCENT_DECIMALS = 4;
 
+const decimalsByTick = new Map<number, number>();
+
 /** Number of decimals a tick size needs (0.01 → 2, 0.25 → 2, 5 → 0), at most 8. */
 export function tickDecimals(tick: number): number {
   if (!(tick > 0)) return 2;
+  const known = decimalsByTick.get(tick);
+  if (known !== undefined) return known;
+  let decimals = 8;
   for (let d = 0; d <= 8; d++) {
     const scaled = tick * 10 ** d;
-    if (Math.abs(scaled - Math.round(scaled)) < 1e-9) return d;
+    if (Math.abs(scaled - Math.round(scaled)) < 1e-9) {
+      decimals = d;
+      break;
+    }
   }
-  return 8;
+  if (decimalsByTick.size < 1000) decimalsByTick.set(tick, decimals);
+  return decimals;
 }
 
 /** Rounds to a number of decimals, half away from zero, without float residue. */

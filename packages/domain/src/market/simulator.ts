@@ -38,24 +38,21 @@ function ticksPerMinuteOf(spec: SimulationSpec): number {
 /** Mean reversion per day of the log price towards log(basePrice): a half-life of ~2 years. */
 const REVERSION_PER_DAY = 1 / 1000;
 
-/** Splits a whole volume into `weights.length` whole parts that sum exactly to it. */
+/**
+ * Splits a whole volume into `weights.length` whole parts that sum exactly to it:
+ * part i = round(cumulative share up to i) − round(cumulative share up to i − 1).
+ */
 function splitVolume(total: number, weights: Float64Array): Float64Array {
   const parts = new Float64Array(weights.length);
   let weightSum = 0;
   for (const w of weights) weightSum += w;
-  let assigned = 0;
-  const remainders: { index: number; frac: number }[] = [];
+  let cumulative = 0;
+  let previous = 0;
   for (let i = 0; i < weights.length; i++) {
-    const exact = (total * (weights[i] ?? 0)) / weightSum;
-    const whole = Math.floor(exact);
-    parts[i] = whole;
-    assigned += whole;
-    remainders.push({ index: i, frac: exact - whole });
-  }
-  remainders.sort((a, b) => b.frac - a.frac || a.index - b.index);
-  for (let k = 0; k < total - assigned; k++) {
-    const r = remainders[k % remainders.length];
-    if (r) parts[r.index] = (parts[r.index] ?? 0) + 1;
+    cumulative += weights[i] ?? 0;
+    const rounded = i === weights.length - 1 ? total : Math.round((total * cumulative) / weightSum);
+    parts[i] = rounded - previous;
+    previous = rounded;
   }
   return parts;
 }
@@ -149,6 +146,7 @@ export class MarketSimulator {
   private lastClose: number;
   private readonly dayPaths = new Map<number, DayPath>();
   private readonly minuteTicks = new Map<number, MinuteTicks>();
+  private readonly memoized = new Map<string, unknown>();
 
   constructor(spec: SimulationSpec) {
     if (!(spec.tick > 0)) throw new Error(`${spec.symbol}: tick must be positive`);
@@ -255,6 +253,17 @@ export class MarketSimulator {
       const oldest = cache.keys().next().value as K;
       cache.delete(oldest);
     }
+  }
+
+  /**
+   * A value derived only from the seed and complete days (so it never changes), computed
+   * once and kept (bounded, oldest dropped first): e.g. a finished day's hourly bars.
+   */
+  memo<T>(key: string, compute: () => T): T {
+    if (this.memoized.has(key)) return this.memoized.get(key) as T;
+    const value = compute();
+    this.remember(this.memoized, key, value, 20_000);
+    return value;
   }
 
   /** The one-minute bar starting at `minuteStart`, or null when the market is closed then. */

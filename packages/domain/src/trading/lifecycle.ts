@@ -43,6 +43,23 @@ export const pendingTransition = machine<PendingStatus, PendingEvent>('pending o
   rejected: {},
 });
 
+/**
+ * An order as the order log shows it. A market order is submitted and at once filled or
+ * rejected; a pending order is accepted (working, log status 0) and later filled, canceled,
+ * expired or rejected. Closing orders are market orders. Orders fill whole, so
+ * 'Partially Filled' (3) never occurs.
+ */
+export type OrderState = 'submitted' | 'working' | 'filled' | 'rejected' | 'canceled' | 'expired';
+export type OrderEvent = 'Accepted' | 'Filled' | 'Rejected' | 'Canceled' | 'Expired';
+export const orderTransition = machine<OrderState, OrderEvent>('order', {
+  submitted: { Accepted: 'working', Filled: 'filled', Rejected: 'rejected' },
+  working: { Filled: 'filled', Canceled: 'canceled', Expired: 'expired', Rejected: 'rejected' },
+  filled: {},
+  rejected: {},
+  canceled: {},
+  expired: {},
+});
+
 /** Order log status codes (spec section 4). */
 export const ORDER_STATUS = {
   pending: 0,
@@ -53,6 +70,25 @@ export const ORDER_STATUS = {
 } as const;
 export type OrderStatusCode = (typeof ORDER_STATUS)[keyof typeof ORDER_STATUS];
 
+/**
+ * The order log status code of an order state; an expired order shows as Canceled (4), a
+ * submitted one (never stored: it fills or is refused at once) as Pending (0).
+ */
+export function orderStatusCode(state: OrderState): OrderStatusCode {
+  switch (state) {
+    case 'submitted':
+    case 'working':
+      return ORDER_STATUS.pending;
+    case 'filled':
+      return ORDER_STATUS.filled;
+    case 'rejected':
+      return ORDER_STATUS.rejected;
+    case 'canceled':
+    case 'expired':
+      return ORDER_STATUS.canceled;
+  }
+}
+
 /** Direction codes: position cmd 1 Buy, 2 Sell; order log actionType 1 Open, 2 Close. */
 export const CMD = { buy: 1, sell: 2 } as const;
 export const ACTION = { open: 1, close: 2 } as const;
@@ -61,3 +97,14 @@ export const SETTLED = { partial: 1, full: 2 } as const;
 
 /** Why a position (or part of it) was closed. */
 export const CLOSE_REASON = { manual: 0, takeProfit: 1, stopLoss: 2, stopOut: 3 } as const;
+export type CloseReason = (typeof CLOSE_REASON)[keyof typeof CLOSE_REASON];
+
+/** Side of a cmd code: 1 buy, 2 sell. */
+export function sideOfCmd(cmd: number): 'buy' | 'sell' {
+  return cmd === CMD.sell ? 'sell' : 'buy';
+}
+
+/** The cmd of the order that closes a position of `cmd` (a buy closes with a sell). */
+export function closingCmd(cmd: number): 1 | 2 {
+  return cmd === CMD.sell ? CMD.buy : CMD.sell;
+}

@@ -49,7 +49,7 @@ export function limitPriceBand(price: number, reference: number, tick: number): 
     : snappedRange(reference, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick);
 }
 
-/** Formats a price with the tick's decimals (at most 4 shown beyond what the tick needs). */
+/** Formats a price with the decimals of the tick (0.01 → 2, 0.00001 → 5, 1 → 0; at most 8). */
 export function formatPrice(price: number, tick: number): string {
   return price.toFixed(Math.min(8, tickDecimals(tick)));
 }

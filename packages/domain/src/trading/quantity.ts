@@ -66,7 +66,8 @@ export function isMultipleOfStep(quantity: number, step: number): boolean {
 /** Three valid quantities near `quantity` on the step grid within the bounds. */
 export function validQuantityExamples(rule: QuantityRule, quantity: number): number[] {
   const decimals = stepDecimals(rule.step);
-  const base = Math.max(rule.min, Math.floor(quantity / rule.step) * rule.step);
+  // + 1e-9: 0.3 / 0.1 is 2.9999999999999996 in floating point
+  const base = Math.max(rule.min, Math.floor(quantity / rule.step + 1e-9) * rule.step);
   const examples: number[] = [];
   for (let k = 0; examples.length < 3 && k < 10; k++) {
     const value = roundTo(base + k * rule.step, decimals);

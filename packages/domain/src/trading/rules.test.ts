@@ -1,7 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { IllegalTransition, pendingTransition, positionTransition } from './lifecycle.ts';
+import {
+  IllegalTransition,
+  closingCmd,
+  orderStatusCode,
+  orderTransition,
+  pendingTransition,
+  positionTransition,
+  sideOfCmd,
+} from './lifecycle.ts';
 import {
   exitPriceFromTicks,
+  formatPrice,
+  referencePrice,
+  validateExitAgainstMarket,
   limitPriceBand,
   stopLossRange,
   takeProfitRange,
@@ -11,7 +22,18 @@ import {
   validateTakeProfit,
 } from './price-rules.ts';
 import { clampQuantityUp, closeQuantityRule, quantityRule, validateQuantity } from './quantity.ts';
-import { availableVolume, priceForMargin, profitLoss, requiredMargin } from './values.ts';
+import {
+  availableVolume,
+  closingPrice,
+  commissionFor,
+  floatingProfit,
+  normalizeQuantity,
+  priceForMargin,
+  profitLoss,
+  requiredMargin,
+  standardLots,
+  tradeValue,
+} from './values.ts';
 
 const BTC = { vol_limit_min: 0.01, vol_limit_max: 100, min_limit_ov: 0.05, max_limit_ov: 50 };
 const NO_LIMIT_TERMS = { vol_limit_min: 1, vol_limit_max: 500, min_limit_ov: 0, max_limit_ov: 0 };
@@ -147,5 +169,180 @@ describe('lifecycles', () => {
       'pending order: cannot Canceled when filled',
     );
     expect(() => pendingTransition('expired', 'Filled')).toThrow(IllegalTransition);
+  });
+});
+
+describe('quantity rules, every message and bound', () => {
+  const FX = { vol_limit_min: 0.01, vol_limit_max: 100, min_limit_ov: 0.01, max_limit_ov: 100 };
+  const FUT = { vol_limit_min: 1, vol_limit_max: 500, min_limit_ov: 1, max_limit_ov: 500 };
+  it.each([
+    // [quantity, terms, order type, message]
+    [1, FUT, 'market', null],
+    [500, FUT, 'market', null],
+    [501, FUT, 'market', 'Quantity cannot exceed 500 and must be a multiple of 1'],
+    [0.5, FUT, 'market', 'Quantity must be at least 1 and a multiple of 1'],
+    [2.5, FUT, 'limit', 'Quantity must be a multiple of 1, for example 2, 3, 4'],
+    [0.01, FX, 'market', null],
+    [100, FX, 'limit', null],
+    [0.005, FX, 'limit', 'Quantity must be at least 0.01 and a multiple of 0.01'],
+    [0.123, FX, 'market', 'Quantity must be a multiple of 0.01, for example 0.12, 0.13, 0.14'],
+    [
+      0.35,
+      { vol_limit_min: 0.1, vol_limit_max: 10, min_limit_ov: 0, max_limit_ov: 0 },
+      'market',
+      'Quantity must be a multiple of 0.1, for example 0.3, 0.4, 0.5',
+    ],
+    [Number.POSITIVE_INFINITY, FX, 'market', 'Invalid quantity'],
+    [-0.01, FX, 'market', '数量必须大于0'],
+    [0.1 + 0.2, FX, 'market', null], // 0.30000000000000004 is on the grid
+  ] as const)('%s lots (%s, %s)', (quantity, terms, type, message) => {
+    expect(validateQuantity(quantity, quantityRule(terms, type))).toBe(message);
+  });
+
+  it('closes at most the available volume, with the same messages', () => {
+    const rule = closeQuantityRule(FX, 0.3);
+    expect(validateQuantity(0.3, rule)).toBeNull();
+    expect(validateQuantity(0.31, rule)).toBe(
+      'Quantity cannot exceed 0.3 and must be a multiple of 0.01',
+    );
+    expect(validateQuantity(0.01, closeQuantityRule(FX, 0))).toBe(
+      'Quantity cannot exceed 0 and must be a multiple of 0.01',
+    );
+  });
+
+  it('normalizes a valid quantity onto its grid', () => {
+    expect(normalizeQuantity(0.1 + 0.2, 0.01)).toBe(0.3);
+    expect(normalizeQuantity(0.0100000001, 0.01)).toBe(0.01);
+    expect(normalizeQuantity(7, 1)).toBe(7);
+  });
+});
+
+describe('limit price band and tick, by side', () => {
+  // The reference price is the ask for a buy and the bid for a sell.
+  const quote = { bid: 1999.5, ask: 2000 };
+  it.each([
+    ['buy', 1998, null],
+    ['buy', 1600, null],
+    ['buy', 1599.99, 'Limit price must be between 1600.00 and 1998.00'],
+    ['buy', 2002, null],
+    ['buy', 2400, null],
+    ['buy', 2400.01, 'Limit price must be between 2002.00 and 2400.00'],
+    ['buy', 1997.005, 'Limit price must be a multiple of the tick size 0.01'],
+    ['sell', 2001.5, null],
+    ['sell', 1997.5, null],
+    ['sell', 1999, 'Limit price must be between 1599.60 and 1997.50'],
+    ['sell', 2000, 'Limit price must be between 2001.50 and 2399.40'],
+  ] as const)('%s at %s', (side, price, message) => {
+    expect(validateLimitPrice(price, referencePrice(side, quote), 0.01)).toBe(message);
+  });
+
+  it('formats prices with the decimals of the tick', () => {
+    expect(formatPrice(1.1, 0.00001)).toBe('1.10000');
+    expect(formatPrice(3500, 1)).toBe('3500');
+    expect(formatPrice(5210.25, 0.25)).toBe('5210.25');
+  });
+});
+
+describe('TP and SL against the market', () => {
+  it.each([
+    // [kind, side, level, closing price, message]
+    ['tp', 'buy', 101, 100, null],
+    ['tp', 'buy', 100, 100, 'TP price must be above the current price 100.00'],
+    ['sl', 'buy', 99, 100, null],
+    ['sl', 'buy', 100.5, 100, 'SL price must be below the current price 100.00'],
+    ['tp', 'sell', 99, 100, null],
+    ['tp', 'sell', 101, 100, 'TP price must be below the current price 100.00'],
+    ['sl', 'sell', 101, 100, null],
+    ['sl', 'sell', 99.99, 100, 'SL price must be above the current price 100.00'],
+  ] as const)('%s of a %s at %s (market %s)', (kind, side, level, close, message) => {
+    expect(validateExitAgainstMarket(kind, side, level, close, 0.01)).toBe(message);
+  });
+
+  it('rejects negative and non-numeric levels with the range message', () => {
+    expect(validateTakeProfit('buy', 100, -1, 0.01)).toBe(
+      'TP price must be between 100.10 and 120.00',
+    );
+    expect(validateStopLoss('sell', 100, Number.NaN, 0.01)).toBe(
+      'SL price must be between 100.10 and 120.00',
+    );
+  });
+});
+
+describe('money of positions', () => {
+  const gold = { volume_multiple: 100, margin_ratio_by_money: 0.05 };
+  const fx = { volume_multiple: 100_000, margin_ratio_by_money: 0.01 };
+  it.each([
+    // [side, open, close, lots, terms, profit]
+    ['buy', 2000, 2001, 1, gold, 100],
+    ['sell', 2000, 2001, 1, gold, -100],
+    ['buy', 1.1, 1.10015, 0.1, fx, 1.5],
+    ['sell', 1.1, 1.09985, 0.01, fx, 0.15],
+    ['buy', 150.123, 150.1, 0.5, fx, -1150],
+  ] as const)('%s %s → %s on %s lots', (side, open, close, lots, terms, profit) => {
+    expect(profitLoss(side, open, close, lots, terms)).toBe(profit);
+  });
+
+  it('values the open part of a position at the closing side of the quote', () => {
+    const quote = { bid: 2010, ask: 2010.5 };
+    expect(closingPrice('buy', quote)).toBe(2010);
+    expect(closingPrice('sell', quote)).toBe(2010.5);
+    expect(
+      floatingProfit({ side: 'buy', price: 2000, volume: 1, settledVol: 0.4 }, quote, gold),
+    ).toBe(600);
+    expect(
+      floatingProfit({ side: 'sell', price: 2000, volume: 1, settledVol: 0 }, quote, gold),
+    ).toBe(-1050);
+  });
+
+  it('computes trade value, margin, commission and lots', () => {
+    expect(tradeValue(1.1, 0.1, fx)).toBeCloseTo(11_000, 6);
+    expect(requiredMargin(1.1, 0.1, fx)).toBe(110);
+    expect(commissionFor(0.3, 5)).toBe(1.5);
+    expect(commissionFor(3, 0.005)).toBe(0.02);
+    expect(standardLots(0.25)).toBe(0.25);
+  });
+});
+
+describe('order lifecycle', () => {
+  it.each([
+    ['submitted', 'Filled', 'filled', 2],
+    ['submitted', 'Rejected', 'rejected', 1],
+    ['submitted', 'Accepted', 'working', 0],
+    ['working', 'Filled', 'filled', 2],
+    ['working', 'Canceled', 'canceled', 4],
+    ['working', 'Expired', 'expired', 4],
+    ['working', 'Rejected', 'rejected', 1],
+  ] as const)('%s + %s → %s (log status %s)', (from, event, to, code) => {
+    const state = orderTransition(from, event);
+    expect(state).toBe(to);
+    expect(orderStatusCode(state)).toBe(code);
+  });
+
+  it.each([
+    ['filled', 'Canceled'],
+    ['canceled', 'Filled'],
+    ['rejected', 'Filled'],
+    ['expired', 'Canceled'],
+    ['submitted', 'Canceled'],
+  ] as const)('refuses %s + %s', (from, event) => {
+    expect(() => orderTransition(from, event)).toThrow(IllegalTransition);
+  });
+
+  it('refuses to edit or close a closed position and to touch a finished pending order', () => {
+    expect(positionTransition('open', 'ProtectionChanged')).toBe('open');
+    expect(() => positionTransition('closed', 'ProtectionChanged')).toThrow(
+      'position: cannot ProtectionChanged when closed',
+    );
+    expect(() => positionTransition('closed', 'FullyClosed')).toThrow(IllegalTransition);
+    for (const from of ['filled', 'canceled', 'expired', 'rejected'] as const) {
+      expect(() => pendingTransition(from, 'Expired')).toThrow(IllegalTransition);
+    }
+  });
+
+  it('maps cmd codes to sides and closing cmds', () => {
+    expect(sideOfCmd(1)).toBe('buy');
+    expect(sideOfCmd(2)).toBe('sell');
+    expect(closingCmd(1)).toBe(2);
+    expect(closingCmd(2)).toBe(1);
   });
 });

@@ -1,4 +1,4 @@
-import { PNL_DECIMALS, roundTo } from '../market/price.ts';
+import { PNL_DECIMALS, roundTo, tickDecimals } from '../market/price.ts';
 import type { Side } from './price-rules.ts';
 
 /** Contract terms the money arithmetic needs. */
@@ -45,4 +45,33 @@ export function closingPrice(side: Side, quote: { bid: number; ask: number }): n
 /** Lots in standard lots (standard_lot is fixed 1, so lots are standard lots). */
 export function standardLots(lots: number): number {
   return lots;
+}
+
+/** Commission of `lots` at `perLot` per lot and side, in the instrument currency, 2 decimals. */
+export function commissionFor(lots: number, perLot: number): number {
+  return roundTo(lots * perLot, PNL_DECIMALS);
+}
+
+/**
+ * Unrealized profit of the open part of a position at a quote (closing side: a buy at the
+ * bid, a sell at the ask), in the instrument currency, 2 decimals.
+ */
+export function floatingProfit(
+  position: { side: Side; price: number; volume: number; settledVol: number },
+  quote: { bid: number; ask: number },
+  terms: ContractTerms,
+): number {
+  return profitLoss(
+    position.side,
+    position.price,
+    closingPrice(position.side, quote),
+    availableVolume(position),
+    terms,
+  );
+}
+
+/** Snaps a quantity to its step grid (kills float noise such as 0.30000000000000004). */
+export function normalizeQuantity(quantity: number, step: number): number {
+  if (!(step > 0)) return quantity;
+  return roundTo(Math.round(quantity / step) * step, tickDecimals(step));
 }

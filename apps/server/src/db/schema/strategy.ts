@@ -1,0 +1,99 @@
+import {
+  bigint,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { users } from './identity.ts';
+
+// Times are epoch seconds, like the rest of the schema.
+const epochSeconds = (name: string) => bigint(name, { mode: 'number' });
+
+/** A user's saved Python strategies; the built-in Default strategy is never stored. */
+export const strategies = pgTable(
+  'strategies',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    code: text('code').notNull(),
+    createdAt: epochSeconds('created_at').notNull(),
+    updatedAt: epochSeconds('updated_at').notNull(),
+  },
+  (t) => [uniqueIndex('strategies_user_name_key').on(t.userId, t.name)],
+);
+
+/**
+ * Every backtest run with its full log (kept per user, newest first; older runs are pruned).
+ * `deals` and `performance` are what our code computed from the strategy's records.
+ */
+export const backtestRuns = pgTable(
+  'backtest_runs',
+  {
+    id: serial('id').primaryKey(),
+    runId: uuid('run_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    clientId: text('client_id'),
+    strategyName: text('strategy_name'),
+    filename: text('filename').notNull(),
+    symbol: text('symbol').notNull(),
+    period: text('period').notNull(),
+    code: text('code').notNull(),
+    /** 'ok' or 'error'. */
+    status: text('status').notNull(),
+    error: text('error'),
+    /** What kind of failure: strategy, contract, limit, unavailable, busy (null when ok). */
+    errorKind: text('error_kind'),
+    /** The lines the strategy printed, in order. */
+    logs: jsonb('logs').$type<string[]>().notNull(),
+    deals: jsonb('deals').$type<unknown[]>().notNull(),
+    performance: jsonb('performance').$type<Record<string, unknown> | null>(),
+    barCount: integer('bar_count').notNull(),
+    elapsedMs: doublePrecision('elapsed_ms').notNull(),
+    createdAt: epochSeconds('created_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('backtest_runs_run_id_key').on(t.runId),
+    index('backtest_runs_user_idx').on(t.userId, t.id),
+  ],
+);
+
+/** Results a user saved for a strategy (run history); they go with the strategy. */
+export const strategyResults = pgTable(
+  'strategy_results',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    strategyId: integer('strategy_id')
+      .notNull()
+      .references(() => strategies.id, { onDelete: 'cascade' }),
+    symbolId: text('symbol_id').notNull(),
+    deals: jsonb('deals').$type<unknown[]>().notNull(),
+    performance: jsonb('performance').$type<Record<string, unknown> | null>(),
+    error: text('error'),
+    /** The run's printed lines when the result was saved from a kept run. */
+    logs: jsonb('logs').$type<string[] | null>(),
+    runId: uuid('run_id'),
+    createdAt: epochSeconds('created_at').notNull(),
+  },
+  (t) => [
+    index('strategy_results_strategy_idx').on(t.strategyId, t.symbolId, t.id),
+    index('strategy_results_user_idx').on(t.userId),
+  ],
+);
+
+export type StrategyRow = typeof strategies.$inferSelect;
+export type BacktestRunRow = typeof backtestRuns.$inferSelect;
+export type StrategyResultRow = typeof strategyResults.$inferSelect;

@@ -1,0 +1,246 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  check,
+  index,
+  integer,
+  json,
+  numeric,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+} from 'drizzle-orm/pg-core';
+import { traders } from './identity.ts';
+
+/*
+ * The paper-trading venue. Money is numeric (exact decimal, 2 places), prices and volumes
+ * numeric with enough places for the finest tick (0.00001) and step (0.01); drizzle reads
+ * numeric as strings, the store turns them into numbers. Times are epoch milliseconds
+ * (the API shows epoch seconds). Ids are bigint identities: unique and increasing.
+ */
+const epochMs = (name: string) => bigint(name, { mode: 'number' });
+const id = (name: string) => bigint(name, { mode: 'number' });
+const money = (name: string) => numeric(name, { precision: 20, scale: 2 });
+const price = (name: string) => numeric(name, { precision: 30, scale: 10 });
+const volume = (name: string) => numeric(name, { precision: 20, scale: 8 });
+
+/** One paper account per trading account (trader); created on its first trading call. */
+export const tradingAccounts = pgTable('trading_accounts', {
+  uuid: text('uuid')
+    .primaryKey()
+    .references(() => traders.uuid, { onDelete: 'cascade' }),
+  currency: text('currency').notNull().default('USD'),
+  startingBalance: money('starting_balance').notNull(),
+  /** Starting balance + realized P&L − commissions (always equal to the ledger's sum). */
+  balance: money('balance').notNull(),
+  realizedPnl: money('realized_pnl').notNull().default('0'),
+  commissionPaid: money('commission_paid').notNull().default('0'),
+  createdAt: epochMs('created_at').notNull(),
+  updatedAt: epochMs('updated_at').notNull(),
+});
+
+/** Positions ("orders" of the positions call); `id` is the orderId. */
+export const positions = pgTable(
+  'positions',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    cmd: smallint('cmd').notNull(),
+    volume: volume('volume').notNull(),
+    settledVol: volume('settled_vol').notNull().default('0'),
+    price: price('price').notNull(),
+    tp: price('tp').notNull().default('0'),
+    sl: price('sl').notNull().default('0'),
+    /** Open commission of the whole volume, instrument currency. */
+    commissionFee: money('commission_fee').notNull(),
+    storage: money('storage').notNull().default('0'),
+    currency: text('currency').notNull(),
+    comment: text('comment').notNull().default(''),
+    clientOrderId: text('client_order_id'),
+    pendingId: id('pending_id'),
+    /** open | closed */
+    status: text('status').notNull(),
+    closeType: smallint('close_type').notNull().default(0),
+    /** Grows with every change; conditional updates check it. */
+    version: integer('version').notNull().default(0),
+    createdAt: epochMs('created_at').notNull(),
+    closedAt: epochMs('closed_at'),
+  },
+  (t) => [
+    index('positions_uuid_status_idx').on(t.uuid, t.status),
+    index('positions_open_symbol_idx')
+      .on(t.symbol)
+      .where(sql`${t.status} = 'open'`),
+    check('positions_cmd', sql`${t.cmd} in (1, 2)`),
+    check('positions_status', sql`${t.status} in ('open', 'closed')`),
+    check('positions_volume', sql`${t.volume} > 0`),
+    check('positions_settled_vol', sql`${t.settledVol} >= 0 and ${t.settledVol} <= ${t.volume}`),
+  ],
+);
+
+/** Pending (limit and stop) orders; `id` is the pId. */
+export const pendingOrders = pgTable(
+  'pending_orders',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    cmd: smallint('cmd').notNull(),
+    volume: volume('volume').notNull(),
+    pendPrice: price('pend_price').notNull(),
+    tp: price('tp').notNull().default('0'),
+    sl: price('sl').notNull().default('0'),
+    /** GFD | GTC */
+    expireType: text('expire_type').notNull(),
+    expiresAt: epochMs('expires_at'),
+    /** limit | stop (domain triggers.ts) */
+    triggerType: text('trigger_type').notNull(),
+    /** working | filled | canceled | expired | rejected */
+    status: text('status').notNull(),
+    positionId: id('position_id'),
+    comment: text('comment').notNull().default(''),
+    clientOrderId: text('client_order_id'),
+    version: integer('version').notNull().default(0),
+    createdAt: epochMs('created_at').notNull(),
+    updatedAt: epochMs('updated_at').notNull(),
+  },
+  (t) => [
+    index('pending_orders_uuid_status_idx').on(t.uuid, t.status),
+    index('pending_orders_working_symbol_idx')
+      .on(t.symbol)
+      .where(sql`${t.status} = 'working'`),
+    check('pending_orders_cmd', sql`${t.cmd} in (1, 2)`),
+    check(
+      'pending_orders_status',
+      sql`${t.status} in ('working', 'filled', 'canceled', 'expired', 'rejected')`,
+    ),
+  ],
+);
+
+/** Settled parts of positions (the settles call); `id` is tradeId and sortId. */
+export const settlements = pgTable(
+  'settlements',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    positionId: id('position_id')
+      .notNull()
+      .references(() => positions.id, { onDelete: 'cascade' }),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    openCmd: smallint('open_cmd').notNull(),
+    closeCmd: smallint('close_cmd').notNull(),
+    openPrice: price('open_price').notNull(),
+    closePrice: price('close_price').notNull(),
+    settleVolume: volume('settle_volume').notNull(),
+    /** 1 partial, 2 full */
+    isSettled: smallint('is_settled').notNull(),
+    /** yyyymmdd of the close, UTC */
+    settleDate: integer('settle_date').notNull(),
+    /** Gross profit, instrument currency. */
+    settleProfit: money('settle_profit').notNull(),
+    /** Gross profit in the account currency at the close's conversion rate. */
+    accountProfit: money('account_profit').notNull(),
+    openAt: epochMs('open_at').notNull(),
+    closeAt: epochMs('close_at').notNull(),
+    openCommission: money('open_commission').notNull(),
+    closeCommission: money('close_commission').notNull(),
+    currency: text('currency').notNull(),
+    /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out */
+    closeReason: smallint('close_reason').notNull(),
+    closeType: smallint('close_type').notNull().default(0),
+  },
+  (t) => [
+    index('settlements_uuid_id_idx').on(t.uuid, t.id),
+    index('settlements_position_idx').on(t.positionId),
+  ],
+);
+
+/** The order log: one row per order (market, pending, closing), its status kept current. */
+export const orderLogs = pgTable(
+  'order_logs',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    cmd: smallint('cmd').notNull(),
+    /** 1 open, 2 close */
+    actionType: smallint('action_type').notNull(),
+    /** 1 market, 2 pending */
+    orderType: smallint('order_type').notNull(),
+    volume: volume('volume').notNull(),
+    price: price('price').notNull(),
+    marketPrice: price('market_price').notNull(),
+    /** 0 pending, 1 rejected, 2 filled, 4 canceled */
+    orderStatus: smallint('order_status').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+    transactTime: epochMs('transact_time').notNull(),
+    commissionFee: money('commission_fee').notNull().default('0'),
+    currency: text('currency').notNull(),
+    tp: price('tp').notNull().default('0'),
+    sl: price('sl').notNull().default('0'),
+    positionId: id('position_id'),
+    pendingId: id('pending_id'),
+    message: text('message').notNull().default(''),
+    clientOrderId: text('client_order_id'),
+  },
+  (t) => [
+    index('order_logs_uuid_id_idx').on(t.uuid, t.id),
+    index('order_logs_pending_idx').on(t.pendingId),
+  ],
+);
+
+/** Every change of an account's balance, in the account currency. */
+export const accountLedger = pgTable(
+  'account_ledger',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    /** deposit | realized_pnl | commission */
+    kind: text('kind').notNull(),
+    amount: money('amount').notNull(),
+    balanceAfter: money('balance_after').notNull(),
+    positionId: id('position_id'),
+    settlementId: id('settlement_id'),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [index('account_ledger_uuid_idx').on(t.uuid, t.id)],
+);
+
+/**
+ * Answers of mutations that carried a clientOrderId, stored in the transaction of the
+ * change itself: a retry returns the stored answer instead of acting again.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    clientOrderId: text('client_order_id').notNull(),
+    /** The call (e.g. 'open') and a hash of its parameters: reuse for another request fails. */
+    endpoint: text('endpoint').notNull(),
+    fingerprint: text('fingerprint').notNull(),
+    httpStatus: integer('http_status').notNull(),
+    body: json('body').notNull(),
+    createdAt: epochMs('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.clientOrderId] })],
+);
+
+export type TradingAccountRow = typeof tradingAccounts.$inferSelect;
+export type PositionRow = typeof positions.$inferSelect;
+export type PendingOrderRow = typeof pendingOrders.$inferSelect;
+export type SettlementRow = typeof settlements.$inferSelect;
+export type OrderLogRow = typeof orderLogs.$inferSelect;

@@ -1,0 +1,60 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/types.ts';
+import type { MarketData } from '../market/market-data.ts';
+import { strategyRoutes } from '../strategy/routes.ts';
+import { createStrategyService, type StrategyService } from '../strategy/service.ts';
+import { LogHub } from './log-hub.ts';
+import { backtestRoutes } from './routes.ts';
+import { SandboxPool } from './sandbox/pool.ts';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
+import { createBacktestService, type BacktestService, type BarsLoader } from './service.ts';
+
+/** The strategy workbench's parts other modules, main.ts and tests reach. */
+export type BacktestModule = {
+  sandbox: SandboxPool;
+  service: BacktestService;
+  strategies: StrategyService;
+  logs: LogHub;
+};
+
+export type BacktestModuleOptions = {
+  db: Db;
+  market: MarketData;
+  now: () => number;
+  /** Limits and walls; the defaults of docs/backtest.md when absent. */
+  sandbox?: SandboxSettings;
+  loadImported?: BarsLoader;
+};
+
+/**
+ * Strategies, results, backtests and the log socket. The sandbox checks itself on the first
+ * run (or when main.ts calls `sandbox.start()` at start-up) and dies with the app.
+ */
+export function registerBacktest(
+  app: FastifyInstance,
+  options: BacktestModuleOptions,
+): BacktestModule {
+  const sandbox = new SandboxPool(options.sandbox ?? DEFAULT_SANDBOX_SETTINGS, {
+    info: (message) => app.log.info(message),
+    warn: (message) => app.log.warn(message),
+    error: (message) => app.log.error(message),
+  });
+  const logs = new LogHub();
+  const service = createBacktestService({
+    db: options.db,
+    pool: sandbox,
+    logs,
+    market: options.market,
+    now: options.now,
+    loadImported: options.loadImported,
+    onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
+  });
+  const strategies = createStrategyService(options.db, options.now, service.findRun);
+  backtestRoutes(app, service, logs, sandbox);
+  strategyRoutes(app, strategies);
+  app.addHook('onClose', async () => {
+    await sandbox.close();
+    await service.flush();
+  });
+  return { sandbox, service, strategies, logs };
+}

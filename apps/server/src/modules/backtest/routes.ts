@@ -1,0 +1,188 @@
+import type {} from '@fastify/websocket';
+import {
+  CLIENT_ID_PATTERN,
+  DEFAULT_LOADED_BARS,
+  backtestCodeRequestSchema,
+  backtestRunRequestSchema,
+  barsFromHistorical,
+  inferPeriod,
+  parsePeriod,
+  type Bar,
+} from '@ct/domain';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { parseInput } from '../../http/validate.ts';
+import { sessionOf } from '../auth/guard.ts';
+import type { LogHub } from './log-hub.ts';
+import type { SandboxPool } from './sandbox/pool.ts';
+import type { BacktestService, RunResult } from './service.ts';
+
+/** Path of the run helper (the spec leaves it to us). */
+export const RUN_HELPER_PATH = '/api/backtest/run';
+/** Bodies with 200,000 bars of historical_data are about 20 MiB. */
+export const BACKTEST_BODY_LIMIT = 48 * 1024 * 1024;
+/** First line every log socket receives (spec section 8). */
+export const LOG_SOCKET_GREETING = 'Connection established, waiting for logs...';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The strategy file name shown in tracebacks: a base name ending in .py. */
+function strategyFilename(filename: string | undefined): string {
+  const base = (filename ?? '').split(/[\\/]/).pop()?.trim() ?? '';
+  if (base === '') return 'strategy.py';
+  return base.endsWith('.py') ? base : `${base}.py`;
+}
+
+function clientIdOf(value: string | null | undefined, field: string): string | null {
+  if (value === null || value === undefined || value === '') return null;
+  if (!CLIENT_ID_PATTERN.test(value)) {
+    throw new BadRequestError(`${field}: must be 1-128 letters, digits or _ . : -`);
+  }
+  return value;
+}
+
+function historicalBars(rows: readonly unknown[]): Bar[] {
+  const converted = barsFromHistorical(rows);
+  if (!converted.ok) throw new BadRequestError(converted.error);
+  return converted.bars;
+}
+
+export function backtestRoutes(
+  app: FastifyInstance,
+  service: BacktestService,
+  hub: LogHub,
+  pool: SandboxPool,
+): void {
+  const guard = { preHandler: app.requireSession };
+
+  app.post(
+    '/api/backtest/code',
+    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT },
+    async (request): Promise<RunResult> => {
+      const body = parseInput(backtestCodeRequestSchema, request.body);
+      const clientId = clientIdOf(body.client_id, 'client_id');
+      const bars = historicalBars(body.historical_data);
+      const periodText = body.period ?? '';
+      const period =
+        periodText === ''
+          ? (inferPeriod(bars.map((bar) => bar.time)) ?? '')
+          : (parsePeriod(periodText) ?? periodText);
+      return service.run({
+        userId: sessionOf(request).userId,
+        clientId,
+        code: body.code,
+        filename: strategyFilename(body.filename),
+        bars,
+        symbol: body.symbol ?? body.symbol_id ?? '',
+        period,
+        strategyName: body.strategy_name ?? null,
+        initialCapital: body.initial_capital,
+      });
+    },
+  );
+
+  app.post(RUN_HELPER_PATH, { ...guard, bodyLimit: BACKTEST_BODY_LIMIT }, async (request) => {
+    const body = parseInput(backtestRunRequestSchema, request.body);
+    const clientId = clientIdOf(body.clientId, 'clientId');
+    const userId = sessionOf(request).userId;
+    let bars: Bar[];
+    let period: string;
+    if (body.historical_data && body.historical_data.length > 0) {
+      bars = historicalBars(body.historical_data);
+      period = parsePeriod(body.period) ?? body.period;
+    } else {
+      const loaded = await service.loadBars(
+        userId,
+        body.symbol,
+        body.period,
+        body.limit ?? DEFAULT_LOADED_BARS,
+      );
+      if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
+      bars = loaded.bars;
+      period = loaded.period;
+    }
+    const result = await service.run({
+      userId,
+      clientId,
+      code: body.code,
+      filename: strategyFilename(body.filename),
+      bars,
+      symbol: body.symbol,
+      period,
+      strategyName: body.strategy_name ?? null,
+      initialCapital: body.initial_capital,
+    });
+    return { success: result.error === null, reason: result.error, data: result };
+  });
+
+  app.get<{ Params: { runId: string } }>('/api/backtest/runs/:runId', guard, async (request) => {
+    const { runId } = request.params;
+    const run = UUID.test(runId) ? await service.findRun(sessionOf(request).userId, runId) : null;
+    if (!run) throw new NotFoundError(`Run not found: ${runId}`);
+    return {
+      run_id: run.runId,
+      client_id: run.clientId,
+      strategy_name: run.strategyName,
+      filename: run.filename,
+      symbol: run.symbol,
+      period: run.period,
+      code: run.code,
+      deals: run.deals,
+      performance: run.performance,
+      error: run.error,
+      error_kind: run.errorKind,
+      logs: run.logs,
+      bar_count: run.barCount,
+      elapsed_ms: run.elapsedMs,
+      created_at: run.createdAt,
+    };
+  });
+
+  app.get('/api/backtest/status', guard, async () => {
+    const status = await pool.start();
+    const s = pool.settings;
+    return {
+      state: status.state,
+      mode: status.mode,
+      reason: status.reason,
+      limits: {
+        timeout_ms: s.timeoutMs,
+        memory_bytes: s.memoryBytes,
+        max_processes: s.maxProcesses,
+        max_open_files: s.maxOpenFiles,
+        max_file_bytes: s.maxFileBytes,
+        tmp_bytes: s.tmpBytes,
+        max_log_bytes: s.maxLogBytes,
+        max_result_bytes: s.maxResultBytes,
+        max_concurrent: s.maxConcurrent,
+        max_queued: s.maxQueued,
+        max_per_user: s.maxPerUser,
+      },
+    };
+  });
+
+  // The log socket. A plain GET (no upgrade) is an unknown route, as before this existed.
+  app.route<{ Params: { clientId: string } }>({
+    method: 'GET',
+    url: '/ws/:clientId',
+    preHandler: async (
+      request: FastifyRequest<{ Params: { clientId: string } }>,
+      reply: FastifyReply,
+    ) => {
+      if (!request.ws) return;
+      await app.requireSession.call(app, request, reply);
+      clientIdOf(request.params.clientId, 'clientId');
+    },
+    handler: async (request) => {
+      throw new NotFoundError(`Route GET ${request.url.split('?')[0]} not found`);
+    },
+    wsHandler: (socket, request) => {
+      const { userId } = sessionOf(request);
+      const remove = hub.add(userId, request.params.clientId, socket);
+      socket.on('close', remove);
+      socket.on('error', remove);
+      socket.on('message', () => undefined); // the socket only speaks; client messages are ignored
+      socket.send(LOG_SOCKET_GREETING);
+    },
+  });
+}

@@ -1,0 +1,183 @@
+"""Runs ONE strategy job, then exits. Started by the server inside the sandbox (sandbox.ts).
+
+Protocol:
+- stdin: one JSON job {"code", "filename", "rows"}, then EOF. The process is started before
+  the job exists (pool), so it blocks here until the server sends it.
+- fd 1: every line the strategy prints (stdout and stderr, also C-level stderr), as text.
+  The server streams these lines to the log socket; they are never parsed as results.
+- fd 3: the result, one JSON document, written once after main() returns:
+  {"ok": true, "records": [...], "count": N, "elapsed_ms": ms}
+  {"ok": false, "kind": "exception|syntax|memory|exit|no_main", "error": text}
+A strategy can write to fd 3 itself; that only "forges" its own result, which the server
+validates against the contract like any other, and metrics are computed by the server.
+"""
+
+import builtins
+import datetime
+import json
+import linecache
+import os
+import sys
+import time
+import traceback
+
+RESULT_FD = 3
+MAX_RECORDS = 100_000
+KNOWN_FIELDS = ("open_date", "close_date", "open_price", "close_price", "lots", "status")
+MAX_PARTIAL_LINE = 8192
+HARNESS_FILE = __file__
+
+
+def write_all(fd, data):
+    view = memoryview(data)
+    while view:
+        written = os.write(fd, view)
+        view = view[written:]
+
+
+class LineWriter:
+    """A text stream that sends whole lines to the log fd as soon as they are complete."""
+
+    encoding = "utf-8"
+    errors = "replace"
+
+    def __init__(self, fd):
+        self.fd = fd
+        self.partial = ""
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError("write() argument must be str, not %s" % type(text).__name__)
+        self.partial += text
+        if "\n" in self.partial:
+            head, _, self.partial = self.partial.rpartition("\n")
+            write_all(self.fd, (head + "\n").encode("utf-8", "replace"))
+        if len(self.partial) > MAX_PARTIAL_LINE:
+            self.finish()
+        return len(text)
+
+    def finish(self):
+        if self.partial:
+            text, self.partial = self.partial, ""
+            write_all(self.fd, (text + "\n").encode("utf-8", "replace"))
+
+    def flush(self):
+        pass
+
+    def writable(self):
+        return True
+
+    def isatty(self):
+        return False
+
+    def fileno(self):
+        return self.fd
+
+
+def convert(value):
+    """A field value as JSON can carry it; anything else becomes a marker the server names."""
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, str):
+        return value[:200]
+    if isinstance(value, int):
+        return value if abs(value) <= 2**53 else float(value)
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else {"$nonfinite": repr(value)}
+    if isinstance(value, datetime.datetime):
+        return value.strftime("%Y-%m-%d %H:%M:%S")
+    if isinstance(value, datetime.date):
+        return value.strftime("%Y-%m-%d")
+    kind = type(value)
+    if kind.__module__ == "numpy":
+        if kind.__name__.startswith("datetime64"):
+            return str(value)
+        if hasattr(value, "item"):
+            return convert(value.item())
+    if kind.__module__ == "decimal" and kind.__name__ == "Decimal":
+        return convert(float(value))
+    return {"$type": kind.__name__}
+
+
+def convert_records(result):
+    kind = type(result)
+    if kind.__name__ == "DataFrame" and hasattr(result, "to_dict"):
+        result = result.to_dict("records")
+    if not isinstance(result, (list, tuple)):
+        return None, convert(result)
+    records = []
+    for record in result[: MAX_RECORDS + 1]:
+        if isinstance(record, dict):
+            records.append({key: convert(record[key]) for key in KNOWN_FIELDS if key in record})
+        else:
+            records.append({"$type": type(record).__name__})
+    return len(result), records
+
+
+def user_traceback(error):
+    tb = error.__traceback__
+    while tb is not None and tb.tb_frame.f_code.co_filename == HARNESS_FILE:
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(error), error, tb)).rstrip("\n")
+
+
+def send_result(payload):
+    write_all(RESULT_FD, json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8"))
+    os.close(RESULT_FD)
+
+
+def run(job, out):
+    code = job["code"]
+    filename = os.path.basename(str(job.get("filename") or "strategy.py")) or "strategy.py"
+    if not filename.endswith(".py"):
+        filename += ".py"
+    rows = job["rows"]
+    del job
+    # tracebacks show the strategy's source lines
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    sys.argv = [filename]
+    namespace = {"__name__": "__strategy__", "__file__": filename, "__builtins__": builtins}
+    started = time.perf_counter()
+    try:
+        compiled = compile(code, filename, "exec")
+    except (SyntaxError, ValueError) as error:
+        return {"ok": False, "kind": "syntax", "error": user_traceback(error)}
+    try:
+        exec(compiled, namespace)
+        main = namespace.get("main")
+        if not callable(main):
+            return {"ok": False, "kind": "no_main", "error": "The strategy must define a function main(data_array)"}
+        result = main(rows)
+        del rows
+        count, records = convert_records(result)
+        del result
+    except MemoryError:
+        return {"ok": False, "kind": "memory", "error": "MemoryError"}
+    except SystemExit as error:
+        return {"ok": False, "kind": "exit", "error": "The strategy called exit(%r)" % (error.code,)}
+    except BaseException as error:  # the strategy's own failure, reported to its author
+        return {"ok": False, "kind": "exception", "error": user_traceback(error)}
+    elapsed = round((time.perf_counter() - started) * 1000, 3)
+    return {"ok": True, "count": count, "records": records, "elapsed_ms": elapsed}
+
+
+def harness():
+    own_pid = os.getpid()
+    os.dup2(1, 2)  # C-level stderr (warnings of extensions, faulthandler) joins the log
+    out = LineWriter(1)
+    sys.stdout = out
+    sys.stderr = out
+    job = json.loads(sys.stdin.buffer.read())
+    try:
+        payload = run(job, out)
+    except MemoryError:
+        payload = {"ok": False, "kind": "memory", "error": "MemoryError"}
+    out.finish()
+    if os.getpid() != own_pid:
+        os._exit(0)  # a process the strategy forked: only the harness itself answers
+    send_result(payload)
+
+
+if __name__ == "__main__":
+    harness()
+    os._exit(0)

@@ -1,0 +1,351 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import {
+  bwrapCommand,
+  findTools,
+  resolvePythonLayout,
+  unsandboxedCommand,
+  type LaunchCommand,
+  type PythonLayout,
+  type SandboxMode,
+  type Tools,
+} from './command.ts';
+import { SandboxProcess, type ProcessOutcome } from './process.ts';
+import type { SandboxSettings } from './settings.ts';
+
+/** A job for the harness: the strategy and the rows of `data_array`. */
+export type SandboxJob = {
+  code: string;
+  filename: string;
+  rows: readonly (readonly (string | number)[])[];
+};
+
+export type SandboxState = 'unchecked' | 'checking' | 'ready' | 'unsandboxed' | 'unavailable';
+
+export type SandboxStatus = {
+  state: SandboxState;
+  mode: SandboxMode | null;
+  reason: string | null;
+};
+
+/** The sandbox cannot run strategies (and the development escape hatch is off). */
+export class SandboxUnavailableError extends Error {
+  constructor(reason: string) {
+    super(`Strategy sandbox unavailable: ${reason}`);
+  }
+}
+
+/** Every run slot and queue place is taken. */
+export class SandboxBusyError extends Error {}
+
+export type PoolLogger = {
+  info: (message: string) => void;
+  warn: (message: string) => void;
+  error: (message: string) => void;
+};
+
+/** Host uids base … base + 999 are handed to live sandboxes, one each (RLIMIT_NPROC is per uid). */
+export const UID_RANGE = 1000;
+
+/**
+ * Uids handed out by any pool of this process and not yet free: a new sandbox takes a while
+ * to switch to its uid, so /proc alone would not show it. Another server on the same host
+ * starts its search elsewhere (random) and sees ours in /proc.
+ */
+const ALLOCATED_UIDS = new Set<number>();
+
+/** Uids of the range that some process on the host runs as (another server's sandboxes, zombies). */
+function uidsInUse(base: number): Set<number> {
+  const busy = new Set<number>();
+  let entries: string[];
+  try {
+    entries = fs.readdirSync('/proc');
+  } catch {
+    return busy;
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    try {
+      const { uid } = fs.statSync(`/proc/${entry}`);
+      if (uid >= base && uid < base + UID_RANGE) busy.add(uid);
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return busy;
+}
+
+/**
+ * Pre-started sandboxes and the run queue. Every process runs exactly one job and exits;
+ * the pool starts a replacement at once, so a run rarely waits for an interpreter to start.
+ */
+export class SandboxPool {
+  private state: SandboxState = 'unchecked';
+  private mode: SandboxMode | null = null;
+  private reason: string | null = null;
+  private starting: Promise<SandboxStatus> | null = null;
+  private layout: PythonLayout | null = null;
+  private tools: Tools = { bwrap: null, prlimit: null, setpriv: null };
+  private readonly idle: SandboxProcess[] = [];
+  private readonly live = new Set<SandboxProcess>();
+  /** False when sandboxes run as the server's own uid (not root). */
+  private ownUids = false;
+  /** Where the next uid search starts (random: servers on one host rarely meet). */
+  private nextUid = Math.floor(Math.random() * UID_RANGE);
+  private running = 0;
+  private readonly waiting: { resume: () => void; fail: (error: Error) => void }[] = [];
+  private closed = false;
+  private warmFailures = 0;
+
+  constructor(
+    readonly settings: SandboxSettings,
+    private readonly log: PoolLogger,
+  ) {}
+
+  status(): SandboxStatus {
+    return { state: this.state, mode: this.mode, reason: this.reason };
+  }
+
+  /** Checks the sandbox with a trivial job (once) and starts the warm processes. */
+  start(): Promise<SandboxStatus> {
+    this.starting ??= this.check().then((status) => {
+      this.refill();
+      return status;
+    });
+    return this.starting;
+  }
+
+  /**
+   * Runs one job; `onLine` gets each printed line as it completes. Throws
+   * SandboxUnavailableError or SandboxBusyError before anything runs.
+   */
+  async run(job: SandboxJob, onLine: (line: string) => void): Promise<ProcessOutcome> {
+    await this.start();
+    if (this.state === 'unavailable') throw new SandboxUnavailableError(this.reason ?? 'unknown');
+    if (this.closed) throw new SandboxUnavailableError('the server is shutting down');
+    if (this.state === 'unsandboxed') {
+      this.log.warn(
+        'ALLOW_UNSANDBOXED_PYTHON=1: running strategy code WITHOUT the sandbox (host files and network reachable). Development only.',
+      );
+    }
+    await this.enterQueue();
+    try {
+      const process = this.take();
+      const text = JSON.stringify(job);
+      return await process.run(text, onLine);
+    } finally {
+      this.leaveQueue();
+      this.refill();
+    }
+  }
+
+  /** Kills every sandbox and refuses further runs. */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const waiter of this.waiting.splice(0)) {
+      waiter.fail(new SandboxUnavailableError('the server is shutting down'));
+    }
+    const all = [...this.live];
+    for (const process of all) process.kill();
+    await Promise.all(all.map((p) => p.closed));
+  }
+
+  /** Processes alive now (idle and running), for tests and the health of the pool. */
+  liveCount(): number {
+    return this.live.size;
+  }
+
+  idleCount(): number {
+    return this.idle.filter((p) => p.idle).length;
+  }
+
+  private async check(): Promise<SandboxStatus> {
+    this.state = 'checking';
+    const problem = await this.findProblem();
+    if (!problem) {
+      this.state = 'ready';
+      this.mode = 'bwrap';
+      this.log.info(
+        `Strategy sandbox ready (bubblewrap, python ${this.layout?.version ?? '?'}, ${this.uidMode()})`,
+      );
+    } else if (this.settings.allowUnsandboxed) {
+      this.state = 'unsandboxed';
+      this.mode = 'unsandboxed';
+      this.reason = problem;
+      this.log.error(
+        `Strategy sandbox unavailable: ${problem}. ALLOW_UNSANDBOXED_PYTHON=1 is set: strategies run WITHOUT the sandbox. Never do this in production.`,
+      );
+    } else {
+      this.state = 'unavailable';
+      this.mode = null;
+      this.reason = problem;
+      this.log.error(
+        `Strategy sandbox unavailable: ${problem}. Strategy runs are refused (install bubblewrap: scripts/ensure-sandbox.sh).`,
+      );
+    }
+    return this.status();
+  }
+
+  private uidMode(): string {
+    return this.ownUids
+      ? `host uids ${this.settings.uidBase}-${this.settings.uidBase + UID_RANGE - 1}`
+      : 'the server uid (not root: no per-run process limit)';
+  }
+
+  /** Null when a sandboxed trivial job runs and sees none of the host; else why not. */
+  private async findProblem(): Promise<string | null> {
+    this.tools = findTools(this.settings.bwrap);
+    if (process.getuid?.() === 0 && this.tools.setpriv) this.ownUids = true;
+    if (!this.tools.bwrap) {
+      return `bubblewrap (${this.settings.bwrap}) is not installed (run scripts/ensure-sandbox.sh)`;
+    }
+    if (!this.tools.prlimit) return 'prlimit (util-linux) is not installed';
+    try {
+      this.layout = await resolvePythonLayout(this.settings.python, this.settings.extraReadOnly);
+    } catch (error) {
+      return `cannot run ${this.settings.python}: ${(error as Error).message}`;
+    }
+    this.mode = 'bwrap';
+    const lines: string[] = [];
+    let outcome: ProcessOutcome;
+    try {
+      const process = this.spawn();
+      outcome = await process.run(JSON.stringify(CHECK_JOB), (line) => lines.push(line));
+    } catch (error) {
+      return `the check run could not start: ${(error as Error).message}`;
+    }
+    if (outcome.kind === 'failed') {
+      return `the check run failed: ${outcome.message}${outcome.diagnostics ? ` (${outcome.diagnostics})` : ''}`;
+    }
+    const payload = outcome.payload as { ok?: boolean; error?: string };
+    if (payload.ok !== true) return `the check run failed: ${payload.error ?? 'no result'}`;
+    if (!lines.includes(CHECK_LINE)) return 'the check run printed nothing';
+    return null;
+  }
+
+  private command(uid: number | null): { command: LaunchCommand; cleanup: () => void } {
+    if (this.mode === 'bwrap' && this.layout && this.tools.bwrap && this.tools.prlimit) {
+      const tools = {
+        bwrap: this.tools.bwrap,
+        prlimit: this.tools.prlimit,
+        setpriv: this.tools.setpriv,
+      };
+      return {
+        command: bwrapCommand(this.settings, this.layout, tools, uid),
+        cleanup: () => undefined,
+      };
+    }
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-unsandboxed-'));
+    if (uid !== null) fs.chownSync(dir, uid, uid);
+    return {
+      command: unsandboxedCommand(this.settings, this.tools, dir, uid),
+      cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+
+  private spawn(): SandboxProcess {
+    const uid = this.allocateUid();
+    const { command, cleanup } = this.command(uid);
+    const child = new SandboxProcess(command, this.settings, this.mode === 'bwrap');
+    this.live.add(child);
+    child.onClose = () => {
+      this.live.delete(child);
+      const at = this.idle.indexOf(child);
+      if (at >= 0) this.idle.splice(at, 1);
+      // the uid is free again only once nothing of this sandbox is left
+      if (uid !== null) ALLOCATED_UIDS.delete(uid);
+      cleanup();
+    };
+    return child;
+  }
+
+  /** A uid no process on the host runs as; null when sandboxes run as the server's uid. */
+  private allocateUid(): number | null {
+    if (!this.ownUids) return null;
+    const base = this.settings.uidBase;
+    const busy = uidsInUse(base);
+    for (let i = 0; i < UID_RANGE; i++) {
+      const offset = (this.nextUid + i) % UID_RANGE;
+      const uid = base + offset;
+      if (ALLOCATED_UIDS.has(uid) || busy.has(uid)) continue;
+      this.nextUid = (offset + 1) % UID_RANGE;
+      ALLOCATED_UIDS.add(uid);
+      return uid;
+    }
+    throw new SandboxBusyError('Too many strategy sandboxes are alive; try again in a moment');
+  }
+
+  private take(): SandboxProcess {
+    while (this.idle.length > 0) {
+      const next = this.idle.shift();
+      if (next?.idle) return next;
+    }
+    return this.spawn();
+  }
+
+  /** Tops the warm processes up to `settings.warm`. */
+  private refill(): void {
+    if (this.closed || (this.state !== 'ready' && this.state !== 'unsandboxed')) return;
+    while (this.idle.length < this.settings.warm && this.warmFailures < 3) {
+      let child: SandboxProcess;
+      try {
+        child = this.spawn();
+      } catch {
+        return;
+      }
+      const bornAt = Date.now();
+      const previousOnClose = child.onClose;
+      child.onClose = () => {
+        const diedIdle = this.idle.includes(child);
+        previousOnClose();
+        // a warm process that dies young while waiting means spawning is broken: stop warming
+        if (diedIdle && !this.closed) {
+          if (Date.now() - bornAt < 1000) this.warmFailures += 1;
+          this.log.warn('A pre-started strategy sandbox ended while waiting for a job');
+        }
+      };
+      this.idle.push(child);
+    }
+  }
+
+  private enterQueue(): Promise<void> {
+    if (this.running < this.settings.maxConcurrent) {
+      this.running += 1;
+      return Promise.resolve();
+    }
+    if (this.waiting.length >= this.settings.maxQueued) {
+      return Promise.reject(
+        new SandboxBusyError('Too many backtests are running; try again in a moment'),
+      );
+    }
+    return new Promise((resume, fail) => this.waiting.push({ resume, fail }));
+  }
+
+  private leaveQueue(): void {
+    const next = this.waiting.shift();
+    if (next) next.resume();
+    else this.running -= 1;
+  }
+}
+
+const CHECK_LINE = 'sandbox-check-ok';
+
+/** The start-up check: it must run, print, return, and see no host file or network. */
+const CHECK_JOB = {
+  filename: 'sandbox_check.py',
+  rows: [],
+  code: [
+    'import os, socket',
+    'def main(data_array):',
+    "    assert not os.path.exists('/etc/passwd'), 'the host file system is visible'",
+    "    extra = set(os.listdir('/')) - {'usr', 'lib', 'lib64', 'tmp', 'dev', 'proc', 'sandbox'}",
+    "    assert not extra, 'host folders are visible: %s' % sorted(extra)",
+    "    assert os.getuid() == 65534, 'not the unprivileged uid'",
+    '    names = [name for _, name in socket.if_nameindex()]',
+    "    assert names == ['lo'], 'network interfaces are visible: %s' % names",
+    "    assert not any(k for k in os.environ if k not in ('PATH', 'LANG', 'HOME', 'TMPDIR', 'PWD') and not k.startswith(('PYTHON', 'OPENBLAS', 'OMP', 'MKL', 'NUMEXPR', 'MPL'))), 'server environment visible'",
+    `    print('${CHECK_LINE}')`,
+    '    return []',
+  ].join('\n'),
+};

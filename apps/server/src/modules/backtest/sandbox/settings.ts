@@ -1,0 +1,73 @@
+/** The walls and limits of one strategy run (docs/backtest.md, "Sandbox"). */
+export type SandboxSettings = {
+  /** The interpreter; its prefix's `lib/pythonX.Y` (and Debian's `lib/python3`) is bound read-only. */
+  python: string;
+  /** Wall time of one run, from the job's start (BACKTEST_TIMEOUT_MS). */
+  timeoutMs: number;
+  /** Address space of every sandbox process (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Processes and threads of one sandbox, bwrap's own included (RLIMIT_NPROC, per run uid). */
+  maxProcesses: number;
+  /** Open files per process (RLIMIT_NOFILE). */
+  maxOpenFiles: number;
+  /** Largest file a run may write (RLIMIT_FSIZE); /tmp is also a size-limited tmpfs. */
+  maxFileBytes: number;
+  /** Size of the private /tmp. */
+  tmpBytes: number;
+  /** Printed output of one run; the run is killed when it prints more. */
+  maxLogBytes: number;
+  /** The returned records as JSON; the run is killed past it. */
+  maxResultBytes: number;
+  /** Sandboxes started ahead of time, waiting for a job. */
+  warm: number;
+  /** Runs at the same time; more wait in a queue of `maxQueued`. */
+  maxConcurrent: number;
+  maxQueued: number;
+  /** Runs of one user at the same time (running or queued). */
+  maxPerUser: number;
+  /**
+   * Host uids base … base + 999 run the sandboxes (root only): one unused uid per live
+   * sandbox, so that the process limit is per run.
+   */
+  uidBase: number;
+  /** More host paths to bind read-only (e.g. a pip site-packages outside /usr/lib). */
+  extraReadOnly: string[];
+  /** bubblewrap: a path, or a name looked up on PATH. */
+  bwrap: string;
+  /** ALLOW_UNSANDBOXED_PYTHON=1: run without bubblewrap when it cannot work (development). */
+  allowUnsandboxed: boolean;
+};
+
+export const MIB = 1024 * 1024;
+
+export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
+  python: '/usr/bin/python3',
+  timeoutMs: 30_000,
+  memoryBytes: 512 * MIB,
+  maxProcesses: 8,
+  maxOpenFiles: 64,
+  maxFileBytes: 16 * MIB,
+  tmpBytes: 16 * MIB,
+  maxLogBytes: 1 * MIB,
+  maxResultBytes: 64 * MIB,
+  warm: 2,
+  maxConcurrent: 2,
+  maxQueued: 16,
+  maxPerUser: 2,
+  uidBase: 64_000,
+  extraReadOnly: [],
+  bwrap: 'bwrap',
+  allowUnsandboxed: false,
+};
+
+/** Sizes for messages: whole MiB or KiB. */
+export function formatBytes(bytes: number): string {
+  if (bytes >= MIB && bytes % MIB === 0) return `${bytes / MIB} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/** Seconds for messages: '30 s', '2.5 s'. */
+export function formatSeconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(1))} s`;
+}

@@ -1,0 +1,356 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_BACKTEST_CONVENTIONS,
+  MAX_TRADE_RECORDS,
+  computeBacktest,
+  formatContractDate,
+  parsePeriod,
+  validateTradeRecords,
+  type Bar,
+  type BacktestConventions,
+  type Deal,
+  type Performance,
+  type Period,
+} from '@ct/domain';
+import { z } from 'zod';
+import type { Db } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import type { MarketData } from '../market/market-data.ts';
+import type { LogHub } from './log-hub.ts';
+import { SandboxBusyError, SandboxUnavailableError, type SandboxPool } from './sandbox/pool.ts';
+import type { ProcessOutcome } from './sandbox/process.ts';
+import { formatBytes, formatSeconds } from './sandbox/settings.ts';
+import { findRun, insertRun, type NewRun } from './store.ts';
+
+/**
+ * Why a run has no result: the strategy failed (exception, syntax error, crash, exit),
+ * broke the return contract, hit a limit, or could not run (sandbox unavailable or busy).
+ */
+export type RunErrorKind = 'strategy' | 'contract' | 'limit' | 'unavailable' | 'busy';
+
+/** The answer of a run (POST /api/backtest/code; `data` of the run helper). */
+export type RunResult = {
+  /** Id of the kept run (GET /api/backtest/runs/{run_id}); null when nothing ran. */
+  run_id: string | null;
+  deals: Deal[];
+  performance: Performance | null;
+  error: string | null;
+  error_kind: RunErrorKind | null;
+  /** Every line the strategy printed, in order. */
+  logs: string[];
+  symbol: string;
+  period: string;
+  bar_count: number;
+  /** Wall time of the strategy process, from job start to exit. */
+  elapsed_ms: number;
+  /** Time spent inside main(), as the interpreter measured it; null when it did not return. */
+  strategy_ms: number | null;
+};
+
+export type RunRequest = {
+  userId: number;
+  clientId: string | null;
+  code: string;
+  filename: string;
+  bars: readonly Bar[];
+  symbol: string;
+  period: string;
+  strategyName: string | null;
+  initialCapital?: number;
+};
+
+export type BarsLoader = (
+  userId: number,
+  symbol: string,
+  period: Period,
+  limit: number,
+) => Promise<Bar[] | null>;
+
+export type BacktestDeps = {
+  db: Db;
+  pool: SandboxPool;
+  logs: LogHub;
+  market: MarketData;
+  now: () => number;
+  /** Bars of a user's own (imported) instrument; null when the user has none by that name. */
+  loadImported?: BarsLoader;
+  /** A run could not be stored (logged; the answer was already sent). */
+  onStoreError?: (error: unknown) => void;
+};
+
+/** What the harness writes to fd 3; checked, since a strategy can write there too. */
+const payloadSchema = z.union([
+  z.object({
+    ok: z.literal(true),
+    count: z.number().int().nonnegative().nullable(),
+    records: z.unknown(),
+    elapsed_ms: z.number().optional(),
+  }),
+  z.object({ ok: z.literal(false), kind: z.string(), error: z.string() }),
+]);
+
+/** Prefix of the lines the server itself sends on the log socket. */
+export const LOG_PREFIX = '[backtest]';
+
+type Failure = { error: string; kind: RunErrorKind };
+
+function strategyMs(outcome: ProcessOutcome | null): number | null {
+  if (outcome?.kind !== 'result') return null;
+  const parsed = payloadSchema.safeParse(outcome.payload);
+  if (!parsed.success || !parsed.data.ok) return null;
+  return parsed.data.elapsed_ms ?? null;
+}
+
+export function createBacktestService(deps: BacktestDeps) {
+  const { db, pool, logs, market, now } = deps;
+  const activeByUser = new Map<number, number>();
+  /** Runs being stored; reading a run waits for its write. */
+  const storing = new Map<string, Promise<void>>();
+
+  function keep(runId: string, run: NewRun): void {
+    const write = insertRun(db, run)
+      .catch((error: unknown) => {
+        deps.onStoreError?.(error);
+      })
+      .finally(() => storing.delete(runId));
+    storing.set(runId, write);
+  }
+
+  function conventionsOf(symbol: string, initialCapital?: number): BacktestConventions {
+    const instrument = market.instrument(symbol);
+    return {
+      ...DEFAULT_BACKTEST_CONVENTIONS,
+      ...(instrument
+        ? {
+            contractMultiplier: instrument.volume_multiple,
+            commissionPerLot: instrument.commission_per_lot,
+            currency: instrument.currency,
+          }
+        : {}),
+      ...(initialCapital ? { initialCapital } : {}),
+    };
+  }
+
+  function failureOf(outcome: ProcessOutcome): Failure | null {
+    if (outcome.kind === 'failed') {
+      const limit = ['timeout', 'output', 'result_size', 'cpu'].includes(outcome.failure);
+      return { error: outcome.message, kind: limit ? 'limit' : 'strategy' };
+    }
+    return null;
+  }
+
+  /** Validates the records, computes deals and performance, or says what is wrong. */
+  function evaluate(
+    outcome: Extract<ProcessOutcome, { kind: 'result' }>,
+    request: RunRequest,
+  ): { deals: Deal[]; performance: Performance } | Failure {
+    const parsed = payloadSchema.safeParse(outcome.payload);
+    if (!parsed.success) {
+      return { error: 'The strategy process returned a malformed result', kind: 'strategy' };
+    }
+    const payload = parsed.data;
+    if (!payload.ok) {
+      if (payload.kind === 'memory') {
+        return {
+          error: `Memory limit exceeded (${formatBytes(pool.settings.memoryBytes)})`,
+          kind: 'limit',
+        };
+      }
+      return { error: payload.error, kind: 'strategy' };
+    }
+    if (payload.count !== null && payload.count > MAX_TRADE_RECORDS) {
+      return {
+        error: `Invalid strategy result: main() returned ${payload.count} trade records; at most ${MAX_TRADE_RECORDS} are allowed`,
+        kind: 'contract',
+      };
+    }
+    const times = request.bars.map((bar) => bar.time);
+    const checked = validateTradeRecords(payload.records, times);
+    if (!checked.ok)
+      return { error: `Invalid strategy result: ${checked.error}`, kind: 'contract' };
+    return computeBacktest({
+      bars: request.bars,
+      trades: checked.trades,
+      symbol: request.symbol,
+      period: request.period,
+      conventions: conventionsOf(request.symbol, request.initialCapital),
+    });
+  }
+
+  async function execute(
+    request: RunRequest,
+    printed: string[],
+  ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
+    const rows = request.bars.map((bar) => [
+      formatContractDate(bar.time),
+      request.symbol,
+      request.period,
+      bar.open,
+      bar.high,
+      bar.low,
+      bar.close,
+      bar.volume,
+    ]);
+    try {
+      const outcome = await pool.run(
+        { code: request.code, filename: request.filename, rows },
+        (line) => {
+          printed.push(line);
+          logs.publish(request.userId, request.clientId, line);
+        },
+      );
+      return { outcome, failure: failureOf(outcome) };
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError) {
+        return { outcome: null, failure: { error: error.message, kind: 'unavailable' } };
+      }
+      if (error instanceof SandboxBusyError) {
+        return { outcome: null, failure: { error: error.message, kind: 'busy' } };
+      }
+      throw error;
+    }
+  }
+
+  return {
+    /** Runs a strategy on bars in the sandbox, keeps the run with its log, and answers. */
+    async run(request: RunRequest): Promise<RunResult> {
+      const base = {
+        symbol: request.symbol,
+        period: request.period,
+        bar_count: request.bars.length,
+      };
+      const active = activeByUser.get(request.userId) ?? 0;
+      if (active >= pool.settings.maxPerUser) {
+        const error = `You already have ${active} backtests running; wait for one to finish`;
+        logs.publish(request.userId, request.clientId, `${LOG_PREFIX} ${error}`);
+        return {
+          ...base,
+          run_id: null,
+          deals: [],
+          performance: null,
+          error,
+          error_kind: 'busy',
+          logs: [],
+          elapsed_ms: 0,
+          strategy_ms: null,
+        };
+      }
+      activeByUser.set(request.userId, active + 1);
+      const printed: string[] = [];
+      try {
+        const where = [request.symbol, request.period].filter(Boolean).join(' ');
+        logs.publish(
+          request.userId,
+          request.clientId,
+          `${LOG_PREFIX} Started ${request.filename}${where ? ` on ${where}` : ''} (${request.bars.length} bars)`,
+        );
+        const { outcome, failure: runFailure } = await execute(request, printed);
+        let failure = runFailure;
+        let figures: { deals: Deal[]; performance: Performance } | null = null;
+        if (outcome?.kind === 'result') {
+          const evaluated = evaluate(outcome, request);
+          if ('error' in evaluated) failure = evaluated;
+          else figures = evaluated;
+        }
+        const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
+        const result: RunResult = {
+          ...base,
+          run_id: failure && outcome === null ? null : randomUUID(),
+          deals: figures?.deals ?? [],
+          performance: figures?.performance ?? null,
+          error: failure?.error ?? null,
+          error_kind: failure?.kind ?? null,
+          logs: printed,
+          elapsed_ms: elapsedMs,
+          strategy_ms: strategyMs(outcome),
+        };
+        if (result.run_id !== null) {
+          // kept after answering: a large run's deals and log take a while to store
+          keep(result.run_id, {
+            runId: result.run_id,
+            userId: request.userId,
+            clientId: request.clientId,
+            strategyName: request.strategyName,
+            filename: request.filename,
+            symbol: request.symbol,
+            period: request.period,
+            code: request.code,
+            status: failure ? 'error' : 'ok',
+            error: result.error,
+            errorKind: result.error_kind,
+            logs: printed,
+            deals: result.deals,
+            performance: result.performance,
+            barCount: request.bars.length,
+            elapsedMs,
+            createdAt: Math.floor(now() / 1000),
+          });
+        }
+        announceEnd(request, result);
+        return result;
+      } finally {
+        const left = (activeByUser.get(request.userId) ?? 1) - 1;
+        if (left > 0) activeByUser.set(request.userId, left);
+        else activeByUser.delete(request.userId);
+      }
+    },
+
+    /**
+     * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or
+     * of the user's own imported one.
+     */
+    async loadBars(
+      userId: number,
+      symbol: string,
+      periodText: string,
+      limit: number,
+    ): Promise<{ ok: true; bars: Bar[]; period: Period } | { ok: false; reason: string }> {
+      const period = parsePeriod(periodText);
+      if (!period) return { ok: false, reason: `Unknown period: ${periodText}` };
+      let bars: Bar[] | null;
+      if (market.has(symbol)) {
+        bars = market.bars(symbol, period, Number.POSITIVE_INFINITY, limit, now());
+      } else {
+        try {
+          bars = (await deps.loadImported?.(userId, symbol, period, limit)) ?? null;
+        } catch (error) {
+          if (error instanceof AppError) return { ok: false, reason: error.message };
+          throw error;
+        }
+        if (bars === null) return { ok: false, reason: `Unknown symbol: ${symbol}` };
+      }
+      if (bars.length === 0)
+        return { ok: false, reason: `No bars of ${symbol} ${period} to backtest` };
+      return { ok: true, bars, period };
+    },
+
+    /** A kept run of the user's (waits for the run's write when it is still being stored). */
+    async findRun(userId: number, runId: string) {
+      await storing.get(runId);
+      return findRun(db, userId, runId);
+    },
+
+    /** Waits until every finished run is stored (shutdown, tests). */
+    async flush(): Promise<void> {
+      await Promise.all([...storing.values()]);
+    },
+  };
+
+  function announceEnd(request: RunRequest, result: RunResult): void {
+    const seconds = formatSeconds(result.elapsed_ms);
+    if (result.error === null) {
+      const net = result.performance?.净利润 ?? 0;
+      logs.publish(
+        request.userId,
+        request.clientId,
+        `${LOG_PREFIX} Finished in ${seconds}: ${result.deals.length} trades, net profit ${net.toFixed(2)}`,
+      );
+      return;
+    }
+    for (const line of result.error.split('\n'))
+      logs.publish(request.userId, request.clientId, line);
+    logs.publish(request.userId, request.clientId, `${LOG_PREFIX} Failed after ${seconds}`);
+  }
+}
+
+export type BacktestService = ReturnType<typeof createBacktestService>;

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import type { HistoricalBar } from '@ct/domain';
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { BuiltUser } from '../../test/factories.ts';
+import { loginAs } from '../../test/factories.ts';
+import { UID_RANGE } from './sandbox/pool.ts';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
+
+/** Sandbox settings for tests: short wall time, a uid range of the test file's own. */
+export function testSandbox(overrides: Partial<SandboxSettings>): SandboxSettings {
+  return { ...DEFAULT_SANDBOX_SETTINGS, warm: 1, timeoutMs: 5000, ...overrides };
+}
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** Daily bars from 2024-01-01 in the client's format, a wave around 100 (crossovers guaranteed). */
+export function dailyBars(count: number, start = Date.UTC(2024, 0, 1)): HistoricalBar[] {
+  return Array.from({ length: count }, (_, i) => {
+    const d = new Date(start + i * 86_400_000);
+    const close = 100 + 10 * Math.sin(i / 8) + i * 0.01;
+    return {
+      Time: `${d.getUTCFullYear()}/${pad(d.getUTCMonth() + 1)}/${pad(d.getUTCDate())} 00:00:00`,
+      Open: close - 0.5,
+      High: close + 1,
+      Low: close - 1,
+      Close: close,
+      Volume: 1000 + i,
+    };
+  });
+}
+
+export type Session = { cookie: string; user: BuiltUser };
+
+/** Calls the API as a logged-in user. */
+export function caller(app: FastifyInstance, cookie: string) {
+  return (
+    method: 'GET' | 'POST' | 'DELETE',
+    url: string,
+    payload?: unknown,
+  ): Promise<LightMyRequestResponse> =>
+    app.inject({
+      method,
+      url,
+      cookies: { ct_sid: cookie },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+}
+
+export async function login(app: FastifyInstance, user: BuiltUser): Promise<Session> {
+  const { cookie } = await loginAs(app, user);
+  return { cookie, user };
+}
+
+/** Live (not zombie) host processes under the sandbox uids base … base + 999. */
+export function sandboxProcesses(uidBase: number): number[] {
+  const found: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const status = fs.readFileSync(`/proc/${entry}/status`, 'utf8');
+      const uid = Number(/^Uid:\s+(\d+)/m.exec(status)?.[1]);
+      const zombie = /^State:\s+Z/m.test(status);
+      if (uid >= uidBase && uid < uidBase + UID_RANGE && !zombie) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}

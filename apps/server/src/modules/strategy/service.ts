@@ -1,0 +1,195 @@
+import {
+  MAX_STRATEGIES_PER_USER,
+  isReservedStrategyName,
+  type ResultsQuery,
+  type SaveResultRequest,
+  type SaveStrategyRequest,
+  type StrategyView,
+} from '@ct/domain';
+import type { StrategyResultRow, StrategyRow } from '../../db/schema.ts';
+import type { Db } from '../../db/types.ts';
+import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
+import type { BacktestRunRow } from '../../db/schema.ts';
+import { findRun as findStoredRun } from '../backtest/store.ts';
+import {
+  countStrategies,
+  deleteStrategy,
+  findResult,
+  findStrategy,
+  insertResult,
+  insertStrategy,
+  listResults,
+  listStrategies,
+  updateStrategyCode,
+} from './store.ts';
+
+/** A name already taken (POST /api/strategies/ with create: true). */
+export class ConflictError extends AppError {
+  constructor(message: string) {
+    super(40900, message, 409);
+  }
+}
+
+/** The spec's message for any change to the built-in strategy. */
+export const MSG_DEFAULT_READ_ONLY = 'Default strategy cannot be modified';
+
+export function strategyView(row: StrategyRow): StrategyView {
+  return { name: row.name, code: row.code, created_at: row.createdAt, updated_at: row.updatedAt };
+}
+
+/** A saved result as listed; `logs` only in the single-result view. */
+export type ResultView = {
+  id: number;
+  strategy_name: string;
+  symbol_id: string;
+  deals: unknown[];
+  performance: Record<string, unknown> | null;
+  error: string | null;
+  run_id: string | null;
+  has_logs: boolean;
+  created_at: number;
+};
+
+function resultView(row: StrategyResultRow, strategyName: string): ResultView {
+  return {
+    id: row.id,
+    strategy_name: strategyName,
+    symbol_id: row.symbolId,
+    deals: row.deals,
+    performance: row.performance,
+    error: row.error,
+    run_id: row.runId,
+    has_logs: row.logs !== null,
+    created_at: row.createdAt,
+  };
+}
+
+export function createStrategyService(
+  db: Db,
+  now: () => number,
+  /** A kept run of the user's (the backtest service's, which waits for runs being stored). */
+  findRun: (userId: number, runId: string) => Promise<BacktestRunRow | null> = (userId, runId) =>
+    findStoredRun(db, userId, runId),
+) {
+  const seconds = () => Math.floor(now() / 1000);
+
+  async function ownStrategy(userId: number, name: string): Promise<StrategyRow> {
+    const row = await findStrategy(db, userId, name);
+    if (!row) throw new NotFoundError(`Strategy not found: ${name}`);
+    return row;
+  }
+
+  return {
+    async list(userId: number): Promise<StrategyView[]> {
+      return (await listStrategies(db, userId)).map(strategyView);
+    },
+
+    /** create: true → a new strategy or 409; otherwise insert or replace the code. */
+    async save(
+      userId: number,
+      request: SaveStrategyRequest,
+    ): Promise<StrategyView & { created: boolean }> {
+      if (isReservedStrategyName(request.name)) throw new BadRequestError(MSG_DEFAULT_READ_ONLY);
+      const at = seconds();
+      const existing = await findStrategy(db, userId, request.name);
+      if (existing) {
+        if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
+        const updated = await updateStrategyCode(db, existing.id, request.code, at);
+        if (!updated) throw new NotFoundError(`Strategy not found: ${request.name}`);
+        return { ...strategyView(updated), created: false };
+      }
+      if ((await countStrategies(db, userId)) >= MAX_STRATEGIES_PER_USER) {
+        throw new BadRequestError(
+          `Too many strategies (at most ${MAX_STRATEGIES_PER_USER}); delete one first`,
+        );
+      }
+      const inserted = await insertStrategy(db, {
+        userId,
+        name: request.name,
+        code: request.code,
+        at,
+      });
+      if (inserted) return { ...strategyView(inserted), created: true };
+      // another request created it meanwhile
+      if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
+      const again = await ownStrategy(userId, request.name);
+      const updated = await updateStrategyCode(db, again.id, request.code, at);
+      return { ...strategyView(updated ?? again), created: false };
+    },
+
+    async remove(userId: number, name: string): Promise<{ deleted: string }> {
+      if (isReservedStrategyName(name)) throw new BadRequestError(MSG_DEFAULT_READ_ONLY);
+      if (!(await deleteStrategy(db, userId, name))) {
+        throw new NotFoundError(`Strategy not found: ${name}`);
+      }
+      return { deleted: name };
+    },
+
+    /** Saves a result; with run_id the kept run's own deals, performance, error and log. */
+    async saveResult(userId: number, request: SaveResultRequest): Promise<ResultView> {
+      const strategy = await ownStrategy(userId, request.strategy_name);
+      let values: {
+        deals: unknown[];
+        performance: Record<string, unknown> | null;
+        error: string | null;
+        logs: string[] | null;
+        runId: string | null;
+      } = {
+        deals: request.deals ?? [],
+        performance: request.performance ?? null,
+        error: request.error ?? null,
+        logs: null,
+        runId: null,
+      };
+      if (request.run_id) {
+        const run = await findRun(userId, request.run_id);
+        if (!run) throw new NotFoundError(`Run not found: ${request.run_id}`);
+        values = {
+          deals: run.deals,
+          performance: run.performance,
+          error: run.error,
+          logs: run.logs,
+          runId: run.runId,
+        };
+      }
+      const row = await insertResult(db, {
+        userId,
+        strategyId: strategy.id,
+        symbolId: request.symbol_id,
+        ...values,
+        createdAt: seconds(),
+      });
+      return resultView(row, strategy.name);
+    },
+
+    async listResults(
+      userId: number,
+      strategyName: string,
+      query: ResultsQuery,
+    ): Promise<{ results: ResultView[]; total: number }> {
+      if (isReservedStrategyName(strategyName)) return { results: [], total: 0 };
+      const strategy = await ownStrategy(userId, strategyName);
+      const { rows, total } = await listResults(
+        db,
+        strategy.id,
+        query.symbol_id,
+        query.skip,
+        query.limit,
+      );
+      return { results: rows.map((row) => resultView(row, strategy.name)), total };
+    },
+
+    async getResult(
+      userId: number,
+      strategyName: string,
+      id: number,
+    ): Promise<ResultView & { logs: string[] | null }> {
+      const strategy = await ownStrategy(userId, strategyName);
+      const row = await findResult(db, strategy.id, id);
+      if (!row) throw new NotFoundError(`Result not found: ${id}`);
+      return { ...resultView(row, strategy.name), logs: row.logs };
+    },
+  };
+}
+
+export type StrategyService = ReturnType<typeof createStrategyService>;

@@ -1,0 +1,17 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/types.ts';
+import type { Broker } from '../gateway/broker.ts';
+import type { MarketData } from '../market/market-data.ts';
+import type { TriggerIndex } from './trigger-index.ts';
+
+/** What every trading use case needs; built once by the module (module.ts). */
+export type TradingContext = {
+  db: Db;
+  market: MarketData;
+  broker: Broker;
+  /** Epoch milliseconds (tests move it by hand). */
+  now: () => number;
+  /** Working pending orders and TP/SL positions by symbol, for the trigger engine. */
+  index: TriggerIndex;
+  log: FastifyBaseLogger;
+};

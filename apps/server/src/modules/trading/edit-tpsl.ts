@@ -1,0 +1,84 @@
+import {
+  TRADING_MESSAGES,
+  TRADING_SUCCESS,
+  closingPrice,
+  positionTransition,
+  sideOfCmd,
+  type TpslRequest,
+} from '@ct/domain';
+import type { TraderRow } from '../../db/schema.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { accountInit } from './accounts.ts';
+import type { TradingContext } from './context.ts';
+import { ConflictError } from './errors.ts';
+import { publishAccountEvent } from './events.ts';
+import { checkExits } from './exits.ts';
+import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
+import type { OrderData } from './place-market-order.ts';
+import { markQuote, requireInstrument } from './pricing.ts';
+import { lockAccount, lockPosition, updatePositionExits, type Position } from './store.ts';
+import { positionView } from './views.ts';
+
+/**
+ * Sets TP and SL of an open position (the edit TP/SL helper). Both levels are given each
+ * time: an absent or 0 level is removed. Each is checked with the domain rules against the
+ * open price and the tick, and must not be already passed by the current closing price.
+ */
+export async function editTpsl(
+  ctx: TradingContext,
+  trader: TraderRow,
+  req: TpslRequest,
+): Promise<{ msg: string; data: OrderData }> {
+  const key = idempotencyKey(trader.uuid, req.clientOrderId, 'tpsl', {
+    orderId: req.orderId,
+    tp: req.tp,
+    sl: req.sl,
+  });
+  const nowMs = ctx.now();
+
+  const { outcome, edited } = await ctx.db.transaction(async (tx) => {
+    await lockAccount(tx, trader.uuid, accountInit(trader, nowMs));
+    const seen = await replay<OrderData>(tx, key);
+    if (seen) return { outcome: seen, edited: null };
+
+    const position = await lockPosition(tx, trader.uuid, Number(req.orderId));
+    if (!position) throw new NotFoundError(TRADING_MESSAGES.orderNotFound(req.orderId));
+    if (position.status !== 'open') {
+      throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
+    }
+    const instrument = requireInstrument(ctx.market, position.symbol);
+    const side = sideOfCmd(position.cmd);
+    const quote = markQuote(ctx.market, position.symbol, nowMs);
+    const exits = checkExits(
+      side,
+      position.price,
+      req,
+      instrument.min_price_tick,
+      quote ? closingPrice(side, quote) : null,
+    );
+    positionTransition(position.status, 'ProtectionChanged');
+    const updated: Position | null = await updatePositionExits(tx, position, exits);
+    if (!updated) throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
+    const answer: Outcome<OrderData> = {
+      ok: true,
+      msg: TRADING_SUCCESS.tpslUpdated,
+      data: { order: positionView(updated, instrument, quote) },
+    };
+    await remember(tx, key, answer, nowMs);
+    return { outcome: answer, edited: updated };
+  });
+
+  if (edited) {
+    ctx.index.trackPosition(edited);
+    publishAccountEvent(ctx, {
+      type: 'tpsl_changed',
+      uuid: edited.uuid,
+      symbol: edited.symbol,
+      at: nowMs,
+      orderId: String(edited.id),
+      tp: edited.tp,
+      sl: edited.sl,
+    });
+  }
+  return unwrap(outcome);
+}

@@ -1,0 +1,147 @@
+import { exitTriggered, isPendingTriggered } from '@ct/domain';
+import type { QuoteEvent } from '../market/feed.ts';
+import type { TradingContext } from './context.ts';
+import { expirePending } from './expire-pending.ts';
+import { fillPending } from './fill-pending.ts';
+import { listProtectedPositions, listWorkingPendings } from './store.ts';
+import { triggerExit } from './trigger-exit.ts';
+
+/** The queue of index reloads (no symbol has this name). */
+const REFRESH_QUEUE = '\u0000refresh';
+
+/**
+ * The trigger engine: on every tick of the feed it looks, for that symbol only, at the
+ * working pending orders and the positions with TP/SL in its index, and fills, closes or
+ * expires what the tick reaches. Work is queued per symbol, so the ticks of a symbol are
+ * handled one after another in order; every change re-checks its row under lock and
+ * changes it with a conditional update, so an event fires once however fast ticks come and
+ * whatever the API does meanwhile. A failed attempt leaves the entry in the index and is
+ * tried again on the next tick.
+ */
+export class TriggerEngine {
+  private readonly queues = new Map<string, Promise<void>>();
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+
+  constructor(private readonly ctx: TradingContext) {}
+
+  /** (Re)builds the index from the database: how the engine resumes after a restart. */
+  async load(): Promise<void> {
+    const [pendings, positions] = await Promise.all([
+      listWorkingPendings(this.ctx.db),
+      listProtectedPositions(this.ctx.db),
+    ]);
+    this.ctx.index.clear();
+    for (const p of pendings) this.ctx.index.trackPending(p);
+    for (const p of positions) this.ctx.index.trackPosition(p);
+  }
+
+  /**
+   * Adds what the database has and the index lacks (changes made by other API nodes) and
+   * newer TP/SL levels; never removes: an entry that is gone is dropped when it triggers and
+   * its use case finds the row changed.
+   */
+  async refresh(): Promise<void> {
+    const [pendings, positions] = await Promise.all([
+      listWorkingPendings(this.ctx.db),
+      listProtectedPositions(this.ctx.db),
+    ]);
+    for (const p of pendings) {
+      if (!this.ctx.index.hasPending(p.symbol, p.id)) this.ctx.index.trackPending(p);
+    }
+    for (const p of positions) this.ctx.index.trackPosition(p, true);
+  }
+
+  /** The feed's listener: queues the tick's work if anything of the symbol is watched. */
+  readonly onQuote = (event: QuoteEvent): void => {
+    if (this.stopped || !this.ctx.index.watches(event.symbol)) return;
+    this.enqueue(event.symbol, () => this.handleTick(event));
+  };
+
+  /** Expires the GFD orders whose day has ended (also when no tick comes: markets close). */
+  sweepExpired(): Promise<void> {
+    const nowMs = this.ctx.now();
+    const due = this.ctx.index
+      .allPendings()
+      .filter((p) => p.expiresAt !== null && p.expiresAt <= nowMs);
+    return Promise.all(
+      due.map((p) => this.enqueue(p.symbol, () => expirePending(this.ctx, p.id))),
+    ).then(() => undefined);
+  }
+
+  /**
+   * The server's timer: sweeps expired GFD orders every `ms` and reloads the index every
+   * `refreshEvery` sweeps (tests call sweepExpired and refresh themselves).
+   */
+  startTimer(ms = 1000, refreshEvery = 5): void {
+    if (this.timer || this.stopped) return;
+    let sweeps = 0;
+    this.timer = setInterval(() => {
+      void this.sweepExpired();
+      sweeps += 1;
+      if (sweeps % refreshEvery === 0) void this.enqueue(REFRESH_QUEUE, () => this.refresh());
+    }, ms);
+    this.timer.unref();
+  }
+
+  /** Stops taking work; queued work still finishes (await whenIdle). */
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves when every queued tick has been handled. */
+  whenIdle(): Promise<void> {
+    if (this.busy === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private enqueue(symbol: string, task: () => Promise<void>): Promise<void> {
+    this.busy += 1;
+    const previous = this.queues.get(symbol) ?? Promise.resolve();
+    const next = previous
+      .then(task)
+      .catch((error: unknown) => {
+        this.ctx.log.error({ err: error, symbol }, 'trigger engine task failed');
+      })
+      .finally(() => {
+        this.busy -= 1;
+        if (this.queues.get(symbol) === next) this.queues.delete(symbol);
+        if (this.busy === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          for (const resolve of waiters) resolve();
+        }
+      });
+    this.queues.set(symbol, next);
+    return next;
+  }
+
+  private async handleTick({ symbol, quote }: QuoteEvent): Promise<void> {
+    const nowMs = this.ctx.now();
+    for (const p of this.ctx.index.pendingsOf(symbol)) {
+      if (p.expiresAt !== null && p.expiresAt <= nowMs) {
+        await this.attempt(() => expirePending(this.ctx, p.id));
+      } else if (isPendingTriggered(p.side, p.trigger, p.price, quote)) {
+        await this.attempt(() => fillPending(this.ctx, p.id, quote));
+      }
+    }
+    for (const e of this.ctx.index.exitsOf(symbol)) {
+      if (exitTriggered(e.side, e, quote)) {
+        await this.attempt(() => triggerExit(this.ctx, e.id, quote));
+      }
+    }
+  }
+
+  /** One event's failure must not keep the others of the tick from running. */
+  private async attempt(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.ctx.log.error({ err: error }, 'trigger engine event failed');
+    }
+  }
+}

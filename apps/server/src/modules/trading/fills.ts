@@ -1,0 +1,257 @@
+import {
+  ACTION,
+  CLOSE_REASON,
+  availableVolume,
+  closingCmd,
+  closingPrice,
+  commissionFor,
+  orderStatusCode,
+  orderTransition,
+  positionTransition,
+  profitLoss,
+  roundTo,
+  settleDateOf,
+  sideOfCmd,
+  type CloseReason,
+  type ConversionQuotes,
+  type SimQuote,
+} from '@ct/domain';
+import type { Db } from '../../db/types.ts';
+import type { CatalogueInstrument } from '../market/catalogue.ts';
+import type { TradingContext } from './context.ts';
+import { ConflictError } from './errors.ts';
+import { toUsd } from './pricing.ts';
+import {
+  applyBalance,
+  insertOrderLog,
+  insertPosition,
+  insertSettlement,
+  updatePendingLog,
+  updatePositionClose,
+  type Position,
+  type Settlement,
+} from './store.ts';
+
+/** Order log orderType: 1 market, 2 pending. */
+export const ORDER_TYPE = { market: 1, pending: 2 } as const;
+
+const FILLED = orderStatusCode(orderTransition('submitted', 'Filled'));
+
+/** Text of the order log's `message` for a close reason. */
+export function closeReasonText(reason: CloseReason): string {
+  switch (reason) {
+    case CLOSE_REASON.takeProfit:
+      return 'Take profit';
+    case CLOSE_REASON.stopLoss:
+      return 'Stop loss';
+    case CLOSE_REASON.stopOut:
+      return 'Stop out';
+    default:
+      return '';
+  }
+}
+
+export type OpenArgs = {
+  uuid: string;
+  instrument: CatalogueInstrument;
+  cmd: 1 | 2;
+  volume: number;
+  /** Fill price: the ask for a buy, the bid for a sell. */
+  price: number;
+  tp: number;
+  sl: number;
+  comment: string;
+  clientOrderId: string | null;
+  /** Set when a pending order fills: its log row becomes the fill's. */
+  pendingId: number | null;
+  nowMs: number;
+  quotes: ConversionQuotes;
+};
+
+/**
+ * Opens a position inside the caller's transaction: the position row, the open commission
+ * off the balance (ledger), and the order log (a new row, or the pending order's row moved
+ * to Filled).
+ */
+export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Promise<Position> {
+  const commission = commissionFor(a.volume, a.instrument.commission_per_lot);
+  const position = await insertPosition(tx, {
+    uuid: a.uuid,
+    symbol: a.instrument.symbol,
+    cmd: a.cmd,
+    volume: a.volume,
+    price: a.price,
+    tp: a.tp,
+    sl: a.sl,
+    commissionFee: commission,
+    currency: a.instrument.currency,
+    comment: a.comment,
+    clientOrderId: a.clientOrderId,
+    pendingId: a.pendingId,
+    createdAt: a.nowMs,
+  });
+  await applyBalance(
+    tx,
+    a.uuid,
+    [
+      {
+        kind: 'commission',
+        amount: -toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes),
+        positionId: position.id,
+      },
+    ],
+    a.nowMs,
+  );
+  if (a.pendingId !== null) {
+    await updatePendingLog(tx, a.pendingId, {
+      orderStatus: FILLED,
+      transactTime: a.nowMs,
+      message: '',
+      price: a.price,
+      marketPrice: a.price,
+      commissionFee: commission,
+      positionId: position.id,
+    });
+  } else {
+    await insertOrderLog(tx, {
+      uuid: a.uuid,
+      symbol: a.instrument.symbol,
+      cmd: a.cmd,
+      actionType: ACTION.open,
+      orderType: ORDER_TYPE.market,
+      volume: a.volume,
+      price: a.price,
+      marketPrice: a.price,
+      orderStatus: FILLED,
+      createdAt: a.nowMs,
+      transactTime: a.nowMs,
+      commissionFee: commission,
+      currency: a.instrument.currency,
+      tp: a.tp,
+      sl: a.sl,
+      positionId: position.id,
+      pendingId: null,
+      message: '',
+      clientOrderId: a.clientOrderId,
+    });
+  }
+  return position;
+}
+
+export type SettleArgs = {
+  /** An open position locked by the caller. */
+  position: Position;
+  instrument: CatalogueInstrument;
+  /** Lots to close, already validated against the available volume. */
+  volume: number;
+  quote: SimQuote;
+  reason: CloseReason;
+  closeType: number;
+  clientOrderId: string | null;
+  nowMs: number;
+  quotes: ConversionQuotes;
+};
+
+/**
+ * Closes `volume` of a locked open position at the quote (a buy at the bid, a sell at the
+ * ask) inside the caller's transaction: settledVol grows (the position closes when nothing
+ * is left), a settlement is written with the profit (domain profitLoss) and both
+ * commissions, realized P&L and the close commission are booked on the balance, and the
+ * closing order is logged.
+ */
+export async function settlePosition(
+  tx: Db,
+  ctx: TradingContext,
+  a: SettleArgs,
+): Promise<{ position: Position; settlement: Settlement }> {
+  const p = a.position;
+  const side = sideOfCmd(p.cmd);
+  const before = availableVolume(p);
+  const full = a.volume >= before - 1e-9;
+  const settledVol = full ? p.volume : roundTo(p.settledVol + a.volume, 8);
+  const status = positionTransition(p.status, full ? 'FullyClosed' : 'PartiallyClosed');
+  const closePrice = closingPrice(side, a.quote);
+  const profit = profitLoss(side, p.price, closePrice, a.volume, a.instrument);
+  const closeCommission = commissionFor(a.volume, a.instrument.commission_per_lot);
+  // The open commission was charged at open; each settlement carries its share, and the
+  // shares of one position add up to exactly the commission charged.
+  const shareUpTo = (settled: number) =>
+    settled >= p.volume ? p.commissionFee : roundTo((p.commissionFee * settled) / p.volume, 2);
+  const openCommission = roundTo(shareUpTo(settledVol) - shareUpTo(p.settledVol), 2);
+
+  const updated = await updatePositionClose(
+    tx,
+    { id: p.id, version: p.version },
+    {
+      settledVol,
+      status,
+      closeType: a.closeType,
+      closedAt: status === 'closed' ? a.nowMs : null,
+    },
+  );
+  if (!updated) throw new ConflictError(`Order ${p.id} changed while closing; try again`);
+
+  const accountProfit = toUsd(ctx.market, a.nowMs, profit, a.instrument.currency, a.quotes);
+  const settlement = await insertSettlement(tx, {
+    positionId: p.id,
+    uuid: p.uuid,
+    symbol: p.symbol,
+    openCmd: p.cmd,
+    closeCmd: closingCmd(p.cmd),
+    openPrice: p.price,
+    closePrice,
+    settleVolume: a.volume,
+    isSettled: full ? 2 : 1,
+    settleDate: settleDateOf(a.nowMs),
+    settleProfit: profit,
+    accountProfit,
+    openAt: p.createdAt,
+    closeAt: a.nowMs,
+    openCommission,
+    closeCommission,
+    currency: a.instrument.currency,
+    closeReason: a.reason,
+    closeType: a.closeType,
+  });
+  await applyBalance(
+    tx,
+    p.uuid,
+    [
+      {
+        kind: 'realized_pnl',
+        amount: accountProfit,
+        positionId: p.id,
+        settlementId: settlement.id,
+      },
+      {
+        kind: 'commission',
+        amount: -toUsd(ctx.market, a.nowMs, closeCommission, a.instrument.currency, a.quotes),
+        positionId: p.id,
+        settlementId: settlement.id,
+      },
+    ],
+    a.nowMs,
+  );
+  await insertOrderLog(tx, {
+    uuid: p.uuid,
+    symbol: p.symbol,
+    cmd: closingCmd(p.cmd),
+    actionType: ACTION.close,
+    orderType: ORDER_TYPE.market,
+    volume: a.volume,
+    price: closePrice,
+    marketPrice: closePrice,
+    orderStatus: FILLED,
+    createdAt: a.nowMs,
+    transactTime: a.nowMs,
+    commissionFee: closeCommission,
+    currency: a.instrument.currency,
+    tp: p.tp,
+    sl: p.sl,
+    positionId: p.id,
+    pendingId: null,
+    message: closeReasonText(a.reason),
+    clientOrderId: a.clientOrderId,
+  });
+  return { position: updated, settlement };
+}

@@ -1,0 +1,102 @@
+import {
+  closingPrice,
+  commissionFor,
+  profitLoss,
+  requiredMargin,
+  roundTo,
+  sideOfCmd,
+  type ConversionQuotes,
+} from '@ct/domain';
+import type { Db } from '../../db/types.ts';
+import type { CatalogueInstrument } from '../market/catalogue.ts';
+import type { TradingContext } from './context.ts';
+import { conversionQuotes, markQuote, toUsd } from './pricing.ts';
+import { accountExposure, type Account } from './store.ts';
+
+/** An account's money at a moment, in the account currency (USD). */
+export type Risk = {
+  balance: number;
+  unrealizedPnl: number;
+  usedMargin: number;
+  equity: number;
+  freeMargin: number;
+};
+
+/**
+ * Equity and margin of an account now: open positions valued at the current quotes (the
+ * last quote while a market is closed), margin of each at its open price (domain
+ * requiredMargin), both converted to USD at the current rates. Positions are summed per
+ * symbol and side in SQL, so the cost does not grow with the number of positions' rows
+ * sent over.
+ */
+export async function accountRisk(
+  tx: Db,
+  ctx: TradingContext,
+  account: Account,
+  nowMs: number,
+  quotes: ConversionQuotes = conversionQuotes(ctx.market, nowMs),
+): Promise<Risk> {
+  let unrealized = 0;
+  let used = 0;
+  for (const group of await accountExposure(tx, account.uuid)) {
+    const instrument = ctx.market.instrument(group.symbol);
+    if (!instrument || !(group.volume > 0)) continue;
+    const side = sideOfCmd(group.cmd);
+    const averagePrice = group.notional / group.volume;
+    used += toUsd(
+      ctx.market,
+      nowMs,
+      requiredMargin(averagePrice, group.volume, instrument),
+      instrument.currency,
+      quotes,
+    );
+    const quote = markQuote(ctx.market, group.symbol, nowMs);
+    if (quote) {
+      const pnl = profitLoss(
+        side,
+        averagePrice,
+        closingPrice(side, quote),
+        group.volume,
+        instrument,
+      );
+      unrealized += toUsd(ctx.market, nowMs, pnl, instrument.currency, quotes);
+    }
+  }
+  const balance = account.balance;
+  const unrealizedPnl = roundTo(unrealized, 2);
+  const usedMargin = roundTo(used, 2);
+  const equity = roundTo(balance + unrealizedPnl, 2);
+  return {
+    balance,
+    unrealizedPnl,
+    usedMargin,
+    equity,
+    freeMargin: roundTo(equity - usedMargin, 2),
+  };
+}
+
+/** What opening `volume` at `price` takes from free margin: its margin and open commission, USD. */
+export function orderCost(
+  ctx: TradingContext,
+  instrument: CatalogueInstrument,
+  price: number,
+  volume: number,
+  nowMs: number,
+  quotes: ConversionQuotes,
+): number {
+  const margin = toUsd(
+    ctx.market,
+    nowMs,
+    requiredMargin(price, volume, instrument),
+    instrument.currency,
+    quotes,
+  );
+  const commission = toUsd(
+    ctx.market,
+    nowMs,
+    commissionFor(volume, instrument.commission_per_lot),
+    instrument.currency,
+    quotes,
+  );
+  return roundTo(margin + commission, 2);
+}

@@ -1,0 +1,49 @@
+import type { FastifyInstance } from 'fastify';
+import type { Db } from '../../db/types.ts';
+import type { Broker } from '../gateway/broker.ts';
+import type { MarketFeed } from '../market/feed.ts';
+import type { MarketData } from '../market/market-data.ts';
+import type { TradingContext } from './context.ts';
+import { TriggerEngine } from './engine.ts';
+import { tradingRoutes } from './routes.ts';
+import { TriggerIndex } from './trigger-index.ts';
+
+export type TradingModule = { engine: TriggerEngine; context: TradingContext };
+
+/**
+ * The paper-trading venue: its routes and its trigger engine, which listens to every tick
+ * of the feed and resumes from the database (working pending orders, TP/SL positions).
+ * `runTimers` starts the GFD expiry sweep (the server; tests sweep by hand).
+ */
+export async function registerTrading(
+  app: FastifyInstance,
+  deps: {
+    db: Db;
+    market: MarketData;
+    feed: MarketFeed;
+    broker: Broker;
+    now: () => number;
+    liveTokenSecret: string;
+    runTimers: boolean;
+  },
+): Promise<TradingModule> {
+  const context: TradingContext = {
+    db: deps.db,
+    market: deps.market,
+    broker: deps.broker,
+    now: deps.now,
+    index: new TriggerIndex(),
+    log: app.log,
+  };
+  const engine = new TriggerEngine(context);
+  await engine.load();
+  const stopListening = deps.feed.onQuote(engine.onQuote);
+  if (deps.runTimers) app.addHook('onListen', async () => engine.startTimer());
+  app.addHook('onClose', async () => {
+    stopListening();
+    engine.stop();
+    await engine.whenIdle();
+  });
+  tradingRoutes(app, context, { liveTokenSecret: deps.liveTokenSecret });
+  return { engine, context };
+}

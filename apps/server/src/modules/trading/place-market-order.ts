@@ -1,0 +1,146 @@
+import {
+  ACTION,
+  TRADING_MESSAGES,
+  TRADING_SUCCESS,
+  closingPrice,
+  normalizeQuantity,
+  quantityRule,
+  referencePrice,
+  sideOfCmd,
+  validateQuantity,
+  type OpenOrderRequest,
+  type PositionView,
+} from '@ct/domain';
+import type { TraderRow } from '../../db/schema.ts';
+import { BadRequestError } from '../../http/errors.ts';
+import { accountInit } from './accounts.ts';
+import type { TradingContext } from './context.ts';
+import { publishAccountEvent } from './events.ts';
+import { checkExits } from './exits.ts';
+import { ORDER_TYPE, openPosition } from './fills.ts';
+import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
+import { accountRisk, orderCost } from './margin.ts';
+import { conversionQuotes, requireInstrument } from './pricing.ts';
+import { rejectOrder } from './rejections.ts';
+import { lockAccount, type Position } from './store.ts';
+import { positionView } from './views.ts';
+
+export type OrderData = { order: PositionView };
+
+/**
+ * A market order: fills at once at the live quote (a buy at the ask, a sell at the bid)
+ * with optional TP/SL checked against the fill price. Refused (and logged as Rejected)
+ * when the market is closed or free margin does not cover its margin and commission.
+ */
+export async function placeMarketOrder(
+  ctx: TradingContext,
+  trader: TraderRow,
+  req: OpenOrderRequest,
+): Promise<{ msg: string; data: OrderData }> {
+  const instrument = requireInstrument(ctx.market, req.symbol);
+  const rule = quantityRule(instrument, 'market');
+  const problem = validateQuantity(req.volume, rule);
+  if (problem) throw new BadRequestError(problem);
+  const volume = normalizeQuantity(req.volume, rule.step);
+  const side = sideOfCmd(req.cmd);
+  const tick = instrument.min_price_tick;
+  const comment = req.comment ?? '';
+  const key = idempotencyKey(trader.uuid, req.clientOrderId, 'open', {
+    symbol: instrument.symbol,
+    cmd: req.cmd,
+    volume,
+    tp: req.tp,
+    sl: req.sl,
+    comment,
+  });
+  const nowMs = ctx.now();
+
+  const { outcome, opened } = await ctx.db.transaction(async (tx) => {
+    const account = await lockAccount(tx, trader.uuid, accountInit(trader, nowMs));
+    if (!account) throw new Error(`trading account ${trader.uuid} is missing`);
+    const seen = await replay<OrderData>(tx, key);
+    if (seen) return { outcome: seen, opened: null };
+
+    const rejection = {
+      uuid: trader.uuid,
+      instrument,
+      cmd: req.cmd,
+      actionType: ACTION.open,
+      orderType: ORDER_TYPE.market,
+      volume,
+      price: 0,
+      marketPrice: 0,
+      tp: req.tp,
+      sl: req.sl,
+      positionId: null,
+      clientOrderId: req.clientOrderId ?? null,
+      nowMs,
+    };
+    const quote = ctx.market.isTrading(instrument.symbol, nowMs)
+      ? ctx.market.quoteAt(instrument.symbol, nowMs)
+      : null;
+    if (!quote) {
+      const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
+      return {
+        outcome: await rejectOrder<OrderData>(tx, { ...rejection, message }, key),
+        opened: null,
+      };
+    }
+    const price = referencePrice(side, quote);
+    const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
+
+    const quotes = conversionQuotes(ctx.market, nowMs);
+    const risk = await accountRisk(tx, ctx, account, nowMs, quotes);
+    const cost = orderCost(ctx, instrument, price, volume, nowMs, quotes);
+    if (cost > risk.freeMargin) {
+      const message = TRADING_MESSAGES.insufficientMargin(
+        cost.toFixed(2),
+        risk.freeMargin.toFixed(2),
+        account.currency,
+      );
+      return {
+        outcome: await rejectOrder<OrderData>(
+          tx,
+          { ...rejection, marketPrice: price, message },
+          key,
+        ),
+        opened: null,
+      };
+    }
+
+    const position: Position = await openPosition(tx, ctx, {
+      uuid: trader.uuid,
+      instrument,
+      cmd: req.cmd,
+      volume,
+      price,
+      tp: exits.tp,
+      sl: exits.sl,
+      comment,
+      clientOrderId: req.clientOrderId ?? null,
+      pendingId: null,
+      nowMs,
+      quotes,
+    });
+    const filled: Outcome<OrderData> = {
+      ok: true,
+      msg: TRADING_SUCCESS.orderFilled,
+      data: { order: positionView(position, instrument, quote) },
+    };
+    await remember(tx, key, filled, nowMs);
+    return { outcome: filled, opened: position };
+  });
+
+  if (opened) {
+    ctx.index.trackPosition(opened);
+    publishAccountEvent(ctx, {
+      type: 'position_opened',
+      uuid: opened.uuid,
+      symbol: opened.symbol,
+      at: nowMs,
+      orderId: String(opened.id),
+      pId: null,
+    });
+  }
+  return unwrap(outcome);
+}

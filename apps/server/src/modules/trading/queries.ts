@@ -1,0 +1,100 @@
+import {
+  ACCOUNT_CURRENCY,
+  roundTo,
+  type AccountSummary,
+  type OrderLogView,
+  type PendingView,
+  type PositionView,
+  type SettleView,
+  type TradingPageQuery,
+} from '@ct/domain';
+import type { TraderRow } from '../../db/schema.ts';
+import { accountInit } from './accounts.ts';
+import type { TradingContext } from './context.ts';
+import { accountRisk } from './margin.ts';
+import { markQuote } from './pricing.ts';
+import {
+  countWorkingPendings,
+  listOpenPositions,
+  listOrderLogs,
+  listSettlements,
+  listWorkingPendings,
+  readAccount,
+} from './store.ts';
+import { orderLogView, pendingView, positionView, settleView } from './views.ts';
+
+/*
+ * The read calls of the trading table. Each is one small query with no side effects beyond
+ * creating the paper account on its first use, so they share this file.
+ */
+
+/** Open positions, newest first, valued at the current quotes. */
+export async function listPositions(
+  ctx: TradingContext,
+  trader: TraderRow,
+): Promise<PositionView[]> {
+  const nowMs = ctx.now();
+  const rows = await listOpenPositions(ctx.db, trader.uuid);
+  return rows.map((p) =>
+    positionView(p, ctx.market.instrument(p.symbol), markQuote(ctx.market, p.symbol, nowMs)),
+  );
+}
+
+/** Working pending orders, newest first. */
+export async function listPendings(ctx: TradingContext, trader: TraderRow): Promise<PendingView[]> {
+  return (await listWorkingPendings(ctx.db, trader.uuid)).map(pendingView);
+}
+
+export type Page<T> = { rows: T[]; lastSortId: number };
+
+/** A page of settlements, newest first; `lastSortId` of the answer pages on (-1 at the end). */
+export async function listSettles(
+  ctx: TradingContext,
+  trader: TraderRow,
+  page: TradingPageQuery,
+): Promise<Page<SettleView>> {
+  const rows = await listSettlements(ctx.db, trader.uuid, page.lastSortId, page.limit);
+  return {
+    rows: rows.map(settleView),
+    lastSortId: rows.length === page.limit ? (rows.at(-1)?.id ?? -1) : -1,
+  };
+}
+
+/** A page of the order log, newest first, paged like the settlements. */
+export async function listLogs(
+  ctx: TradingContext,
+  trader: TraderRow,
+  page: TradingPageQuery,
+): Promise<Page<OrderLogView>> {
+  const rows = await listOrderLogs(ctx.db, trader.uuid, page.lastSortId, page.limit);
+  return {
+    rows: rows.map(orderLogView),
+    lastSortId: rows.length === page.limit ? (rows.at(-1)?.id ?? -1) : -1,
+  };
+}
+
+/** Balance, equity, margin and P&L of the account in its currency (USD). */
+export async function accountSummary(
+  ctx: TradingContext,
+  trader: TraderRow,
+): Promise<AccountSummary> {
+  const nowMs = ctx.now();
+  const account = await readAccount(ctx.db, trader.uuid, accountInit(trader, nowMs));
+  const risk = await accountRisk(ctx.db, ctx, account, nowMs);
+  const positions = await listOpenPositions(ctx.db, trader.uuid);
+  return {
+    uuid: account.uuid,
+    currency: account.currency || ACCOUNT_CURRENCY,
+    startingBalance: account.startingBalance,
+    balance: risk.balance,
+    equity: risk.equity,
+    usedMargin: risk.usedMargin,
+    freeMargin: risk.freeMargin,
+    marginLevel: risk.usedMargin > 0 ? roundTo((risk.equity / risk.usedMargin) * 100, 4) : null,
+    realizedPnl: account.realizedPnl,
+    unrealizedPnl: risk.unrealizedPnl,
+    commissionPaid: account.commissionPaid,
+    openPositions: positions.length,
+    pendingOrders: await countWorkingPendings(ctx.db, trader.uuid),
+  };
+}

@@ -1,0 +1,61 @@
+import { orderStatusCode, orderTransition } from '@ct/domain';
+import type { Db } from '../../db/types.ts';
+import type { CatalogueInstrument } from '../market/catalogue.ts';
+import { OrderRejectedError } from './errors.ts';
+import { remember, type IdempotencyKey, type Outcome } from './idempotency.ts';
+import { insertOrderLog } from './store.ts';
+
+export type Rejection = {
+  uuid: string;
+  instrument: CatalogueInstrument;
+  cmd: number;
+  actionType: number;
+  orderType: number;
+  volume: number;
+  /** The order's price if it had one (a pending price), else 0. */
+  price: number;
+  /** The quote on the order's side, 0 when there was none. */
+  marketPrice: number;
+  tp: number;
+  sl: number;
+  positionId: number | null;
+  clientOrderId: string | null;
+  message: string;
+  nowMs: number;
+};
+
+/**
+ * The venue refuses an order it understood (market closed, not enough margin): the refusal
+ * is logged (status Rejected) and remembered under the idempotency key in the caller's
+ * transaction, which then commits; the caller throws the returned error afterwards.
+ */
+export async function rejectOrder<T>(
+  tx: Db,
+  r: Rejection,
+  key: IdempotencyKey | null,
+): Promise<Outcome<T>> {
+  await insertOrderLog(tx, {
+    uuid: r.uuid,
+    symbol: r.instrument.symbol,
+    cmd: r.cmd,
+    actionType: r.actionType,
+    orderType: r.orderType,
+    volume: r.volume,
+    price: r.price,
+    marketPrice: r.marketPrice,
+    orderStatus: orderStatusCode(orderTransition('submitted', 'Rejected')),
+    createdAt: r.nowMs,
+    transactTime: r.nowMs,
+    commissionFee: 0,
+    currency: r.instrument.currency,
+    tp: r.tp,
+    sl: r.sl,
+    positionId: r.positionId,
+    pendingId: null,
+    message: r.message,
+    clientOrderId: r.clientOrderId,
+  });
+  const outcome: Outcome<T> = { ok: false, error: new OrderRejectedError(r.message) };
+  await remember(tx, key, outcome, r.nowMs);
+  return outcome;
+}

@@ -1,0 +1,157 @@
+import type { SimQuote, User } from '@ct/domain';
+import type { LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../app.ts';
+import type { Config } from '../../config.ts';
+import { buildUser, loginAs, type BuiltUser } from '../../test/factories.ts';
+import {
+  createClock,
+  openTestDatabase,
+  testConfig,
+  type TestClock,
+  type TestDatabase,
+} from '../../test/helpers.ts';
+import { MarketData } from '../market/market-data.ts';
+import type { TriggerEngine } from './engine.ts';
+
+/**
+ * Market data whose scripted symbols quote exactly what a test says (and open or close when
+ * it says); the feed polls only those, so a test drives ticks and triggers
+ * deterministically. Other symbols keep their simulated prices for direct calls.
+ */
+export class ScriptedMarket extends MarketData {
+  private readonly scripted = new Map<string, { bid: number; ask: number; trading: boolean }>();
+
+  constructor(seed = 1) {
+    super(seed);
+  }
+
+  /** Sets the symbol's quote (and opens its market). */
+  setQuote(symbol: string, bid: number, ask: number): void {
+    this.scripted.set(symbol, { bid, ask, trading: true });
+  }
+
+  /** Closes (or reopens) the scripted symbol's market; its last quote stays. */
+  setTrading(symbol: string, trading: boolean): void {
+    const s = this.scripted.get(symbol);
+    if (!s) throw new Error(`${symbol} is not scripted`);
+    s.trading = trading;
+  }
+
+  override symbols(): string[] {
+    return [...this.scripted.keys()];
+  }
+
+  override isTrading(symbol: string, now: number): boolean {
+    const s = this.scripted.get(symbol);
+    return s ? s.trading : super.isTrading(symbol, now);
+  }
+
+  override quoteAt(symbol: string, now: number): SimQuote | null {
+    const s = this.scripted.get(symbol);
+    if (!s) return super.quoteAt(symbol, now);
+    return s.trading ? { time: now, bid: s.bid, ask: s.ask, size: 1 } : null;
+  }
+
+  override lastQuoteAt(symbol: string, now: number): SimQuote | null {
+    const s = this.scripted.get(symbol);
+    return s ? { time: now, bid: s.bid, ask: s.ask, size: 1 } : super.lastQuoteAt(symbol, now);
+  }
+}
+
+export type TradingTestApp = TestDatabase & {
+  app: Awaited<ReturnType<typeof buildApp>>;
+  clock: TestClock;
+  market: ScriptedMarket;
+  engine: TriggerEngine;
+  config: Config;
+  /** Moves the clock 1 s, sets the quote, lets the feed publish it and the engine act on it. */
+  tick(symbol: string, bid: number, ask: number): Promise<void>;
+};
+
+/**
+ * An app on a private copy of the migrated database, with a hand-moved clock (Monday
+ * 2026-01-05 09:00 UTC: FX, metals and crypto trade, US shares do not) and scripted quotes
+ * (USDJPY 150 / EURUSD 1.1 for conversions, plus whatever the test sets).
+ */
+export async function createTradingTestApp(): Promise<TradingTestApp> {
+  const testDb = await openTestDatabase();
+  const clock = createClock();
+  const market = new ScriptedMarket();
+  market.setQuote('USDJPY', 149.99, 150.01);
+  market.setQuote('EURUSD', 1.09995, 1.10005);
+  const config = testConfig();
+  const app = await buildApp({ db: testDb.db, config, now: clock.now, market });
+  const engine = app.services.trading.engine;
+  return {
+    ...testDb,
+    app,
+    clock,
+    market,
+    engine,
+    config,
+    async tick(symbol, bid, ask) {
+      market.setQuote(symbol, bid, ask);
+      clock.advance(1000);
+      app.services.feed.poll();
+      await engine.whenIdle();
+    },
+    close: async () => {
+      await app.close();
+      await testDb.close();
+    },
+  };
+}
+
+export type TraderSession = {
+  user: BuiltUser;
+  cookie: string;
+  login: User;
+  uuid: string;
+  token: string;
+  /** Credentials of the first account, to spread into a body or query. */
+  creds: { uuid: string; token: string };
+};
+
+/** A fresh user logged in; `uuid`/`token` are its first (level 1, 100,000 USD) account. */
+export async function traderSession(t: TradingTestApp, accounts = 1): Promise<TraderSession> {
+  const user = await buildUser(t.db, { accounts });
+  const { cookie, user: login } = await loginAs(t.app, user);
+  const first = login.traders[0];
+  if (!first) throw new Error('user without trading account');
+  return {
+    user,
+    cookie,
+    login,
+    uuid: first.uuid,
+    token: first.token,
+    creds: { uuid: first.uuid, token: first.token },
+  };
+}
+
+export type Answer<T = Record<string, unknown>> = {
+  code: number;
+  msg: string;
+  data: T;
+  success?: boolean;
+  message?: string;
+};
+
+/** POSTs a JSON body with the session cookie. */
+export function post(
+  t: TradingTestApp,
+  s: Pick<TraderSession, 'cookie'>,
+  url: string,
+  payload: Record<string, unknown>,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'POST', url, cookies: { ct_sid: s.cookie }, payload });
+}
+
+/** GETs with the session cookie and a query. */
+export function get(
+  t: TradingTestApp,
+  s: Pick<TraderSession, 'cookie'>,
+  url: string,
+  query: Record<string, string>,
+): Promise<LightMyRequestResponse> {
+  return t.app.inject({ method: 'GET', url, cookies: { ct_sid: s.cookie }, query });
+}

@@ -1,0 +1,5 @@
+export * from './dates.ts';
+export * from './contract.ts';
+export * from './metrics.ts';
+export * from './schemas.ts';
+export * from './bars.ts';

@@ -1,0 +1,313 @@
+import { describe, expect, it } from 'vitest';
+import { validateTradeRecords } from './contract.ts';
+import {
+  DEFAULT_BACKTEST_CONVENTIONS,
+  MAX_EQUITY_POINTS,
+  annualReturn,
+  computeBacktest,
+  maxDrawdown,
+  sharpeRatio,
+  type BacktestConventions,
+} from './metrics.ts';
+import { barsFromHistorical, inferPeriod } from './bars.ts';
+
+const day = (d: number) => Date.UTC(2024, 0, d);
+const bars = (closes: number[]) => closes.map((close, i) => ({ time: day(i + 1), close }));
+const SMALL: BacktestConventions = { ...DEFAULT_BACKTEST_CONVENTIONS, initialCapital: 10_000 };
+
+function run(closes: number[], records: unknown[], conventions: BacktestConventions = SMALL) {
+  const b = bars(closes);
+  const checked = validateTradeRecords(
+    records,
+    b.map((bar) => bar.time),
+  );
+  if (!checked.ok) throw new Error(checked.error);
+  return computeBacktest({
+    bars: b,
+    trades: checked.trades,
+    symbol: 'TEST',
+    period: 'day',
+    conventions,
+  });
+}
+
+describe('computeBacktest, by hand', () => {
+  // closes 100, 102, 101, 105, 103 on 2024-01-01 … 05
+  // T1 buy 2 @100 (01) → 101 (03): +2;  T2 sell 1 @101 (03) → 105 (04): −4;
+  // T3 buy 1 @105 (04) still open, valued at the last close 103: −2
+  const closes = [100, 102, 101, 105, 103];
+  const records = [
+    {
+      open_date: '2024-01-01 00:00:00',
+      close_date: '2024-01-03 00:00:00',
+      open_price: 100,
+      close_price: 101,
+      lots: 2,
+      status: 'YES',
+    },
+    {
+      open_date: '2024-01-03 00:00:00',
+      close_date: '2024-01-04 00:00:00',
+      open_price: 101,
+      close_price: 105,
+      lots: -1,
+      status: 'YES',
+    },
+    {
+      open_date: '2024-01-04 00:00:00',
+      close_date: null,
+      open_price: 105,
+      close_price: null,
+      lots: 1,
+      status: 'NOT',
+    },
+  ];
+
+  it('computes the deals (profit never trusted, open trade at the last close)', () => {
+    const { deals } = run(closes, records);
+    expect(deals.map((d) => d.profit)).toEqual([2, -4, -2]);
+    expect(deals[2]).toEqual({
+      open_date: '2024-01-04 00:00:00',
+      close_date: null,
+      open_price: 105,
+      close_price: 103,
+      lots: 1,
+      status: 'NOT',
+      profit: -2,
+      commission: 0,
+      start: day(4) / 1000,
+      end: null,
+      qty: 1,
+    });
+    expect(deals[1]).toMatchObject({ start: day(3) / 1000, end: day(4) / 1000, qty: 1, lots: -1 });
+  });
+
+  it('computes the performance', () => {
+    const { performance: p } = run(closes, records);
+    // equity at closes: 10000, 10004 (T1 +4 open), 10002 (T1 realised +2, T2 flat),
+    // 9998 (T2 realised −4, T3 flat), 9996 (T3 −2 at the last close)
+    expect(p.equity_curve).toEqual([
+      ['2024-01-01 00:00:00', 10000],
+      ['2024-01-02 00:00:00', 10004],
+      ['2024-01-03 00:00:00', 10002],
+      ['2024-01-04 00:00:00', 9998],
+      ['2024-01-05 00:00:00', 9996],
+    ]);
+    expect(p).toMatchObject({
+      合约: 'TEST',
+      周期: 'day',
+      开始时间: '2024-01-01 00:00:00',
+      结束时间: '2024-01-05 00:00:00',
+      交易次数: 3,
+      胜率: 0.333333, // 1 of 3
+      盈亏比: 0.6667, // average win 2 / average loss 3
+      总盈利: 2,
+      总亏损: -6,
+      净利润: -4,
+      最大持仓: 2, // T1's 2 lots
+      平均每笔盈利: -1.33,
+      profit_rate: -0.0004, // −4 / 10000
+      max_drawdown: 0.0008, // 8 / 10004 = 0.00079968
+      max_drawdown_amount: 8,
+      win_rate: 0.333333,
+      profit_factor: 0.3333, // 2 / 6
+      expectancy: -1.33,
+      winning_trades: 1,
+      losing_trades: 2,
+      open_trades: 1,
+      commission_total: 0,
+      initial_capital: 10000,
+      final_equity: 9996,
+      bar_count: 5,
+    });
+    // 4 returns over 4 days: N = 365 bars a year;
+    // r = 0.0004, −0.00019992, −0.00039992, −0.00020004; mean −0.00009997, sd 0.00034638
+    expect(p.sharpe_ratio).toBe(-5.5139);
+    // (9996 / 10000) ^ (365 / 4) − 1
+    expect(p.annual_return).toBe(-0.035849);
+    expect(p.conventions).toEqual({
+      initial_capital: 10000,
+      contract_multiplier: 1,
+      commission_per_lot: 0,
+      risk_free_rate: 0,
+      days_per_year: 365,
+      currency: 'USD',
+      bars_per_year: 365,
+      open_trades_valued_at: 'last_close',
+    });
+  });
+
+  it('no trades: zeros, and null where a ratio is undefined', () => {
+    const { deals, performance: p } = run([10, 11, 12], []);
+    expect(deals).toEqual([]);
+    expect(p).toMatchObject({
+      交易次数: 0,
+      胜率: 0,
+      盈亏比: null,
+      总盈利: 0,
+      总亏损: 0,
+      净利润: 0,
+      最大持仓: 0,
+      平均每笔盈利: 0,
+      profit_rate: 0,
+      annual_return: 0,
+      max_drawdown: 0,
+      sharpe_ratio: null, // flat equity has no variation
+      profit_factor: null,
+      expectancy: 0,
+      final_equity: 10000,
+    });
+    expect(p.equity_curve.map(([, e]) => e)).toEqual([10000, 10000, 10000]);
+  });
+
+  it('all losses, with a contract multiplier and commission', () => {
+    const conventions = { ...SMALL, contractMultiplier: 10, commissionPerLot: 1 };
+    const { deals, performance: p } = run(
+      [50, 48, 49],
+      [
+        // (48 − 50) × 1 × 10 − 1 × 1 × 2 = −22
+        {
+          open_date: '2024-01-01',
+          close_date: '2024-01-02',
+          open_price: 50,
+          close_price: 48,
+          lots: 1,
+          status: 'YES',
+        },
+        // (49 − 48) × −2 × 10 − 1 × 2 × 2 = −24
+        {
+          open_date: '2024-01-02',
+          close_date: '2024-01-03',
+          open_price: 48,
+          close_price: 49,
+          lots: -2,
+          status: 'YES',
+        },
+      ],
+      conventions,
+    );
+    expect(deals.map((d) => [d.profit, d.commission])).toEqual([
+      [-22, 2],
+      [-24, 4],
+    ]);
+    expect(p).toMatchObject({
+      交易次数: 2,
+      胜率: 0,
+      盈亏比: 0,
+      总盈利: 0,
+      总亏损: -46,
+      净利润: -46,
+      最大持仓: 2,
+      平均每笔盈利: -23,
+      profit_factor: 0,
+      commission_total: 6,
+      final_equity: 9954,
+      winning_trades: 0,
+      losing_trades: 2,
+    });
+    // equity: 10000 − 1 (open fee) = 9999; then −22 realised and −2 fee for T2's open,
+    // T2 marked at 48: 10000 − 22 − 2 = 9976; then T2 closes −20 − 2 → 9954
+    expect(p.equity_curve.map(([, e]) => e)).toEqual([9999, 9976, 9954]);
+    expect(p.max_drawdown_amount).toBe(46); // from the initial 10000 to 9954
+  });
+
+  it('an open trade at the end pays both commissions and is marked at the last close', () => {
+    const conventions = { ...SMALL, commissionPerLot: 0.5 };
+    const { deals, performance: p } = run(
+      [10, 12, 15],
+      [{ open_date: '2024-01-02', open_price: 12, lots: 3, status: 'NOT' }],
+      conventions,
+    );
+    // (15 − 12) × 3 − 0.5 × 3 × 2 = 6
+    expect(deals[0]).toMatchObject({ profit: 6, close_price: 15, close_date: null, end: null });
+    expect(p).toMatchObject({
+      胜率: 1,
+      盈亏比: null,
+      profit_factor: null,
+      open_trades: 1,
+      最大持仓: 3,
+    });
+    expect(p.equity_curve.map(([, e]) => e)).toEqual([10000, 9998.5, 10006]);
+  });
+
+  it('keeps at most MAX_EQUITY_POINTS points, the first and the last among them', () => {
+    const closes = Array.from({ length: 5000 }, (_, i) => 100 + Math.sin(i));
+    const { performance: p } = computeBacktest({
+      bars: closes.map((close, i) => ({ time: day(1) + i * 60_000, close })),
+      trades: [],
+      symbol: 'X',
+      period: '1m',
+    });
+    expect(p.equity_curve).toHaveLength(MAX_EQUITY_POINTS);
+    expect(p.equity_curve[0]?.[0]).toBe('2024-01-01 00:00:00');
+    expect(p.equity_curve.at(-1)?.[0]).toBe('2024-01-04 11:19:00');
+    expect(p.bar_count).toBe(5000);
+  });
+});
+
+describe('metric helpers', () => {
+  it('sharpe ratio: sample deviation, annualised with √N, risk-free per bar', () => {
+    // returns 0.01, 0.02: mean 0.015, sd 0.0070711; × √252
+    expect(sharpeRatio([100, 101, 103.02], 252, 0)).toBe(33.6749);
+    // rf 2.52 % a year = 0.0001 a bar
+    expect(sharpeRatio([100, 101, 103.02], 252, 0.0252)).toBe(33.4504);
+    expect(sharpeRatio([100, 110, 121], 252, 0)).toBeNull(); // no variation
+    expect(sharpeRatio([100, 110], 252, 0)).toBeNull(); // one return
+    expect(sharpeRatio([100, 101, 103.02], null, 0)).toBeNull();
+  });
+
+  it('max drawdown from the running peak', () => {
+    expect(maxDrawdown([100, 120, 90, 130, 104])).toEqual({ fraction: 0.25, amount: 30 });
+    expect(maxDrawdown([])).toEqual({ fraction: 0, amount: 0 });
+  });
+
+  it('annual return compounds; a wipe-out is −1; no time is null', () => {
+    expect(annualReturn(100, 121, 2)).toBe(0.1);
+    expect(annualReturn(100, -5, 1)).toBe(-1);
+    expect(annualReturn(100, 110, 0)).toBeNull();
+  });
+});
+
+describe('historical data', () => {
+  it('reads the client bars and infers the period', () => {
+    const result = barsFromHistorical([
+      { Time: '2024/01/05 00:00:00', Open: 1, High: 2, Low: 0.5, Close: 1.5, Volume: 10 },
+      { Time: '2024/01/08 00:00:00', Open: 1.5, High: 2, Low: 1, Close: 1.8 },
+      { Time: '2024/01/09 00:00:00', Open: 1.8, High: 2, Low: 1, Close: 1.9 },
+      { Time: '2024/01/10 00:00:00', Open: 1.9, High: 2, Low: 1, Close: 2 },
+    ]);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.bars[1]).toEqual({
+      time: Date.UTC(2024, 0, 8),
+      open: 1.5,
+      high: 2,
+      low: 1,
+      close: 1.8,
+      volume: 0,
+    });
+    expect(inferPeriod(result.bars.map((b) => b.time))).toBe('day');
+  });
+
+  it('names the row out of order', () => {
+    expect(
+      barsFromHistorical([
+        { Time: '2024/01/05 00:00:00', Open: 1, High: 1, Low: 1, Close: 1 },
+        { Time: '2024/01/05 00:00:00', Open: 1, High: 1, Low: 1, Close: 1 },
+      ]),
+    ).toEqual({
+      ok: false,
+      error:
+        'historical_data[1].Time: 2024/01/05 00:00:00 is not after the previous bar (bars must be in ascending time order, without duplicates)',
+    });
+  });
+
+  it.each([
+    [60_000, '1m'],
+    [3_600_000, '1h'],
+    [7 * 86_400_000, 'week'],
+    [31 * 86_400_000, 'month'],
+  ])('infers a period from a gap of %i ms', (gap, period) => {
+    expect(inferPeriod([0, gap, 2 * gap])).toBe(period);
+  });
+});

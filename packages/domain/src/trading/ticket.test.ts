@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import { QUANTITY_MESSAGES } from './quantity.ts';
+import { checkTicket, exitRange, nearestExitPrice, type TicketInput } from './ticket.ts';
+
+const BTC = { vol_limit_min: 0.01, vol_limit_max: 100, min_limit_ov: 0.01, max_limit_ov: 100 };
+const QUOTE = { bid: 99.9, ask: 100 };
+
+const ticket = (overrides: Partial<TicketInput> = {}): TicketInput => ({
+  side: 'buy',
+  orderType: 'market',
+  quantity: 1,
+  limitPrice: null,
+  quote: QUOTE,
+  hasAccount: true,
+  terms: BTC,
+  tick: 0.1,
+  tp: null,
+  sl: null,
+  ...overrides,
+});
+
+describe('order ticket check', () => {
+  it('a market buy references the ask, a sell the bid', () => {
+    expect(checkTicket(ticket()).reference).toBe(100);
+    expect(checkTicket(ticket({ side: 'sell' })).reference).toBe(99.9);
+    expect(checkTicket(ticket()).canPlace).toBe(true);
+  });
+
+  it.each<[string, Partial<TicketInput>]>([
+    ['no quote', { quote: null }],
+    ['no price on the side', { quote: { bid: 99.9, ask: null } }],
+    ['no account', { hasAccount: false }],
+    ['quantity 0', { quantity: 0 }],
+    ['quantity empty', { quantity: null }],
+    ['quantity off step', { quantity: 0.015 }],
+    ['quantity above max', { quantity: 101 }],
+    ['limit price 0', { orderType: 'limit', limitPrice: 0 }],
+    ['limit price empty', { orderType: 'limit', limitPrice: null }],
+    ['limit price below the band', { orderType: 'limit', limitPrice: 79.9 }],
+    ['limit price in the gap under the reference', { orderType: 'limit', limitPrice: 99.95 }],
+    ['limit price above the band', { orderType: 'limit', limitPrice: 120.1 }],
+  ])('the place button is disabled with %s', (_name, overrides) => {
+    const check = checkTicket(ticket(overrides));
+    expect(check.canPlace).toBe(false);
+    expect(check.canSubmit).toBe(false);
+  });
+
+  it.each<[string, Partial<TicketInput>]>([
+    ['a TP out of range', { tp: 100.05 }],
+    ['an SL out of range', { sl: 130 }],
+  ])('%s does not disable the button but blocks the submit', (_name, overrides) => {
+    const check = checkTicket(ticket(overrides));
+    expect(check.canPlace).toBe(true);
+    expect(check.canSubmit).toBe(false);
+  });
+
+  it('names the quantity rule that is broken', () => {
+    expect(checkTicket(ticket({ quantity: 0 })).quantityError).toBe(QUANTITY_MESSAGES.notPositive);
+    expect(checkTicket(ticket({ quantity: 0.001 })).quantityError).toBe(
+      QUANTITY_MESSAGES.belowMin(0.01, 0.01),
+    );
+    // without instrument data only quantity > 0 counts
+    expect(checkTicket(ticket({ terms: null, quantity: 0.0001 })).quantityError).toBeNull();
+  });
+
+  it('a limit order is measured from its price and checked against the band', () => {
+    const inside = checkTicket(ticket({ orderType: 'limit', limitPrice: 95 }));
+    expect(inside).toMatchObject({ orderPrice: 95, priceError: null, canSubmit: true });
+    const outside = checkTicket(ticket({ orderType: 'limit', limitPrice: 79.9 }));
+    expect(outside.priceError).toBe('Limit price must be between 80.0 and 99.9');
+    const sell = checkTicket(ticket({ side: 'sell', orderType: 'limit', limitPrice: 121 }));
+    expect(sell.priceError).toBe('Limit price must be between 100.0 and 119.8');
+  });
+
+  it('checks TP and SL against the order price by side', () => {
+    expect(checkTicket(ticket({ tp: 101, sl: 99 })).canSubmit).toBe(true);
+    expect(checkTicket(ticket({ tp: 99 })).tpError).toBe(
+      'TP price must be between 100.1 and 120.0',
+    );
+    expect(checkTicket(ticket({ side: 'sell', sl: 99 })).slError).toBe(
+      'SL price must be between 100.0 and 119.8',
+    );
+  });
+});
+
+describe('exit ranges and the nearest allowed level', () => {
+  it('TP above and SL below a buy; the reverse for a sell', () => {
+    expect(exitRange('tp', 'buy', 100, 0.1)).toEqual({ min: 100.1, max: 120 });
+    expect(exitRange('sl', 'buy', 100, 0.1)).toEqual({ min: 80, max: 99.9 });
+    expect(nearestExitPrice('tp', 'buy', 100, 0.1)).toBe(100.1);
+    expect(nearestExitPrice('sl', 'buy', 100, 0.1)).toBe(99.9);
+    expect(nearestExitPrice('tp', 'sell', 100, 0.1)).toBe(99.9);
+    expect(nearestExitPrice('sl', 'sell', 100, 0.1)).toBe(100.1);
+  });
+});
