@@ -1,5 +1,9 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
+// `npm run bench -- --only=fanout,orders,backtest` picks some; fan-out options:
+// `--connections=500,2000 --rate=10 --seconds=10`.
+import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { runFanout } from './fanout/run.ts';
+import { ordersReport, runOrders } from './orders/run.ts';
 
 const args = new Map(
   process.argv.slice(2).map((arg) => {
@@ -7,26 +11,38 @@ const args = new Map(
     return [key ?? '', value] as const;
   }),
 );
-const connectionCounts = (args.get('connections') ?? '500,2000').split(',').map(Number);
-const rate = Number(args.get('rate') ?? 10);
-const seconds = Number(args.get('seconds') ?? 10);
-
+const only = new Set((args.get('only') ?? 'fanout,orders,backtest').split(','));
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
-console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
-console.log('| connections | server | delivered | msgs/s | p50 ms | p99 ms |');
-console.log('|---:|---|---:|---:|---:|---:|');
-for (const connections of connectionCounts) {
-  const ours = await runFanout('gateway', connections, rate, seconds);
-  const base = await runFanout('ws', connections, rate, seconds);
-  for (const r of [ours, base]) {
+async function fanout(): Promise<void> {
+  const connectionCounts = (args.get('connections') ?? '500,2000').split(',').map(Number);
+  const rate = Number(args.get('rate') ?? 10);
+  const seconds = Number(args.get('seconds') ?? 10);
+  console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
+  console.log('| connections | server | delivered | msgs/s | p50 ms | p99 ms |');
+  console.log('|---:|---|---:|---:|---:|---:|');
+  for (const connections of connectionCounts) {
+    const ours = await runFanout('gateway', connections, rate, seconds);
+    const base = await runFanout('ws', connections, rate, seconds);
+    for (const r of [ours, base]) {
+      console.log(
+        `| ${r.connections} | ${r.mode === 'gateway' ? 'gateway (centrifuge client)' : 'bare ws broadcast'} | ` +
+          `${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} |`,
+      );
+    }
     console.log(
-      `| ${r.connections} | ${r.mode === 'gateway' ? 'gateway (centrifuge client)' : 'bare ws broadcast'} | ` +
-        `${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} |`,
+      `| ${connections} | ratio gateway / baseline | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
+        `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× |`,
     );
   }
-  console.log(
-    `| ${connections} | ratio gateway / baseline | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
-      `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× |`,
-  );
+}
+
+if (only.has('fanout')) await fanout();
+if (only.has('orders')) {
+  console.log('');
+  for (const line of ordersReport(await runOrders())) console.log(line);
+}
+if (only.has('backtest')) {
+  console.log('');
+  printBacktestBench(await runBacktestBench());
 }

@@ -39,6 +39,7 @@ async function startBareWs(): Promise<{ port: number; publish: Publish }> {
     ws.on('close', () => clients.delete(ws));
   });
   const address = wss.address();
+  if (address === null) throw new Error('no address');
   return {
     port: typeof address === 'object' ? address.port : 0,
     publish: (channel, data) => {

@@ -1,7 +1,14 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { messages } from '../i18n/messages';
+import type * as ConnectionModule from '../realtime/connection';
 import { defaultStartupSteps, Startup } from './startup';
+
+const { connectLive } = vi.hoisted(() => ({ connectLive: vi.fn<() => Promise<void>>() }));
+vi.mock('../realtime/connection', async (importOriginal) => ({
+  ...(await importOriginal<typeof ConnectionModule>()),
+  connectLive,
+}));
 import type { StartupStep } from './startup';
 
 function step(key: string, run: () => Promise<void>, failurePrefix = 'Initialization failed: ') {
@@ -54,15 +61,16 @@ describe('start-up screen', () => {
     expect(screen.queryByText('the app')).not.toBeInTheDocument();
   });
 
-  it('the live step fails with the WebSocket prefix when /api/health does not answer', async () => {
-    vi.stubGlobal('fetch', vi.fn().mockRejectedValue(new TypeError('Failed to fetch')));
+  it('the live step waits for the live connection and fails with the WebSocket prefix', async () => {
+    connectLive.mockRejectedValueOnce(new Error('transport closed'));
     render(
       <Startup>
         <p>the app</p>
       </Startup>,
     );
     expect(await screen.findByRole('alert')).toHaveTextContent(
-      'WebSocket connection failed: Failed to fetch',
+      'WebSocket connection failed: transport closed',
     );
+    expect(connectLive).toHaveBeenCalledTimes(1);
   });
 });

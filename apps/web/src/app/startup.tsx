@@ -3,7 +3,7 @@ import { Button, Result, Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect, useState } from 'react';
 import { messages } from '../i18n/messages';
-import { connectLive } from '../realtime/connectLive';
+import { connectLive } from '../realtime/connection';
 import { registerSharedModules } from './sharedModules';
 
 export type StartupStep = {
@@ -25,7 +25,7 @@ export const defaultStartupSteps: StartupStep[] = [
     key: 'live',
     label: messages.startup.stepLiveConnection,
     failurePrefix: messages.startup.websocketFailed,
-    run: connectLive,
+    run: () => connectLive(),
   },
 ];
 

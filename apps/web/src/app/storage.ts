@@ -9,6 +9,7 @@ export const STORAGE_KEYS = {
   isLoggedIn: 'isLoggedIn',
   currentTrader: 'currentTrader',
   chartLayout: 'chartLayout',
+  chartCells: 'chartCells',
   sideBarButton: 'sideBarButton',
   bottomPanelSize: 'bottomPanelSize',
   bottomPanelTab: 'bottomPanelTab',

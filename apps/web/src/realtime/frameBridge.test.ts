@@ -36,4 +36,20 @@ describe('frame bridge', () => {
     post({ type: 'cw_action' });
     expect(handler).toHaveBeenCalledTimes(1);
   });
+
+  it('calls every handler registered for a type', () => {
+    installFrameBridge();
+    const a = vi.fn();
+    const b = vi.fn();
+    const stopA = registerFrameHandler('cw_action', a);
+    const stopB = registerFrameHandler('cw_action', b);
+    post({ type: 'cw_action' });
+    expect(a).toHaveBeenCalledTimes(1);
+    expect(b).toHaveBeenCalledTimes(1);
+    stopA();
+    post({ type: 'cw_action' });
+    expect(a).toHaveBeenCalledTimes(1);
+    expect(b).toHaveBeenCalledTimes(2);
+    stopB();
+  });
 });

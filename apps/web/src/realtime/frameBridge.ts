@@ -15,18 +15,22 @@ export function isFrameMessage(data: unknown): data is FrameMessage {
 
 export type FrameMessageHandler = (message: FrameMessage, event: MessageEvent) => void;
 
-const handlers = new Map<string, FrameMessageHandler>();
+const handlers = new Map<string, Set<FrameMessageHandler>>();
 let installed: ((event: MessageEvent) => void) | null = null;
 
 /**
- * Registers the handler of one message type. The shared-state issue registers state
- * update, state request, action, ack, error and sync handlers here; until then no type is
- * handled and frame messages are ignored.
+ * Registers a handler of one message type; several features may handle the same type
+ * (each checks the message's own `action` or `key`). The shared-state issue registers
+ * state update, state request, action, ack, error and sync handlers here; the live data
+ * registers its `live/*` actions (see realtime/frameLive.ts).
  */
 export function registerFrameHandler(type: string, handler: FrameMessageHandler): () => void {
-  handlers.set(type, handler);
+  let set = handlers.get(type);
+  if (!set) handlers.set(type, (set = new Set()));
+  set.add(handler);
   return () => {
-    if (handlers.get(type) === handler) handlers.delete(type);
+    set.delete(handler);
+    if (set.size === 0 && handlers.get(type) === set) handlers.delete(type);
   };
 }
 
@@ -35,7 +39,7 @@ export function installFrameBridge(): () => void {
   if (!installed) {
     installed = (event: MessageEvent) => {
       if (!isFrameMessage(event.data)) return;
-      handlers.get(event.data.type)?.(event.data, event);
+      for (const handler of handlers.get(event.data.type) ?? []) handler(event.data, event);
     };
     window.addEventListener('message', installed);
   }

@@ -33,6 +33,11 @@ if (typeof window.ResizeObserver !== 'function') {
   window.ResizeObserver = ResizeObserverStub;
 }
 
+// jsdom has no canvas: a 2D context is null (silently, instead of jsdom's 'not implemented'
+// error), so charts show their no-canvas fallback and the rest of a page renders.
+HTMLCanvasElement.prototype.getContext = (() =>
+  null) as typeof HTMLCanvasElement.prototype.getContext;
+
 // jsdom does not implement pseudo-element styles; antd asks for them when measuring.
 const computedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => computedStyle(element);

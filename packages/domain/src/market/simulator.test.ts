@@ -64,6 +64,20 @@ describe('MarketSimulator', () => {
     }
   });
 
+  it('touches the day extremes without flat runs along them', () => {
+    const sim = new MarketSimulator(
+      spec({ symbol: 'ETHUSDT', tick: 0.01, basePrice: 3000, annualVolatility: 0.7 }),
+    );
+    for (let d = 0; d < 30; d++) {
+      const dayStart = START + d * DAY_MS;
+      const day = sim.dayBar(dayStart);
+      const minutes = sim.minuteBarsOfDay(dayStart);
+      const atLow = minutes.filter((m) => m.close === day?.low).length;
+      const atHigh = minutes.filter((m) => m.close === day?.high).length;
+      expect(atLow + atHigh, `day ${d}`).toBeLessThanOrEqual(6);
+    }
+  });
+
   it('quotes bid below ask by the spread, on the tick grid', () => {
     const sim = new MarketSimulator(
       spec({ symbol: 'EURUSD', tick: 0.00001, basePrice: 1.08, spreadTicks: 12 }),

@@ -57,9 +57,19 @@ function splitVolume(total: number, weights: Float64Array): Float64Array {
   return parts;
 }
 
+/** Folds `value` into [low, high] by reflecting it at the bounds (no flat runs at them). */
+function reflectInto(value: number, low: number, high: number): number {
+  const range = high - low;
+  if (!(range > 0)) return low;
+  const period = 2 * range;
+  let x = (value - low) % period;
+  if (x < 0) x += period;
+  return low + (x > range ? period - x : x);
+}
+
 /**
  * Fills `path` between fixed anchor indices with Brownian bridges of step deviation
- * `sigma`, clamped into [low, high] and snapped to the tick. Anchors keep their values.
+ * `sigma`, reflected into [low, high] and snapped to the tick. Anchors keep their values.
  */
 function fillBridges(
   path: Float64Array,
@@ -81,8 +91,8 @@ function fillBridges(
     const v1 = path[i1] ?? 0;
     const drift = v1 - v0 - (walk[n] ?? 0);
     for (let k = 1; k < n; k++) {
-      const value = v0 + (walk[k] ?? 0) + (k / n) * drift;
-      path[i0 + k] = snapToTick(Math.min(high, Math.max(low, value)), tick);
+      const value = reflectInto(v0 + (walk[k] ?? 0) + (k / n) * drift, low, high);
+      path[i0 + k] = Math.min(high, Math.max(low, snapToTick(value, tick)));
     }
   }
 }

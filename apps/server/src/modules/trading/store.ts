@@ -590,7 +590,8 @@ function toOrderLog(row: OrderLogRow): OrderLog {
   };
 }
 
-export async function insertOrderLog(tx: Db, log: Omit<OrderLog, 'id'>): Promise<OrderLog> {
+/** Appends an order to the log; returns its id (sortId). */
+export async function insertOrderLog(tx: Db, log: Omit<OrderLog, 'id'>): Promise<number> {
   const [row] = await tx
     .insert(orderLogs)
     .values({
@@ -602,9 +603,9 @@ export async function insertOrderLog(tx: Db, log: Omit<OrderLog, 'id'>): Promise
       tp: dec(log.tp),
       sl: dec(log.sl),
     })
-    .returning();
+    .returning({ id: orderLogs.id });
   if (!row) throw new Error('order log insert returned no row');
-  return toOrderLog(row);
+  return row.id;
 }
 
 /** Moves the log row of a pending order to its final status. */

@@ -13,8 +13,8 @@ export type VisibilityCheckOptions = {
   thresholdMs?: number;
 };
 
-// Until the instrument groups call exists, the health call is the network check.
-const defaultCheck = () => http.get('/api/health', { noCache: true });
+// The network check is a fetch of the instrument groups (spec section 4, visibility rule).
+const defaultCheck = () => http.get('/trading/symbol/groups', { noCache: true });
 const defaultReload = () => window.location.reload();
 
 /**

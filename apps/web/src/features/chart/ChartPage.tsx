@@ -1,21 +1,79 @@
+import { pickInstrument, type Period } from '@ct/domain';
 import { Spin } from 'antd';
+import { useEffect, useState } from 'react';
+import { useSearchParams } from 'react-router';
+import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
 import { messages } from '../../i18n/messages';
+import type { ChartType } from '../workspace/chart-grid/store';
 import { Toolbar } from '../workspace/Toolbar';
+import { loadInstrumentGroups, useInstrumentStore } from './instruments';
+import { loadStrategyTemplate, useStrategyTemplateStore } from './strategyTemplate';
+import { TradingChart } from './TradingChart';
+
+/** The chart of the chart page; frames and the workbench address it by this id. */
+export const CHART_PAGE_ID = 'chart-page';
+const DEFAULT_PERIOD: Period = '15m';
 
 /**
- * /chart and /d. The chart issue loads the instrument groups, the instrument of the
- * instrumentId query and the strategy template here; until all three are present the
- * spec's loader shows, which for now is always.
+ * /chart and /d: loads the instrument groups and the strategy template, picks the
+ * instrument of the instrumentId query (else BTCUSDT, else the first instrument), and
+ * shows the spec's loader until all three are present. Load failures are only logged
+ * and the page stays on its loader (spec section 8).
  */
 export function ChartPage() {
+  const [params, setParams] = useSearchParams();
+  const groups = useInstrumentStore((s) => s.groups);
+  const template = useStrategyTemplateStore((s) => s.code);
+  const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
+  const [chartType, setChartType] = useState<ChartType>('candles');
+  const mobile = usesNarrowLayout(useBreakpoint());
+
+  useEffect(() => {
+    loadInstrumentGroups().catch((error: unknown) =>
+      console.error('Loading the instrument groups failed', error),
+    );
+    loadStrategyTemplate().catch((error: unknown) =>
+      console.error('Loading the strategy template failed', error),
+    );
+  }, []);
+
+  const asked = params.get('instrumentId');
+  const symbol = groups ? pickInstrument(groups, asked) : null;
+
+  if (!groups || symbol === null || template === null) {
+    return (
+      <div className="chart-page">
+        <Toolbar showLayout={false} />
+        <main className="chart-page-main" aria-busy="true">
+          <Spin size="large" />
+          <p className="chart-page-loading" role="status">
+            {messages.chartPage.loading}
+          </p>
+        </main>
+      </div>
+    );
+  }
+
+  const changeSymbol = (next: string) => {
+    const updated = new URLSearchParams(params);
+    updated.set('instrumentId', next);
+    setParams(updated, { replace: true });
+  };
+
   return (
     <div className="chart-page">
       <Toolbar showLayout={false} />
-      <main className="chart-page-main" aria-busy="true">
-        <Spin size="large" />
-        <p className="chart-page-loading" role="status">
-          {messages.chartPage.loading}
-        </p>
+      <main className="chart-page-chart">
+        <TradingChart
+          chartId={CHART_PAGE_ID}
+          symbol={symbol}
+          period={period}
+          chartType={chartType}
+          onSymbolChange={changeSymbol}
+          onPeriodChange={setPeriod}
+          onChartTypeChange={setChartType}
+          mobile={mobile}
+        />
       </main>
     </div>
   );

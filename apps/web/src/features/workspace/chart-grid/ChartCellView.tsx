@@ -1,22 +1,24 @@
-import { LineChartOutlined } from '@ant-design/icons';
-import { Typography } from 'antd';
 import type { KeyboardEvent } from 'react';
 import { messages } from '../../../i18n/messages';
+import { TradingChart } from '../../chart/TradingChart';
+import { setChartPeriod, setChartSymbol, setChartType } from './store';
 import type { ChartCell } from './store';
 
 const w = messages.workspace;
 
-/** One chart of the grid. Until the chart issue draws charts, it invites to pick a symbol. */
+/** One chart of the grid: its own instrument, period and chart type, kept per cell. */
 export function ChartCellView({
   cell,
   index,
   active,
   onActivate,
+  mobile = false,
 }: {
   cell: ChartCell;
   index: number;
   active: boolean;
   onActivate?: () => void;
+  mobile?: boolean;
 }) {
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
@@ -31,16 +33,20 @@ export function ChartCellView({
       aria-current={active ? 'true' : undefined}
       data-chart-id={cell.id}
       tabIndex={onActivate ? 0 : undefined}
-      onClick={onActivate}
+      // Capture: a click on any control of the chart activates it before the control acts.
+      onClickCapture={onActivate}
       onKeyDown={onActivate ? onKeyDown : undefined}
     >
-      {cell.symbol === null && (
-        <div className="chart-empty">
-          <LineChartOutlined className="chart-empty-icon" aria-hidden="true" />
-          <Typography.Text strong>{w.noSymbol}</Typography.Text>
-          <Typography.Text type="secondary">{w.noSymbolHint}</Typography.Text>
-        </div>
-      )}
+      <TradingChart
+        chartId={cell.id}
+        symbol={cell.symbol}
+        period={cell.period}
+        chartType={cell.chartType}
+        onSymbolChange={(symbol) => setChartSymbol(cell.id, symbol)}
+        onPeriodChange={(period) => setChartPeriod(cell.id, period)}
+        onChartTypeChange={(type) => setChartType(cell.id, type)}
+        mobile={mobile}
+      />
     </section>
   );
 }

@@ -1,0 +1,466 @@
+import { isIntraday, mergeTick, tickDecimals, type Bar, type Period, type Tick } from '@ct/domain';
+import {
+  CandlestickSeries,
+  ColorType,
+  createChart,
+  CrosshairMode,
+  HistogramSeries,
+  LineSeries,
+  type IChartApi,
+  type ISeriesApi,
+  type LogicalRange,
+  type MouseEventParams,
+  type Time,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { createStore, type StoreApi } from 'zustand/vanilla';
+import { onTicks, watchSymbol } from '../../realtime/live';
+import { throttleSettings } from '../../realtime/settings';
+import { createThrottle, type Throttle } from '../../realtime/throttle';
+import type { ChartType } from '../workspace/chart-grid/store';
+import { fetchKlines, HISTORY_BARS } from './api';
+import type { ChartColors } from './chartTheme';
+import { klineToBar, normalizeBars, prependHistory } from './history';
+import { formatBarTime, formatTickMark } from './periods';
+
+/** Older history is fetched when fewer bars than this are left of the visible range. */
+export const HISTORY_TRIGGER_BARS = 20;
+/** After a failed history page, scrolling back asks again at the earliest after this. */
+const HISTORY_RETRY_MS = 3000;
+/** Share of the height the volume pane takes under the price pane. */
+const VOLUME_PANE_STRETCH = 0.28;
+
+/** The hovered bar (or the newest one) for the OHLCV legend. */
+export type LegendState = {
+  bar: Bar | null;
+  previousClose: number | null;
+  hovered: boolean;
+};
+
+export type ChartPhase = 'idle' | 'loading' | 'ready' | 'error';
+
+export type ChartStatus = {
+  phase: ChartPhase;
+  error: string | null;
+  loadingHistory: boolean;
+  historyExhausted: boolean;
+};
+
+export type ChartSource = { symbol: string; period: Period; tick: number };
+
+/** What the controller needs from the outside; tests replace parts. */
+export type ChartDeps = {
+  fetchKlines: typeof fetchKlines;
+  watchSymbol: (symbol: string) => () => void;
+  onTicks: (symbol: string, listener: (ticks: readonly Tick[]) => void) => () => void;
+  /** Minimum ms between two redraws of live ticks (throttle setting). */
+  chartDelay: () => number;
+};
+
+const defaultDeps: ChartDeps = {
+  fetchKlines,
+  watchSymbol,
+  onTicks,
+  chartDelay: () => throttleSettings().chartDataUpdateDelay,
+};
+
+type MainSeries = ISeriesApi<'Candlestick'> | ISeriesApi<'Line'>;
+
+const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One chart: price series (candles or line) over a volume pane, its bars, paging back into
+ * history and live ticks. It lives outside React: ticks go straight into the series, and
+ * React reads only the small `legend` and `status` stores.
+ */
+export class ChartController {
+  readonly legend: StoreApi<LegendState> = createStore<LegendState>(() => ({
+    bar: null,
+    previousClose: null,
+    hovered: false,
+  }));
+  readonly status: StoreApi<ChartStatus> = createStore<ChartStatus>(() => ({
+    phase: 'idle',
+    error: null,
+    loadingHistory: false,
+    historyExhausted: false,
+  }));
+
+  private readonly chart: IChartApi;
+  private main: MainSeries;
+  private readonly volume: ISeriesApi<'Histogram'>;
+  private bars: Bar[] = [];
+  private source: ChartSource | null = null;
+  private generation = 0;
+  private stopLive: (() => void) | null = null;
+  /** Index of the newest bar the series already has; live redraws start there. */
+  private drawnIndex = -1;
+  private readonly redraw: Throttle;
+  private hovering = false;
+  private historyRetryAt = 0;
+  private disposed = false;
+
+  constructor(
+    private readonly container: HTMLElement,
+    private colors: ChartColors,
+    private chartType: ChartType,
+    private readonly deps: ChartDeps = defaultDeps,
+  ) {
+    this.chart = createChart(container, {
+      autoSize: true,
+      layout: {
+        background: { type: ColorType.Solid, color: colors.background },
+        textColor: colors.text,
+        fontSize: 11,
+        fontFamily: colors.fontFamily,
+        panes: { separatorColor: colors.border, separatorHoverColor: colors.grid },
+      },
+      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+      crosshair: { mode: CrosshairMode.Normal },
+      rightPriceScale: { borderColor: colors.border, scaleMargins: { top: 0.12, bottom: 0.06 } },
+      timeScale: {
+        borderColor: colors.border,
+        rightOffset: 6,
+        barSpacing: 7,
+        minBarSpacing: 0.5,
+        secondsVisible: false,
+      },
+    });
+    this.main = this.addMainSeries();
+    this.volume = this.chart.addSeries(
+      HistogramSeries,
+      {
+        priceFormat: { type: 'volume' },
+        priceLineVisible: false,
+        lastValueVisible: false,
+        priceScaleId: 'right',
+      },
+      1,
+    );
+    this.chart.panes()[1]?.setStretchFactor(VOLUME_PANE_STRETCH);
+    this.applyColors();
+    this.redraw = createThrottle(
+      () => this.drawLive(),
+      () => this.deps.chartDelay(),
+    );
+    this.chart.subscribeCrosshairMove(this.onCrosshair);
+    this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
+  }
+
+  /** Shows an instrument at a period: the newest bars, then live ticks. */
+  async load(source: ChartSource): Promise<void> {
+    const same =
+      this.source?.symbol === source.symbol &&
+      this.source.period === source.period &&
+      this.status.getState().phase === 'ready';
+    if (same) {
+      this.setTick(source.tick);
+      this.source = source;
+      return;
+    }
+    const generation = ++this.generation;
+    this.stopLive?.();
+    this.stopLive = null;
+    this.redraw.cancel();
+    this.source = source;
+    this.bars = [];
+    this.drawnIndex = -1;
+    this.historyRetryAt = 0;
+    this.status.setState({
+      phase: 'loading',
+      error: null,
+      loadingHistory: false,
+      historyExhausted: false,
+    });
+    this.applyPeriod(source.period);
+    this.setTick(source.tick);
+    this.setSeriesData();
+    this.updateDataset();
+
+    // Watch before loading: ticks of the wait are dropped, the loaded bar holds them.
+    const release = this.deps.watchSymbol(source.symbol);
+    const stopTicks = this.deps.onTicks(source.symbol, (ticks) => this.onLiveTicks(ticks));
+    this.stopLive = () => {
+      stopTicks();
+      release();
+    };
+    try {
+      const klines = await this.deps.fetchKlines(source.symbol, source.period);
+      if (generation !== this.generation) return;
+      this.bars = normalizeBars(klines.map(klineToBar));
+      this.setSeriesData();
+      this.chart.timeScale().resetTimeScale();
+      this.chart.priceScale('right').applyOptions({ autoScale: true });
+      this.status.setState({
+        phase: 'ready',
+        historyExhausted: this.bars.length === 0,
+      });
+      this.showNewestInLegend();
+      this.updateDataset();
+    } catch (error) {
+      if (generation !== this.generation) return;
+      this.status.setState({ phase: 'error', error: describe(error) });
+      this.updateDataset();
+    }
+  }
+
+  /** Loads the current instrument again (after an error). */
+  reload(): Promise<void> {
+    const source = this.source;
+    if (!source) return Promise.resolve();
+    this.status.setState({ phase: 'idle' });
+    return this.load(source);
+  }
+
+  setColors(colors: ChartColors): void {
+    this.colors = colors;
+    this.applyColors();
+  }
+
+  setChartType(type: ChartType): void {
+    if (type === this.chartType) return;
+    this.chartType = type;
+    const old = this.main;
+    // Added before the old one goes, so the price pane never empties and disappears.
+    this.main = this.addMainSeries();
+    this.chart.removeSeries(old);
+    this.applyColors();
+    if (this.source) this.setTick(this.source.tick);
+    this.setSeriesData();
+  }
+
+  /** Shows every loaded bar. */
+  fitContent(): void {
+    this.chart.timeScale().fitContent();
+  }
+
+  /** Back to the default zoom at the newest bar, price scale automatic again. */
+  resetZoom(): void {
+    this.chart.timeScale().resetTimeScale();
+    this.chart.priceScale('right').applyOptions({ autoScale: true });
+  }
+
+  /** Loads the next older history page (also called when the user scrolls back). */
+  async loadOlder(): Promise<void> {
+    const source = this.source;
+    const status = this.status.getState();
+    const oldest = this.bars[0];
+    if (!source || !oldest || status.phase !== 'ready') return;
+    if (status.loadingHistory || status.historyExhausted) return;
+    if (Date.now() < this.historyRetryAt) return;
+    const generation = this.generation;
+    this.status.setState({ loadingHistory: true });
+    try {
+      const page = await this.deps.fetchKlines(source.symbol, source.period, {
+        lastId: oldest.time / 1000,
+        limit: HISTORY_BARS,
+      });
+      if (generation !== this.generation) return;
+      const { bars, added } = prependHistory(this.bars, page.map(klineToBar));
+      if (added > 0) {
+        const range = this.chart.timeScale().getVisibleLogicalRange();
+        this.bars = bars;
+        this.setSeriesData();
+        // The same bars stay in view: their indexes moved by what came in front.
+        if (range) {
+          this.chart
+            .timeScale()
+            .setVisibleLogicalRange({ from: range.from + added, to: range.to + added });
+        }
+      }
+      this.status.setState({
+        loadingHistory: false,
+        historyExhausted: added === 0 || page.length < HISTORY_BARS,
+      });
+      this.updateDataset();
+    } catch (error) {
+      if (generation !== this.generation) return;
+      console.warn('Loading older bars failed', error);
+      this.historyRetryAt = Date.now() + HISTORY_RETRY_MS;
+      this.status.setState({ loadingHistory: false });
+    }
+  }
+
+  /** The bars on screen (tests, e2e data attributes). */
+  barCount(): number {
+    return this.bars.length;
+  }
+
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    this.generation++;
+    this.stopLive?.();
+    this.stopLive = null;
+    this.redraw.cancel();
+    this.chart.unsubscribeCrosshairMove(this.onCrosshair);
+    this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
+    this.chart.remove();
+  }
+
+  // ---- internals ----
+
+  private addMainSeries(): MainSeries {
+    if (this.chartType === 'line') {
+      return this.chart.addSeries(LineSeries, { lineWidth: 2, crosshairMarkerRadius: 3 }, 0);
+    }
+    return this.chart.addSeries(CandlestickSeries, { borderVisible: false }, 0);
+  }
+
+  private applyColors(): void {
+    const c = this.colors;
+    this.chart.applyOptions({
+      layout: {
+        background: { type: ColorType.Solid, color: c.background },
+        textColor: c.text,
+        fontFamily: c.fontFamily,
+        panes: { separatorColor: c.border, separatorHoverColor: c.grid },
+      },
+      grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
+      crosshair: {
+        vertLine: { color: c.crosshair, labelBackgroundColor: c.crosshairLabel },
+        horzLine: { color: c.crosshair, labelBackgroundColor: c.crosshairLabel },
+      },
+      rightPriceScale: { borderColor: c.border },
+      timeScale: { borderColor: c.border },
+    });
+    if (this.chartType === 'line') {
+      (this.main as ISeriesApi<'Line'>).applyOptions({ color: c.line });
+    } else {
+      (this.main as ISeriesApi<'Candlestick'>).applyOptions({
+        upColor: c.up,
+        downColor: c.down,
+        wickUpColor: c.up,
+        wickDownColor: c.down,
+      });
+    }
+    // Volume colours are per bar.
+    if (this.bars.length > 0) this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
+  }
+
+  private applyPeriod(period: Period): void {
+    this.chart.applyOptions({
+      timeScale: {
+        timeVisible: isIntraday(period),
+        tickMarkFormatter: (time: Time, tickType: number) =>
+          formatTickMark(time as number, tickType, period),
+      },
+      localization: { timeFormatter: (time: Time) => formatBarTime(time as number, period) },
+    });
+  }
+
+  private setTick(tick: number): void {
+    this.main.applyOptions({
+      priceFormat: { type: 'price', precision: tickDecimals(tick), minMove: tick },
+    });
+  }
+
+  private mainPoint(bar: Bar) {
+    return this.chartType === 'line'
+      ? { time: toTime(bar.time), value: bar.close }
+      : {
+          time: toTime(bar.time),
+          open: bar.open,
+          high: bar.high,
+          low: bar.low,
+          close: bar.close,
+        };
+  }
+
+  private volumePoint(bar: Bar) {
+    return {
+      time: toTime(bar.time),
+      value: bar.volume,
+      color: bar.close >= bar.open ? this.colors.volumeUp : this.colors.volumeDown,
+    };
+  }
+
+  private setSeriesData(): void {
+    (this.main as ISeriesApi<'Candlestick'>).setData(
+      this.bars.map((b) => this.mainPoint(b)) as Parameters<
+        ISeriesApi<'Candlestick'>['setData']
+      >[0],
+    );
+    this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
+    this.drawnIndex = this.bars.length - 1;
+  }
+
+  private onLiveTicks(ticks: readonly Tick[]): void {
+    const source = this.source;
+    if (!source || this.status.getState().phase !== 'ready') return;
+    let changed = false;
+    for (const tick of ticks) {
+      const merged = mergeTick(this.bars.at(-1) ?? null, tick, source.period);
+      if (merged.kind === 'stale') continue;
+      if (merged.kind === 'new') this.bars.push(merged.bar);
+      else this.bars[this.bars.length - 1] = merged.bar;
+      changed = true;
+    }
+    if (changed) this.redraw.schedule();
+  }
+
+  /** Hands the bars changed since the last draw to the series, in time order. */
+  private drawLive(): void {
+    if (this.disposed || this.bars.length === 0) return;
+    const from = Math.max(this.drawnIndex, 0);
+    for (let i = from; i < this.bars.length; i++) {
+      const bar = this.bars[i]!;
+      (this.main as ISeriesApi<'Candlestick'>).update(
+        this.mainPoint(bar) as Parameters<ISeriesApi<'Candlestick'>['update']>[0],
+      );
+      this.volume.update(this.volumePoint(bar));
+    }
+    this.drawnIndex = this.bars.length - 1;
+    if (!this.hovering) this.showNewestInLegend();
+    this.updateDataset();
+  }
+
+  private showNewestInLegend(): void {
+    const n = this.bars.length;
+    this.legend.setState({
+      bar: this.bars[n - 1] ?? null,
+      previousClose: this.bars[n - 2]?.close ?? null,
+      hovered: false,
+    });
+  }
+
+  private readonly onCrosshair = (param: MouseEventParams<Time>): void => {
+    const index = param.logical === undefined ? -1 : Math.round(param.logical);
+    const bar = param.point && param.time !== undefined ? this.bars[index] : undefined;
+    if (!bar) {
+      if (this.hovering) {
+        this.hovering = false;
+        this.showNewestInLegend();
+      }
+      return;
+    }
+    this.hovering = true;
+    this.legend.setState({
+      bar,
+      previousClose: this.bars[index - 1]?.close ?? null,
+      hovered: true,
+    });
+  };
+
+  private readonly onRange = (range: LogicalRange | null): void => {
+    if (!range) return;
+    const visible = this.chart.timeScale().getVisibleRange();
+    if (visible) this.container.dataset.visibleFrom = String(visible.from);
+    if (range.from < HISTORY_TRIGGER_BARS) void this.loadOlder();
+  };
+
+  /** Data attributes that let end-to-end tests see the state without reading pixels. */
+  private updateDataset(): void {
+    const d = this.container.dataset;
+    d.phase = this.status.getState().phase;
+    d.bars = String(this.bars.length);
+    d.symbol = this.source?.symbol ?? '';
+    d.period = this.source?.period ?? '';
+    d.oldest = this.bars[0] ? String(this.bars[0].time / 1000) : '';
+    d.newest = this.bars.at(-1) ? String(this.bars.at(-1)!.time / 1000) : '';
+  }
+}

@@ -1,0 +1,207 @@
+import { ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
+import { tickDecimals, type Period } from '@ct/domain';
+import { Button, Spin, theme } from 'antd';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
+import { messages } from '../../i18n/messages';
+import { useReconnecting } from '../../realtime/connection';
+import type { ChartType } from '../workspace/chart-grid/store';
+import './chart.css';
+import { ChartController, type ChartStatus } from './ChartController';
+import { ChartLegend } from './ChartLegend';
+import { chartColorsFrom } from './chartTheme';
+import { ChartToolbar } from './ChartToolbar';
+import { InstrumentSelect } from './InstrumentSelect';
+import { tickOf, useInstrumentCatalogue, useSymbolInfo } from './instruments';
+import { PeriodSelect } from './PeriodSelect';
+import { periodLabel } from './periods';
+import { QuoteTicker } from './QuoteTicker';
+
+const m = messages.chart;
+
+/** Charts narrower than this show the period selector as a dropdown. */
+const COMPACT_WIDTH = 640;
+
+let canvasSupport: boolean | null = null;
+
+/** True when the browser gives a 2D canvas context (lightweight-charts needs one). */
+function canDrawCharts(): boolean {
+  canvasSupport ??= document.createElement('canvas').getContext('2d') !== null;
+  return canvasSupport;
+}
+
+const idleStatus = createStore<ChartStatus>(() => ({
+  phase: 'idle',
+  error: null,
+  loadingHistory: false,
+  historyExhausted: false,
+}));
+
+/** True while the element is narrower than `width` (re-renders only when that flips). */
+function useNarrowerThan(ref: React.RefObject<HTMLElement | null>, width: number): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry) setNarrow(entry.contentRect.width < width);
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref, width]);
+  return narrow;
+}
+
+export type TradingChartProps = {
+  chartId: string;
+  symbol: string | null;
+  period: Period;
+  chartType: ChartType;
+  onSymbolChange: (symbol: string) => void;
+  onPeriodChange: (period: Period) => void;
+  onChartTypeChange: (type: ChartType) => void;
+  /** Phone presentation: search sheet, compact header, no code editor button. */
+  mobile?: boolean;
+};
+
+/**
+ * A live chart: header with instrument, period, bid/ask and session state; the left
+ * toolbar; candles or a line over volume, with an OHLCV legend. Bars and ticks are owned
+ * by a ChartController; this component only wires it to React.
+ */
+export function TradingChart({
+  chartId,
+  symbol,
+  period,
+  chartType,
+  onSymbolChange,
+  onPeriodChange,
+  onChartTypeChange,
+  mobile = false,
+}: TradingChartProps) {
+  useInstrumentCatalogue();
+  const { token } = theme.useToken();
+  const colors = useMemo(() => chartColorsFrom(token), [token]);
+  const rootRef = useRef<HTMLElement>(null);
+  const [controller, setController] = useState<ChartController | null>(null);
+  const [unsupported, setUnsupported] = useState<string | null>(null);
+  const info = useSymbolInfo(symbol);
+  const tick = tickOf(info);
+  const decimals = tickDecimals(tick);
+  const compact = useNarrowerThan(rootRef, COMPACT_WIDTH) || mobile;
+  const reconnecting = useReconnecting();
+
+  // The chart is created when its element mounts, with the first colours and chart type;
+  // later changes go through the effects below.
+  const initial = useRef({ colors, chartType });
+  const attachCanvas = useCallback((el: HTMLDivElement | null) => {
+    if (!el) return;
+    if (!canDrawCharts()) {
+      setUnsupported(m.noCanvas);
+      return;
+    }
+    let created: ChartController;
+    try {
+      created = new ChartController(el, initial.current.colors, initial.current.chartType);
+    } catch (error) {
+      // Without a 2D canvas (very old browsers, test DOMs) the rest of the page still works.
+      console.warn('The chart could not be created', error);
+      setUnsupported(`${m.noCanvas} (${error instanceof Error ? error.message : String(error)})`);
+      return;
+    }
+    setController(created);
+    return () => {
+      created.dispose();
+      setController(null);
+    };
+  }, []);
+
+  useEffect(() => controller?.setColors(colors), [controller, colors]);
+  useEffect(() => controller?.setChartType(chartType), [controller, chartType]);
+  useEffect(() => {
+    if (controller && symbol) void controller.load({ symbol, period, tick });
+  }, [controller, symbol, period, tick]);
+
+  const status = useStore(controller?.status ?? idleStatus);
+  const legend = controller?.legend;
+  const title = symbol ? `${symbol} · ${periodLabel(period)}` : '';
+
+  return (
+    <section
+      ref={rootRef}
+      className={mobile ? 'trading-chart trading-chart-mobile' : 'trading-chart'}
+      aria-label={symbol ? m.region(symbol) : undefined}
+      data-chart-id={chartId}
+    >
+      <header className="chart-header">
+        <InstrumentSelect value={symbol} onChange={onSymbolChange} mobile={mobile} />
+        <PeriodSelect value={period} onChange={onPeriodChange} compact={compact} />
+        {symbol && <QuoteTicker symbol={symbol} decimals={decimals} />}
+      </header>
+      <div className="chart-body">
+        <ChartToolbar
+          chartId={chartId}
+          symbol={symbol}
+          period={period}
+          chartType={chartType}
+          onChartType={onChartTypeChange}
+          onFitContent={() => controller?.fitContent()}
+          onResetZoom={() => controller?.resetZoom()}
+          mobile={mobile}
+        />
+        <div className="chart-canvas-wrap">
+          <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
+          {legend && status.phase === 'ready' && (
+            <ChartLegend
+              store={legend}
+              decimals={decimals}
+              title={title}
+              badges={
+                <>
+                  {info && !info.is_trading && (
+                    <span className="chart-badge" title={m.marketClosedHint}>
+                      <ClockCircleOutlined aria-hidden="true" /> {m.marketClosed}
+                    </span>
+                  )}
+                  {reconnecting && (
+                    <span className="chart-badge chart-badge-warning">
+                      <DisconnectOutlined aria-hidden="true" /> {m.reconnecting}
+                    </span>
+                  )}
+                </>
+              }
+            />
+          )}
+          {status.loadingHistory && (
+            <div className="chart-history-loading" role="status">
+              <Spin size="small" /> {m.loadingHistory}
+            </div>
+          )}
+          {!unsupported && (status.phase === 'loading' || (status.phase === 'idle' && symbol)) && (
+            <div className="chart-overlay" role="status" aria-label={m.loading}>
+              <Spin />
+            </div>
+          )}
+          {status.phase === 'error' && (
+            <div className="chart-overlay chart-overlay-error" role="alert">
+              <span>
+                {m.loadFailed}: {status.error}
+              </span>
+              <Button size="small" onClick={() => void controller?.reload()}>
+                {m.retry}
+              </Button>
+            </div>
+          )}
+          {!symbol && (
+            <div className="chart-overlay chart-overlay-empty">
+              <strong>{messages.workspace.noSymbol}</strong>
+              <span>{messages.workspace.noSymbolHint}</span>
+            </div>
+          )}
+          {unsupported && <div className="chart-overlay chart-overlay-error">{unsupported}</div>}
+        </div>
+      </div>
+    </section>
+  );
+}

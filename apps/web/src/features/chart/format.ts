@@ -1,0 +1,23 @@
+/** A price with the instrument's decimals (from its tick size). */
+export function formatPrice(value: number | null | undefined, decimals: number): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
+  return value.toFixed(decimals);
+}
+
+/** A volume kept short: 950, 12.5K, 3.2M, 1.1B. */
+export function formatVolume(value: number): string {
+  const abs = Math.abs(value);
+  const short = (n: number, unit: string) => `${Number(n.toFixed(n < 10 ? 2 : 1))}${unit}`;
+  if (abs >= 1e9) return short(value / 1e9, 'B');
+  if (abs >= 1e6) return short(value / 1e6, 'M');
+  if (abs >= 1e4) return short(value / 1e3, 'K');
+  return String(Number(value.toFixed(abs >= 100 ? 0 : 2)));
+}
+
+/** Change from the previous close in percent with a sign, e.g. '+0.42%'; '' without one. */
+export function formatChange(close: number, previousClose: number | null): string {
+  if (previousClose === null || previousClose === 0) return '';
+  const pct = ((close - previousClose) / previousClose) * 100;
+  const sign = pct > 0 ? '+' : pct < 0 ? '−' : '';
+  return `${sign}${Math.abs(pct).toFixed(2)}%`;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { CHART_PERIODS, formatBarTime, formatTickMark, periodLabel, TICK } from './periods';
+
+const s = (ms: number) => ms / 1000;
+
+describe('chart periods', () => {
+  it('offers 1m 5m 15m 30m 1h 4h 1D 1W 1M mapped to the kline periods', () => {
+    expect(CHART_PERIODS.map((p) => p.label)).toEqual([
+      '1m',
+      '5m',
+      '15m',
+      '30m',
+      '1h',
+      '4h',
+      '1D',
+      '1W',
+      '1M',
+    ]);
+    expect(CHART_PERIODS.map((p) => p.value)).toEqual([
+      '1m',
+      '5m',
+      '15m',
+      '30m',
+      '1h',
+      '4h',
+      'day',
+      'week',
+      'month',
+    ]);
+    expect(periodLabel('week')).toBe('1W');
+  });
+});
+
+describe('time axis labels suited to the period', () => {
+  const t = Date.UTC(2026, 2, 10, 13, 45);
+
+  it('intraday: clock times, days at day marks, in the local time zone', () => {
+    const local = new Date(t);
+    const hhmm = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
+    expect(formatTickMark(s(t), TICK.time, '5m')).toBe(hhmm);
+    expect(formatTickMark(s(t), TICK.dayOfMonth, '1h')).toMatch(/^\d{1,2} [A-Z][a-z]{2}$/);
+    expect(formatBarTime(s(t), '1m')).toMatch(new RegExp(`2026 ${hhmm}$`));
+  });
+
+  it('daily and weekly bars: UTC days and months, never clock times', () => {
+    const day = Date.UTC(2026, 2, 10);
+    expect(formatTickMark(s(day), TICK.time, 'day')).toBe('10 Mar');
+    expect(formatTickMark(s(day), TICK.dayOfMonth, 'week')).toBe('10 Mar');
+    expect(formatTickMark(s(Date.UTC(2026, 3, 1)), TICK.month, 'day')).toBe('Apr');
+    expect(formatTickMark(s(Date.UTC(2026, 0, 1)), TICK.year, 'day')).toBe('2026');
+    expect(formatBarTime(s(day), 'day')).toBe('Tue 10 Mar 2026');
+    expect(formatBarTime(s(Date.UTC(2026, 2, 9)), 'week')).toBe('Week of 9 Mar 2026');
+  });
+
+  it('monthly bars: months with their year, and years', () => {
+    expect(formatTickMark(s(Date.UTC(2026, 4, 1)), TICK.month, 'month')).toBe('May 2026');
+    expect(formatTickMark(s(Date.UTC(2027, 0, 1)), TICK.year, 'month')).toBe('2027');
+    expect(formatBarTime(s(Date.UTC(2026, 4, 1)), 'month')).toBe('May 2026');
+  });
+});

@@ -1,0 +1,82 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFrameBridge, uninstallFrameBridge } from './frameBridge';
+import { shareLiveWithFrames } from './frameLive';
+import { ingestLiveMessage, resetLive, watchers } from './live';
+import { resetQuotes } from './quotes';
+
+function frameWindow(): Window {
+  const iframe = document.createElement('iframe');
+  document.body.appendChild(iframe);
+  return iframe.contentWindow!;
+}
+
+function fromFrame(source: Window, data: unknown, origin = window.location.origin) {
+  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+}
+
+describe('live prices shared with child frames', () => {
+  let stop: () => void;
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
+    resetLive();
+    resetQuotes();
+    installFrameBridge();
+    stop = shareLiveWithFrames();
+  });
+  afterEach(() => {
+    stop();
+    uninstallFrameBridge();
+    resetLive();
+    document.body.innerHTML = '';
+  });
+
+  it("holds a symbol for a frame's subscribe action and forwards its live messages", () => {
+    const frame = frameWindow();
+    const post = vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
+    const subscribe = {
+      type: 'cw_action',
+      action: 'live/subscribe',
+      payload: { symbol: 'BTCUSDT' },
+    };
+    fromFrame(frame, subscribe);
+    fromFrame(frame, subscribe); // the same frame asking twice holds once
+    expect(watchers('BTCUSDT')).toBe(1);
+
+    const message = { price: 100, size: 1, tm: 1, entry: '0', strike: 0 };
+    ingestLiveMessage('BTCUSDT', message);
+    expect(post).toHaveBeenCalledWith(
+      { type: 'cw_state_update', key: 'live/price', payload: { symbol: 'BTCUSDT', message } },
+      window.location.origin,
+    );
+
+    fromFrame(frame, { ...subscribe, action: 'live/unsubscribe' });
+    expect(watchers('BTCUSDT')).toBe(0);
+  });
+
+  it('ignores other origins and malformed actions', () => {
+    const frame = frameWindow();
+    fromFrame(
+      frame,
+      { type: 'cw_action', action: 'live/subscribe', payload: { symbol: 'A' } },
+      'http://evil.test',
+    );
+    fromFrame(frame, { type: 'cw_action', action: 'live/subscribe', payload: {} });
+    fromFrame(frame, { type: 'cw_action', action: 'other', payload: { symbol: 'A' } });
+    expect(watchers('A')).toBe(0);
+  });
+
+  it('lets go of every symbol when sharing stops', () => {
+    const frame = frameWindow();
+    fromFrame(frame, {
+      type: 'cw_action',
+      action: 'live/subscribe',
+      payload: { symbol: 'ETHUSDT' },
+    });
+    expect(watchers('ETHUSDT')).toBe(1);
+    stop();
+    expect(watchers('ETHUSDT')).toBe(0);
+  });
+});

@@ -1,0 +1,169 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { jsonResponse } from '../test/fixtures';
+import {
+  getChartPoints,
+  getLivePrice,
+  ingestLiveMessage,
+  liveStats,
+  onTicks,
+  resetLive,
+  watchers,
+  watchSymbol,
+} from './live';
+import { getQuote, getSymbolCacheRecord, resetQuotes, useQuoteStore } from './quotes';
+import { resetLiveSettings, setThrottleSettings } from './settings';
+
+const TM = Date.UTC(2026, 2, 10, 12, 0, 5);
+const bid = (price: number, tm = TM, size = 1) => ({ price, size, tm, entry: '0', strike: 0 });
+const ask = (price: number, tm = TM, size = 1) => ({ price, size, tm, entry: '1', strike: 0 });
+
+function stubCache(caches: { symbol: string; bid: number; ask: number }[]) {
+  const fetch = vi.fn(async (_url: string, init?: RequestInit) => {
+    const symbols = String(JSON.parse(String(init?.body)).symbols).split(',');
+    return jsonResponse({
+      code: 0,
+      msg: 'success',
+      data: { caches: caches.filter((c) => symbols.includes(c.symbol)) },
+    });
+  });
+  vi.stubGlobal('fetch', fetch);
+  return fetch;
+}
+
+describe('live pipeline', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    resetLive();
+    resetQuotes();
+    resetLiveSettings();
+  });
+  afterEach(() => {
+    resetLive();
+    vi.useRealTimers();
+  });
+
+  it('fills bid and ask from the quote cache while no live quote exists, in one call', async () => {
+    const fetch = stubCache([
+      { symbol: 'BTCUSDT', bid: 100, ask: 101 },
+      { symbol: 'ETHUSDT', bid: 10, ask: 10.5 },
+    ]);
+    watchSymbol('BTCUSDT');
+    watchSymbol('ETHUSDT');
+    watchSymbol('BTCUSDT');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    expect(fetch.mock.calls[0]![0]).toBe('/trading/symbol/cache');
+    expect(JSON.parse(String(fetch.mock.calls[0]![1]?.body))).toEqual({
+      channel: 1,
+      device: 1,
+      symbols: 'BTCUSDT,ETHUSDT',
+    });
+    expect(getQuote('BTCUSDT')).toMatchObject({ bid: 100, ask: 101, source: 'cache' });
+    expect(getSymbolCacheRecord('ETHUSDT')).toMatchObject({
+      symbol: 'ETHUSDT',
+      bid: 10,
+      ask: 10.5,
+      raw: { symbol: 'ETHUSDT', bid: 10, ask: 10.5 },
+    });
+    expect(getSymbolCacheRecord('ETHUSDT')?.timestamp).toEqual(expect.any(Number));
+
+    // Cached symbols are not asked for again.
+    watchSymbol('ETHUSDT');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('skips symbols whose cache call is still in flight', async () => {
+    let answer: (r: Response) => void = () => {};
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
+    vi.stubGlobal('fetch', fetch);
+    const release = watchSymbol('XAUUSD');
+    await vi.advanceTimersByTimeAsync(1);
+    release();
+    watchSymbol('XAUUSD');
+    // The clear at zero forgot the in-flight call, so the new holder asks again.
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    watchSymbol('XAUUSD');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    answer(jsonResponse({ code: 0, msg: '', data: { caches: [] } }));
+  });
+
+  it('derives quotes from messages, batches them, and hands bid ticks to charts', async () => {
+    stubCache([]);
+    watchSymbol('BTCUSDT');
+    const batches: unknown[] = [];
+    onTicks('BTCUSDT', (ticks) => batches.push(ticks));
+    ingestLiveMessage('BTCUSDT', bid(100));
+    ingestLiveMessage('BTCUSDT', ask(100.5));
+    ingestLiveMessage('BTCUSDT', { ...bid(1), entry: '9' });
+    ingestLiveMessage('BTCUSDT', { price: 'x' });
+    expect(batches).toEqual([]); // nothing before the batch flush
+    await vi.advanceTimersByTimeAsync(16);
+    expect(batches).toEqual([[{ time: TM, price: 100, size: 1 }]]);
+    expect(getLivePrice('BTCUSDT')).toEqual({ bid: 100, ask: 100.5, last: 100.5, timestamp: TM });
+    expect(getQuote('BTCUSDT')).toEqual({
+      bid: 100,
+      ask: 100.5,
+      last: 100.5,
+      timestamp: TM,
+      source: 'realtime',
+    });
+    expect(getChartPoints('BTCUSDT').map((p) => p.Close)).toEqual([100, 100.5]);
+    expect(liveStats).toMatchObject({ messages: 3, batches: 1, lastBatchSize: 3, ignored: 2 });
+  });
+
+  it('writes the quote store at most once per price update delay', async () => {
+    stubCache([]);
+    setThrottleSettings({ priceUpdateDelay: 100 });
+    watchSymbol('BTCUSDT');
+    const writes = vi.fn();
+    const stop = useQuoteStore.subscribe(writes);
+    await vi.advanceTimersByTimeAsync(1);
+    writes.mockClear();
+    for (let i = 0; i < 10; i++) {
+      ingestLiveMessage('BTCUSDT', bid(100 + i, TM + i * 20));
+      await vi.advanceTimersByTimeAsync(20);
+    }
+    // 200 ms of messages: a leading write, then at most one per 100 ms.
+    expect(writes.mock.calls.length).toBeLessThanOrEqual(3);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(getQuote('BTCUSDT')?.bid).toBe(109);
+    stop();
+  });
+
+  it('caps the chart points of an instrument at 1000', async () => {
+    stubCache([]);
+    watchSymbol('BTCUSDT');
+    for (let i = 0; i < 1100; i++) ingestLiveMessage('BTCUSDT', bid(i, TM + i));
+    await vi.advanceTimersByTimeAsync(16);
+    const points = getChartPoints('BTCUSDT');
+    expect(points).toHaveLength(1000);
+    expect(points[0]!.Close).toBe(100);
+    setThrottleSettings({ maxDataPoints: 100 });
+    expect(getChartPoints('BTCUSDT')).toHaveLength(100);
+  });
+
+  it('clears the instrument when the last holder cancels', async () => {
+    stubCache([{ symbol: 'BTCUSDT', bid: 1, ask: 2 }]);
+    const a = watchSymbol('BTCUSDT');
+    const b = watchSymbol('BTCUSDT');
+    await vi.advanceTimersByTimeAsync(1);
+    ingestLiveMessage('BTCUSDT', bid(100));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(watchers('BTCUSDT')).toBe(2);
+    a();
+    expect(getQuote('BTCUSDT')).toBeDefined();
+    b();
+    expect(watchers('BTCUSDT')).toBe(0);
+    expect(getQuote('BTCUSDT')).toBeUndefined();
+    expect(getLivePrice('BTCUSDT')).toBeUndefined();
+    expect(getChartPoints('BTCUSDT')).toEqual([]);
+    expect(getSymbolCacheRecord('BTCUSDT')).toBeUndefined();
+    // Messages that arrive after the close change nothing.
+    ingestLiveMessage('BTCUSDT', bid(5));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(getQuote('BTCUSDT')).toBeUndefined();
+  });
+});

@@ -1,0 +1,134 @@
+import {
+  envelopeSchema,
+  symbolCacheEntrySchema,
+  symbolsToFetch,
+  type PriceData,
+  type SymbolCacheEntry,
+} from '@ct/domain';
+import { z } from 'zod';
+import { create } from 'zustand';
+import { http } from '../api/client';
+
+/** A price quote (spec section 3): from the live feed or from the quote cache call. */
+export type PriceQuote = {
+  bid: number | null;
+  ask: number | null;
+  /** The latest single price; null for a quote of the cache, which has none. */
+  last: number | null;
+  /** Epoch ms: the message's time, or when the cache answered. */
+  timestamp: number;
+  source: 'realtime' | 'cache';
+};
+
+/** A symbol cache entry as the client keeps it: with a timestamp and the original record. */
+export type SymbolCacheRecord = SymbolCacheEntry & { timestamp: number; raw: unknown };
+
+type QuoteState = { quotes: Record<string, PriceQuote> };
+
+/**
+ * Quotes by symbol. Written at most every `priceUpdateDelay` ms for all symbols at once;
+ * read it with a selector (`useQuote`) so a component re-renders for its own symbol only.
+ */
+export const useQuoteStore = create<QuoteState>(() => ({ quotes: {} }));
+
+/** The quote of one symbol (undefined until a live message or the cache gave one). */
+export function useQuote(symbol: string | null | undefined): PriceQuote | undefined {
+  return useQuoteStore((s) => (symbol ? s.quotes[symbol] : undefined));
+}
+
+export function getQuote(symbol: string): PriceQuote | undefined {
+  return useQuoteStore.getState().quotes[symbol];
+}
+
+/** Writes the newest live price data of several symbols in one store update. */
+export function applyRealtimeQuotes(updates: ReadonlyMap<string, PriceData>): void {
+  if (updates.size === 0) return;
+  useQuoteStore.setState((s) => {
+    const quotes = { ...s.quotes };
+    for (const [symbol, price] of updates) {
+      quotes[symbol] = {
+        bid: price.bid,
+        ask: price.ask,
+        last: price.last,
+        timestamp: price.timestamp,
+        source: 'realtime',
+      };
+    }
+    return { quotes };
+  });
+}
+
+const symbolCache = new Map<string, SymbolCacheRecord>();
+const inFlight = new Set<string>();
+
+/** The cached record of a symbol, if the quote cache answered for it. */
+export function getSymbolCacheRecord(symbol: string): SymbolCacheRecord | undefined {
+  return symbolCache.get(symbol);
+}
+
+const cacheAnswerSchema = envelopeSchema(z.object({ caches: z.array(z.unknown()) }).loose());
+
+/**
+ * Fetches bid and ask of symbols without a live quote (POST /trading/symbol/cache,
+ * comma-joined), skipping symbols already cached or being fetched. A symbol that got a
+ * live quote meanwhile keeps it. Failures are logged: live messages fill the quote later.
+ */
+export async function fetchQuoteCache(
+  requested: readonly string[],
+  now: () => number = Date.now,
+): Promise<void> {
+  const symbols = symbolsToFetch(requested, new Set(symbolCache.keys()), inFlight);
+  if (symbols.length === 0) return;
+  for (const symbol of symbols) inFlight.add(symbol);
+  try {
+    const answer = await http.post(
+      '/trading/symbol/cache',
+      { channel: 1, device: 1, symbols: symbols.join(',') },
+      { schema: cacheAnswerSchema },
+    );
+    if (answer.code !== 0) throw new Error(answer.msg);
+    const timestamp = now();
+    const fresh: Record<string, PriceQuote> = {};
+    for (const raw of answer.data.caches) {
+      const parsed = symbolCacheEntrySchema.safeParse(raw);
+      if (!parsed.success || !inFlight.has(parsed.data.symbol)) continue;
+      symbolCache.set(parsed.data.symbol, { ...parsed.data, timestamp, raw });
+      fresh[parsed.data.symbol] = {
+        bid: parsed.data.bid,
+        ask: parsed.data.ask,
+        last: null,
+        timestamp,
+        source: 'cache',
+      };
+    }
+    useQuoteStore.setState((s) => {
+      const quotes = { ...s.quotes };
+      for (const [symbol, quote] of Object.entries(fresh)) {
+        if (quotes[symbol]?.source !== 'realtime') quotes[symbol] = quote;
+      }
+      return { quotes };
+    });
+  } catch (error) {
+    console.warn('Quote cache request failed', error);
+  } finally {
+    for (const symbol of symbols) inFlight.delete(symbol);
+  }
+}
+
+/** Forgets everything known about a symbol's price (its last live holder left). */
+export function clearQuote(symbol: string): void {
+  symbolCache.delete(symbol);
+  inFlight.delete(symbol);
+  if (!(symbol in useQuoteStore.getState().quotes)) return;
+  useQuoteStore.setState((s) => {
+    const { [symbol]: _removed, ...quotes } = s.quotes;
+    return { quotes };
+  });
+}
+
+/** Test helper: forgets every quote and cache record. */
+export function resetQuotes(): void {
+  symbolCache.clear();
+  inFlight.clear();
+  useQuoteStore.setState({ quotes: {} });
+}
