@@ -59,8 +59,11 @@ function startProduct(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; ur
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ct-e2e-'));
   const port = await freePort();
+  // Vitest sets NODE_ENV=test; the product runs (and `npm start` builds the web app) as it
+  // does for users, so it must not inherit that (antd gives every element id 'test' then).
+  const { NODE_ENV: _vitestMode, ...env } = process.env;
   const { child, url } = await startProduct({
-    ...process.env,
+    ...env,
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,

@@ -3,10 +3,12 @@ import {
   CandlestickSeries,
   ColorType,
   createChart,
+  createSeriesMarkers,
   CrosshairMode,
   HistogramSeries,
   LineSeries,
   type IChartApi,
+  type ISeriesMarkersPluginApi,
   type ISeriesApi,
   type LogicalRange,
   type MouseEventParams,
@@ -19,6 +21,7 @@ import { throttleSettings } from '../../realtime/settings';
 import { createThrottle, type Throttle } from '../../realtime/throttle';
 import type { ChartType } from '../workspace/chart-grid/store';
 import { fetchKlines, HISTORY_BARS } from './api';
+import type { ChartMarker } from './chartMarkers';
 import type { ChartColors } from './chartTheme';
 import { klineToBar, normalizeBars, prependHistory } from './history';
 import { formatBarTime, formatTickMark } from './periods';
@@ -103,6 +106,8 @@ export class ChartController {
   private hovering = false;
   private historyRetryAt = 0;
   private disposed = false;
+  private markers: readonly ChartMarker[] = [];
+  private markerPlugin: ISeriesMarkersPluginApi<Time> | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -227,10 +232,22 @@ export class ChartController {
     const old = this.main;
     // Added before the old one goes, so the price pane never empties and disappears.
     this.main = this.addMainSeries();
+    this.markerPlugin?.detach();
+    this.markerPlugin = null;
     this.chart.removeSeries(old);
     this.applyColors();
+    if (this.markers.length > 0) this.setMarkers(this.markers);
     if (this.source) this.setTick(this.source.tick);
     this.setSeriesData();
+  }
+
+  /** Draws markers (strategy deals) on the price series; an empty list clears them. */
+  setMarkers(markers: readonly ChartMarker[]): void {
+    this.markers = markers;
+    this.container.dataset.markers = String(markers.length);
+    const points = markers.map((m) => ({ ...m, time: m.time as UTCTimestamp }));
+    if (this.markerPlugin) this.markerPlugin.setMarkers(points);
+    else if (points.length > 0) this.markerPlugin = createSeriesMarkers(this.main, points);
   }
 
   /** Shows every loaded bar. */

@@ -38,6 +38,7 @@ vi.mock('./ChartController', async () => {
     setChartType() {}
     fitContent() {}
     resetZoom() {}
+    setMarkers() {}
     reload() {}
     dispose() {
       this.release?.();
@@ -123,7 +124,7 @@ describe('TradingChart', () => {
     });
   });
 
-  it('left toolbar: chart type, zoom, and a code editor button kept disabled (hidden on phones)', async () => {
+  it('left toolbar: chart type, zoom, and the code editor button the strategy workbench enables (hidden on phones)', async () => {
     const { user, onChartTypeChange, unmount } = renderChart();
     const toolbar = screen.getByRole('toolbar', { name: 'Chart tools' });
     expect(within(toolbar).getByRole('button', { name: 'Candles' })).toHaveAttribute(
@@ -134,7 +135,7 @@ describe('TradingChart', () => {
     expect(onChartTypeChange).toHaveBeenCalledWith('line');
     expect(within(toolbar).getByRole('button', { name: 'Fit all bars' })).toBeEnabled();
     expect(within(toolbar).getByRole('button', { name: 'Reset zoom' })).toBeEnabled();
-    expect(within(toolbar).getByRole('button', { name: 'Python Code Editor' })).toBeDisabled();
+    expect(within(toolbar).getByRole('button', { name: 'Python Code Editor' })).toBeEnabled();
     unmount();
     renderChart({ mobile: true });
     expect(screen.queryByRole('button', { name: 'Python Code Editor' })).not.toBeInTheDocument();

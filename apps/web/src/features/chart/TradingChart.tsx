@@ -9,7 +9,9 @@ import { useReconnecting } from '../../realtime/connection';
 import type { ChartType } from '../workspace/chart-grid/store';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
+import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
 import { ChartLegend } from './ChartLegend';
+import { useMarkersOf } from './chartMarkers';
 import { chartColorsFrom } from './chartTheme';
 import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
@@ -123,6 +125,9 @@ export function TradingChart({
     if (controller && symbol) void controller.load({ symbol, period, tick });
   }, [controller, symbol, period, tick]);
 
+  const markers = useMarkersOf(chartId, symbol);
+  useEffect(() => controller?.setMarkers(markers), [controller, markers]);
+
   const status = useStore(controller?.status ?? idleStatus);
   const legend = controller?.legend;
   const title = symbol ? `${symbol} · ${periodLabel(period)}` : '';
@@ -150,6 +155,7 @@ export function TradingChart({
           onResetZoom={() => controller?.resetZoom()}
           mobile={mobile}
         />
+        {!mobile && <StrategyWorkbenchHost />}
         <div className="chart-canvas-wrap">
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
           {legend && status.phase === 'ready' && (

@@ -1,12 +1,23 @@
+import { useEffect } from 'react';
+import { useChartTradeStore } from '../chart/tradeAction';
 import { BottomPanel } from './bottom-panel/BottomPanel';
 import { useBottomPanelStore } from './bottom-panel/store';
 import { ChartGrid } from './chart-grid/ChartGrid';
 import { SideButtons, SidePanel } from './side-panel/SidePanel';
+import { openSidePanel } from './side-panel/store';
 import { Toolbar } from './Toolbar';
 
 /** Wide workspace: toolbar, chart grid over the bottom panel, side panel on the right. */
 export function WideLayout() {
   const maximized = useBottomPanelStore((s) => s.size === 'maximized');
+  // A trade action from a chart opens the trading panel (spec section 2, wide layout).
+  useEffect(
+    () =>
+      useChartTradeStore.subscribe((state, previous) => {
+        if (state.action && state.seq !== previous.seq) openSidePanel('trading');
+      }),
+    [],
+  );
   return (
     <div className="workspace-wide">
       <Toolbar />

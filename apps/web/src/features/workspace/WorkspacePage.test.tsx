@@ -4,7 +4,8 @@ import { STORAGE_KEYS } from '../../app/storage';
 import { buildUser } from '../../test/fixtures';
 import { renderApp, storeSession } from '../../test/render';
 import { useAuthStore } from '../auth/store';
-import { useChartGridStore } from './chart-grid/store';
+import { stubMarketFetch } from '../chart/testSupport';
+import { DEFAULT_CELLS, useChartGridStore } from './chart-grid/store';
 import { useSidePanelStore } from './side-panel/store';
 
 function setWidth(width: number) {
@@ -15,8 +16,13 @@ describe('wide workspace', () => {
   beforeEach(() => {
     setWidth(1440);
     useSidePanelStore.setState({ active: 'trading' });
-    useChartGridStore.setState({ layout: 1, activeChartId: 'chart-1' });
+    useChartGridStore.setState({
+      layout: 1,
+      activeChartId: 'chart-1',
+      charts: DEFAULT_CELLS.map((cell) => ({ ...cell })),
+    });
     storeSession(buildUser());
+    stubMarketFetch();
   });
 
   it('has the toolbar, chart grid, bottom panel and side buttons', async () => {
@@ -28,7 +34,7 @@ describe('wide workspace', () => {
     expect(
       screen.getByRole('button', { name: /Switch to (dark|light) theme/ }),
     ).toBeInTheDocument();
-    expect(screen.getByRole('region', { name: 'Chart 1' })).toHaveTextContent('No symbol selected');
+    expect(screen.getByRole('region', { name: 'Chart 1' })).toHaveTextContent('BTCUSDT');
     const side = screen.getByRole('navigation', { name: 'Side panel buttons' });
     expect(
       within(side)
@@ -39,6 +45,7 @@ describe('wide workspace', () => {
   });
 
   it('trading panel: Paper Trading title, Order and DOM tabs, pick-a-symbol state', async () => {
+    useChartGridStore.setState((s) => ({ charts: s.charts.map((c) => ({ ...c, symbol: null })) }));
     renderApp('/desktop');
     const panel = await screen.findByRole('complementary', { name: 'Trading' });
     expect(within(panel).getByRole('heading', { name: 'Paper Trading' })).toBeInTheDocument();
@@ -107,7 +114,10 @@ describe('wide workspace', () => {
 });
 
 describe('narrow workspace', () => {
-  beforeEach(() => storeSession(buildUser()));
+  beforeEach(() => {
+    storeSession(buildUser());
+    stubMarketFetch();
+  });
 
   it('/phone always uses the narrow layout, starting on the Chart tab', async () => {
     setWidth(1440);

@@ -18,6 +18,7 @@ import {
   useBottomPanelStore,
 } from './store';
 import type { PanelTab, TradeSubTab } from './store';
+import { WideTradingRuntime } from './WideTradingRuntime';
 
 const b = messages.bottomPanel;
 const TAB_LABELS: Record<PanelTab, string> = { trade: b.trade, wallet: b.wallet };
@@ -94,7 +95,8 @@ export function BottomPanel() {
               items={TRADE_TABLES.map(({ key, label, Table }) => ({
                 key,
                 label,
-                children: <Table />,
+                // Only the shown table is mounted; it loads on showing (spec section 4).
+                children: subTab === key ? <Table active /> : null,
               }))}
             />
           ) : (
@@ -106,6 +108,7 @@ export function BottomPanel() {
           )}
         </div>
       )}
+      <WideTradingRuntime />
     </section>
   );
 }

@@ -5,8 +5,9 @@ import { setThemeMode, useThemeStore } from '../../../app/theme';
 import type { ThemeMode } from '../../../app/theme';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts/AccountSection';
+import { NarrowTradingRuntime } from '../../trading/NarrowTradingRuntime';
 import { ChartCellView } from '../chart-grid/ChartCellView';
-import { useChartGridStore } from '../chart-grid/store';
+import { DEFAULT_CELLS, useActiveChart } from '../chart-grid/store';
 import { TRADE_TABLES } from '../trade/TradeTables';
 
 const n = messages.narrow;
@@ -16,7 +17,8 @@ type MainTab = 'trading' | 'my';
 function TradingView() {
   // Forced to Chart on entry (spec section 4): local state starts there on every mount.
   const [subTab, setSubTab] = useState<string>('chart');
-  const firstChart = useChartGridStore((s) => s.charts[0]!);
+  // The Chart tab shows the active chart of the grid, full width.
+  const activeChart = useActiveChart() ?? DEFAULT_CELLS[0]!;
   return (
     <Tabs
       className="narrow-tabs"
@@ -27,12 +29,12 @@ function TradingView() {
         {
           key: 'chart',
           label: n.chart,
-          children: <ChartCellView cell={firstChart} index={0} active={false} />,
+          children: <ChartCellView cell={activeChart} index={0} active={false} mobile />,
         },
         ...TRADE_TABLES.map(({ key, label, Table }) => ({
           key,
           label,
-          children: <Table />,
+          children: subTab === key ? <Table active narrow /> : null,
         })),
       ]}
     />
@@ -66,6 +68,7 @@ export function NarrowLayout() {
   const [tab, setTab] = useState<MainTab>('trading');
   return (
     <div className="workspace-narrow">
+      <NarrowTradingRuntime />
       <div className="narrow-content">
         {tab === 'trading' ? (
           <TradingView />

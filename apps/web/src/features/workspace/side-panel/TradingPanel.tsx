@@ -1,43 +1,27 @@
-import { LineChartOutlined, LoginOutlined } from '@ant-design/icons';
-import { Empty, Tabs, Typography } from 'antd';
+import { Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { useAuthStore } from '../../auth/store';
+import { closeEditOrder, useTradingDialogs } from '../../trading/dialogs';
+import { EditOrderPanel } from '../../trading/EditOrderPanel';
+import { TradingTabs } from '../../trading/TradingTabs';
 import { useActiveChart } from '../chart-grid/store';
 
 const t = messages.trading;
 
-function OrderTab() {
-  const signedIn = useAuthStore((s) => s.isLoggedIn && s.currentTrader !== null);
-  const activeChart = useActiveChart();
-  if (!signedIn) {
-    return (
-      <Empty
-        image={<LoginOutlined className="panel-empty-icon" aria-hidden="true" />}
-        description={t.loginFirst}
-      />
-    );
-  }
-  if (!activeChart?.symbol) {
-    return (
-      <Empty
-        image={<LineChartOutlined className="panel-empty-icon" aria-hidden="true" />}
-        description={
-          <>
-            <Typography.Text strong>{t.pickSymbol}</Typography.Text>
-            <br />
-            <Typography.Text type="secondary">{t.pickSymbolHint}</Typography.Text>
-          </>
-        }
-      />
-    );
-  }
-  // The order ticket (trading issue) renders here.
-  return null;
-}
-
-/** The trading panel: '{symbol} Paper Trading' with the Order and DOM tabs. */
+/**
+ * The trading panel: '{symbol} Paper Trading' with the Order and DOM tabs. While an
+ * edit-order action is active the Edit Order panel takes its place (spec section 2).
+ */
 export function TradingPanel() {
   const activeChart = useActiveChart();
+  const editing = useTradingDialogs((s) => s.editOrder);
+  const editSeq = useTradingDialogs((s) => s.editSeq);
+  if (editing) {
+    return (
+      <div className="side-panel-body">
+        <EditOrderPanel key={editSeq} order={editing} onClose={closeEditOrder} />
+      </div>
+    );
+  }
   return (
     <div className="side-panel-body">
       <header className="side-panel-header">
@@ -45,16 +29,7 @@ export function TradingPanel() {
           {t.title(activeChart?.symbol ?? null)}
         </Typography.Title>
       </header>
-      <Tabs
-        className="trading-tabs"
-        size="small"
-        defaultActiveKey="order"
-        items={[
-          { key: 'order', label: t.order, children: <OrderTab /> },
-          // The DOM tab shows nothing (spec section 2).
-          { key: 'dom', label: t.dom, children: null },
-        ]}
-      />
+      <TradingTabs symbol={activeChart?.symbol ?? null} />
     </div>
   );
 }

@@ -35,3 +35,8 @@ export function clickSideButton(clicked: SideButton): void {
 export function closeSidePanel(): void {
   setActive('none');
 }
+
+/** Opens a side panel (a chart trade action opens the trading panel). */
+export function openSidePanel(button: SideButton): void {
+  if (useSidePanelStore.getState().active !== button) setActive(button);
+}

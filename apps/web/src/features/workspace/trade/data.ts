@@ -1,28 +1,27 @@
+import { useTradeList, type ListState } from '../../trading/store';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 
-export type TableData<T> = { rows: readonly T[]; loading: boolean };
-
-const EMPTY: TableData<never> = { rows: [], loading: false };
+export type TableData<T> = Pick<ListState<T>, 'rows' | 'loading'>;
 
 /*
- * Data sources of the trade tables. The trading issue (positions, settled orders, pending
- * orders and order logs of the current trader) replaces these bodies with calls to
- * GET /trading/order/position, /settles, /pending and /logs, refreshed on sub-tab and
- * trader changes. Until then every table is honestly empty.
+ * Data sources of the trade tables: the current trader's lists from the trading calls
+ * (GET /trading/order/position, /settles, /pending, /logs). Each loads when its table is
+ * shown (`active`), on every trader change, and when the engine reports a change on the
+ * account's live channel.
  */
 
-export function usePositions(): TableData<PositionRow> {
-  return EMPTY;
+export function usePositions(active = true): TableData<PositionRow> {
+  return useTradeList('positions', active);
 }
 
-export function useSettledOrders(): TableData<SettledOrderRow> {
-  return EMPTY;
+export function useSettledOrders(active = true): TableData<SettledOrderRow> {
+  return useTradeList('settles', active);
 }
 
-export function usePendingOrders(): TableData<PendingOrderRow> {
-  return EMPTY;
+export function usePendingOrders(active = true): TableData<PendingOrderRow> {
+  return useTradeList('pendings', active);
 }
 
-export function useOrderLogs(): TableData<OrderLogRow> {
-  return EMPTY;
+export function useOrderLogs(active = true): TableData<OrderLogRow> {
+  return useTradeList('logs', active);
 }

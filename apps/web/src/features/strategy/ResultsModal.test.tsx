@@ -1,0 +1,70 @@
+import type { Performance } from '@ct/domain';
+import { render, screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import { metricRows, ResultsModal } from './ResultsModal';
+
+const performance = {
+  合约: 'GOOG',
+  周期: '1d',
+  开始时间: '2024-01-02 00:00:00',
+  结束时间: '2024-03-01 00:00:00',
+  交易次数: 3,
+  胜率: 0.666667,
+  盈亏比: 2,
+  总盈利: 30,
+  总亏损: -15,
+  净利润: 15,
+  最大持仓: 1,
+  平均每笔盈利: 5,
+  profit_rate: 0.00015,
+  annual_return: null,
+  max_drawdown: 0.01,
+  max_drawdown_amount: 10,
+  win_rate: 0.666667,
+  sharpe_ratio: null,
+  profit_factor: 2,
+  expectancy: 5,
+  winning_trades: 2,
+  losing_trades: 1,
+  open_trades: 0,
+  commission_total: 0,
+  initial_capital: 100000,
+  final_equity: 100015,
+  bar_count: 40,
+  equity_curve: [],
+  conventions: {
+    initial_capital: 100000,
+    contract_multiplier: 1,
+    commission_per_lot: 0,
+    risk_free_rate: 0,
+    days_per_year: 252,
+    currency: 'USD',
+    bars_per_year: 252,
+    open_trades_valued_at: 'last_close',
+  },
+} satisfies Performance;
+
+describe('ResultsModal', () => {
+  it('metric rows show the win rate by the display rule and undefined figures as -', () => {
+    const rows = metricRows(performance);
+    expect(rows.find((r) => r.label.startsWith('胜率'))?.value).toBe('66.67%');
+    expect(rows.find((r) => r.label === 'Annual return')?.value).toBe('-');
+    expect(rows.find((r) => r.label.startsWith('交易次数'))?.value).toBe('3');
+  });
+
+  it('shows the error alert with the tip and no data, and Save Results disabled', () => {
+    render(
+      <ResultsModal
+        open
+        view={{ deals: [], performance: null, error: 'Traceback: boom' }}
+        onClose={() => {}}
+        onSave={() => {}}
+        saveDisabled
+      />,
+    );
+    expect(screen.getByText('Traceback: boom')).toBeInTheDocument();
+    expect(screen.getByText(/Execution Log/)).toBeInTheDocument();
+    expect(screen.getByText('No backtest data available')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save Results' })).toBeDisabled();
+  });
+});

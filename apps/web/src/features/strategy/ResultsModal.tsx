@@ -1,0 +1,206 @@
+import type { Deal, Performance } from '@ct/domain';
+import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
+import { messages } from '../../i18n/messages';
+import { formatWinRate, TRADE_PAGE_SIZE } from './logic';
+
+const m = messages.strategy;
+
+/** What the results modal shows: a fresh run or a saved result. */
+export type ResultView = {
+  deals: readonly Deal[];
+  performance: Performance | null;
+  error: string | null;
+};
+
+const num = (value: number | null | undefined, digits = 2) =>
+  value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits);
+const pct = (value: number | null | undefined) =>
+  value === null || value === undefined || !Number.isFinite(value)
+    ? '-'
+    : `${(value * 100).toFixed(2)}%`;
+
+/** The rows of the Performance Metrics table. */
+export function metricRows(p: Performance): { key: string; label: string; value: string }[] {
+  const rows: [string, string | number | null | undefined][] = [
+    ['合约 (Symbol)', p.合约],
+    ['周期 (Period)', p.周期],
+    ['开始时间 (Start)', p.开始时间],
+    ['结束时间 (End)', p.结束时间],
+    ['交易次数 (Trades)', p.交易次数],
+    ['胜率 (Win rate)', formatWinRate(p.胜率)],
+    ['盈亏比 (Profit/loss ratio)', num(p.盈亏比, 4)],
+    ['总盈利 (Total profit)', num(p.总盈利)],
+    ['总亏损 (Total loss)', num(p.总亏损)],
+    ['净利润 (Net profit)', num(p.净利润)],
+    ['最大持仓 (Max positions)', p.最大持仓],
+    ['平均每笔盈利 (Average per trade)', num(p.平均每笔盈利)],
+    ['Profit rate', pct(p.profit_rate)],
+    ['Annual return', pct(p.annual_return)],
+    ['Max drawdown', `${pct(p.max_drawdown)} (${num(p.max_drawdown_amount)})`],
+    ['Sharpe ratio', num(p.sharpe_ratio, 4)],
+    ['Profit factor', num(p.profit_factor, 4)],
+    ['Expectancy', num(p.expectancy)],
+    [
+      'Winning / losing / open trades',
+      `${p.winning_trades} / ${p.losing_trades} / ${p.open_trades}`,
+    ],
+    ['Commission', num(p.commission_total)],
+    ['Initial capital → final equity', `${num(p.initial_capital)} → ${num(p.final_equity)}`],
+    ['Bars', p.bar_count],
+  ];
+  return rows.map(([label, value]) => ({
+    key: label,
+    label,
+    value: value === null || value === undefined ? '-' : String(value),
+  }));
+}
+
+function conventionsText(p: Performance): string | null {
+  const c = p.conventions as Performance['conventions'] | undefined;
+  if (!c) return null;
+  return [
+    `initial capital ${c.initial_capital}`,
+    `contract multiplier ${c.contract_multiplier}`,
+    `commission per lot ${c.commission_per_lot}`,
+    `risk-free rate ${c.risk_free_rate}`,
+    `${c.days_per_year} days per year`,
+    `currency ${c.currency}`,
+    `open trades valued at the last close`,
+  ].join(', ');
+}
+
+export function ResultsModal({
+  open,
+  view,
+  onClose,
+  onSave,
+  saveDisabled,
+  saving,
+  onShowOnChart,
+}: {
+  open: boolean;
+  view: ResultView | null;
+  onClose: () => void;
+  onSave?: () => void;
+  saveDisabled: boolean;
+  saving?: boolean;
+  onShowOnChart?: () => void;
+}) {
+  const performance = view?.performance ?? null;
+  const deals = view?.deals ?? [];
+  const conventions = performance ? conventionsText(performance) : null;
+  return (
+    <Modal
+      open={open}
+      title={m.resultsTitle}
+      width="80vw"
+      onCancel={onClose}
+      destroyOnHidden
+      footer={[
+        <Button key="close" onClick={onClose}>
+          {m.close}
+        </Button>,
+        onShowOnChart && (
+          <Button key="chart" onClick={onShowOnChart}>
+            {m.showOnChart}
+          </Button>
+        ),
+        onSave && (
+          <Button
+            key="save"
+            type="primary"
+            disabled={saveDisabled}
+            loading={saving}
+            onClick={onSave}
+          >
+            {m.saveResults}
+          </Button>
+        ),
+      ]}
+    >
+      <div data-testid="backtest-results">
+        {view?.error && (
+          <Alert
+            type="error"
+            showIcon
+            style={{ marginBottom: 12 }}
+            title={m.errorTitle}
+            description={
+              <>
+                <pre
+                  style={{ whiteSpace: 'pre-wrap', margin: 0, maxHeight: 200, overflow: 'auto' }}
+                >
+                  {view.error}
+                </pre>
+                <div>{m.errorTip}</div>
+              </>
+            }
+          />
+        )}
+        {!performance && deals.length === 0 ? (
+          <Empty description={m.noData} />
+        ) : (
+          <>
+            {performance && (
+              <>
+                <Typography.Title level={5}>{m.metrics}</Typography.Title>
+                <Table
+                  size="small"
+                  pagination={false}
+                  rowKey="key"
+                  dataSource={metricRows(performance)}
+                  columns={[
+                    { title: m.metric, dataIndex: 'label', width: '40%' },
+                    { title: m.value, dataIndex: 'value' },
+                  ]}
+                  aria-label={m.metrics}
+                />
+                {conventions && (
+                  <Typography.Paragraph type="secondary" style={{ marginTop: 4 }}>
+                    {m.conventions(conventions)}
+                  </Typography.Paragraph>
+                )}
+              </>
+            )}
+            <Typography.Title level={5}>{m.trades}</Typography.Title>
+            <Table<Deal>
+              size="small"
+              rowKey={(d) => `${d.start}-${d.open_date}-${d.lots}`}
+              dataSource={deals as Deal[]}
+              pagination={{ pageSize: TRADE_PAGE_SIZE, showSizeChanger: false }}
+              aria-label={m.trades}
+              columns={[
+                { title: m.deal.openDate, dataIndex: 'open_date' },
+                { title: m.deal.closeDate, dataIndex: 'close_date', render: (v) => v ?? '-' },
+                {
+                  title: m.deal.side,
+                  render: (_, d) =>
+                    d.lots > 0 ? (
+                      <Tag color="green">{m.deal.buy}</Tag>
+                    ) : (
+                      <Tag color="red">{m.deal.sell}</Tag>
+                    ),
+                },
+                { title: m.deal.lots, dataIndex: 'lots' },
+                { title: m.deal.openPrice, dataIndex: 'open_price' },
+                { title: m.deal.closePrice, dataIndex: 'close_price' },
+                {
+                  title: m.deal.profit,
+                  dataIndex: 'profit',
+                  render: (v: number) => (
+                    <span style={{ color: v >= 0 ? '#389e0d' : '#cf1322' }}>{num(v)}</span>
+                  ),
+                },
+                {
+                  title: m.deal.status,
+                  dataIndex: 'status',
+                  render: (v: string) => (v === 'YES' ? m.deal.closed : m.deal.open),
+                },
+              ]}
+            />
+          </>
+        )}
+      </div>
+    </Modal>
+  );
+}

@@ -1,0 +1,147 @@
+import type { Deal } from '@ct/domain';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  AutoSaver,
+  BUY_COLOR,
+  formatWinRate,
+  isDefaultStrategy,
+  markersFromDeals,
+  SELL_COLOR,
+  type SaveIndicator,
+} from './logic';
+
+function deal(over: Partial<Deal>): Deal {
+  return {
+    open_date: '2024-01-02 00:00:00',
+    close_date: '2024-01-05 00:00:00',
+    open_price: 100,
+    close_price: 110,
+    lots: 1,
+    status: 'YES',
+    profit: 10,
+    commission: 0,
+    start: 1_704_153_600,
+    end: 1_704_412_800,
+    qty: 1,
+    ...over,
+  };
+}
+
+describe('formatWinRate (spec section 9)', () => {
+  it('multiplies fractions by 100 with 2 decimals', () => {
+    expect(formatWinRate(0.583333)).toBe('58.33%');
+    expect(formatWinRate(1)).toBe('100.00%');
+    expect(formatWinRate(0)).toBe('0.00%');
+  });
+  it('shows values above 1 as they are', () => {
+    expect(formatWinRate(58.3333)).toBe('58.33%');
+  });
+  it('shows a dash for missing values', () => {
+    expect(formatWinRate(null)).toBe('-');
+    expect(formatWinRate(undefined)).toBe('-');
+    expect(formatWinRate(Number.NaN)).toBe('-');
+  });
+});
+
+describe('isDefaultStrategy', () => {
+  it('matches Default and Default Strategy in any case', () => {
+    expect(isDefaultStrategy('Default Strategy')).toBe(true);
+    expect(isDefaultStrategy(' default ')).toBe(true);
+    expect(isDefaultStrategy('My strategy')).toBe(false);
+    expect(isDefaultStrategy(null)).toBe(false);
+  });
+});
+
+describe('markersFromDeals', () => {
+  it('a closed buy: OB below the bar at open, CS above at close', () => {
+    expect(markersFromDeals([deal({})])).toEqual([
+      { time: 1_704_153_600, position: 'belowBar', shape: 'arrowUp', color: BUY_COLOR, text: 'OB' },
+      {
+        time: 1_704_412_800,
+        position: 'aboveBar',
+        shape: 'arrowDown',
+        color: SELL_COLOR,
+        text: 'CS',
+      },
+    ]);
+  });
+  it('a closed sell: OS above at open, CB below at close', () => {
+    const [open, close] = markersFromDeals([deal({ lots: -2 })]);
+    expect(open).toMatchObject({ text: 'OS', position: 'aboveBar', shape: 'arrowDown' });
+    expect(open?.color).toBe(SELL_COLOR);
+    expect(close).toMatchObject({ text: 'CB', position: 'belowBar', shape: 'arrowUp' });
+    expect(close?.color).toBe(BUY_COLOR);
+  });
+  it('an open trade has no close marker; markers are sorted by time', () => {
+    const markers = markersFromDeals([
+      deal({ start: 300, end: null, close_date: null, status: 'NOT' }),
+      deal({ start: 100, end: 200 }),
+    ]);
+    expect(markers.map((m) => [m.time, m.text])).toEqual([
+      [100, 'OB'],
+      [200, 'CS'],
+      [300, 'OB'],
+    ]);
+  });
+  it('no deals, no markers', () => {
+    expect(markersFromDeals([])).toEqual([]);
+  });
+});
+
+describe('AutoSaver (1500 ms debounce, indicator back to idle after 1.5 s)', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  function setup(save: (name: string, code: string) => Promise<unknown>) {
+    const states: SaveIndicator[] = [];
+    const saver = new AutoSaver(save, (s) => states.push(s));
+    return { saver, states };
+  }
+
+  it('saves once, 1500 ms after the last edit, then success and idle', async () => {
+    const save = vi.fn(() => Promise.resolve());
+    const { saver, states } = setup(save);
+    saver.edited('Mine', 'a');
+    await vi.advanceTimersByTimeAsync(1000);
+    saver.edited('Mine', 'ab');
+    await vi.advanceTimersByTimeAsync(1499);
+    expect(save).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(save).toHaveBeenCalledWith('Mine', 'ab');
+    expect(states).toEqual(['saving', 'success']);
+    await vi.advanceTimersByTimeAsync(1499);
+    expect(saver.indicator).toBe('success');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(states).toEqual(['saving', 'success', 'idle']);
+  });
+
+  it('a failed save shows error, then idle', async () => {
+    const { saver, states } = setup(() => Promise.reject(new Error('down')));
+    saver.edited('Mine', 'x');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(states).toEqual(['saving', 'error']);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(states).toEqual(['saving', 'error', 'idle']);
+  });
+
+  it('never saves Default or no selection', async () => {
+    const save = vi.fn(() => Promise.resolve());
+    const { saver, states } = setup(save);
+    saver.edited('Default Strategy', 'x');
+    saver.edited('default', 'x');
+    saver.edited(null, 'x');
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(save).not.toHaveBeenCalled();
+    expect(states).toEqual([]);
+  });
+
+  it('cancel drops a pending save', async () => {
+    const save = vi.fn(() => Promise.resolve());
+    const { saver } = setup(save);
+    saver.edited('Mine', 'x');
+    saver.cancel();
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(save).not.toHaveBeenCalled();
+  });
+});

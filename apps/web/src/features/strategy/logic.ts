@@ -1,0 +1,127 @@
+import type { Deal } from '@ct/domain';
+import type { ChartMarker } from '../chart/chartMarkers';
+
+/** The built-in strategy's name; it is never saved, modified or auto-saved. */
+export const DEFAULT_STRATEGY = 'Default Strategy';
+/** Auto-save waits this long after the last edit (spec section 9). */
+export const AUTO_SAVE_DEBOUNCE_MS = 1500;
+/** The save indicator returns to idle this long after success or failure. */
+export const INDICATOR_RESET_MS = 1500;
+export const RUN_HISTORY_PAGE_SIZE = 10;
+export const TRADE_PAGE_SIZE = 5;
+
+export function isDefaultStrategy(name: string | null | undefined): boolean {
+  if (!name) return false;
+  const lower = name.trim().toLowerCase();
+  return lower === 'default' || lower === 'default strategy';
+}
+
+/** Win rate display (spec section 9): above 1 shown as is, otherwise × 100; 2 decimals. */
+export function formatWinRate(value: number | null | undefined): string {
+  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
+  return `${(value > 1 ? value : value * 100).toFixed(2)}%`;
+}
+
+export const BUY_COLOR = '#26a69a';
+export const SELL_COLOR = '#ef5350';
+
+/**
+ * Chart markers of deals: OB (open buy) / OS (open sell) at the opening bar, CB / CS at the
+ * closing bar (a buy is closed by a sell: CS; a sell by a buy: CB). Buys below the bar with
+ * an up arrow, sells above with a down arrow. Sorted by time as the chart requires.
+ */
+export function markersFromDeals(deals: readonly Deal[]): ChartMarker[] {
+  const markers: ChartMarker[] = [];
+  for (const deal of deals) {
+    const buy = deal.lots > 0;
+    markers.push({
+      time: deal.start,
+      position: buy ? 'belowBar' : 'aboveBar',
+      shape: buy ? 'arrowUp' : 'arrowDown',
+      color: buy ? BUY_COLOR : SELL_COLOR,
+      text: buy ? 'OB' : 'OS',
+    });
+    if (deal.end !== null && deal.status === 'YES') {
+      markers.push({
+        time: deal.end,
+        position: buy ? 'aboveBar' : 'belowBar',
+        shape: buy ? 'arrowDown' : 'arrowUp',
+        color: buy ? SELL_COLOR : BUY_COLOR,
+        text: buy ? 'CS' : 'CB',
+      });
+    }
+  }
+  return markers.sort((a, b) => a.time - b.time);
+}
+
+export type SaveIndicator = 'idle' | 'saving' | 'success' | 'error';
+
+/**
+ * Auto-save of the selected strategy: each edit restarts a 1500 ms debounce; then `save`
+ * runs, the indicator shows saving, then success or error, and returns to idle 1.5 s later.
+ * Default is never auto-saved.
+ */
+export class AutoSaver {
+  private debounce: ReturnType<typeof setTimeout> | null = null;
+  private reset: ReturnType<typeof setTimeout> | null = null;
+  private state: SaveIndicator = 'idle';
+
+  constructor(
+    private readonly save: (name: string, code: string) => Promise<unknown>,
+    private readonly onState: (state: SaveIndicator) => void,
+  ) {}
+
+  get indicator(): SaveIndicator {
+    return this.state;
+  }
+
+  /** An edit of `name`'s code. */
+  edited(name: string | null, code: string): void {
+    if (!name || isDefaultStrategy(name)) return;
+    this.cancel();
+    this.debounce = setTimeout(() => {
+      this.debounce = null;
+      void this.run(name, code);
+    }, AUTO_SAVE_DEBOUNCE_MS);
+  }
+
+  /** Drops a pending save (selection changed, editor closed). */
+  cancel(): void {
+    if (this.debounce) clearTimeout(this.debounce);
+    this.debounce = null;
+  }
+
+  dispose(): void {
+    this.cancel();
+    if (this.reset) clearTimeout(this.reset);
+    this.reset = null;
+  }
+
+  private set(state: SaveIndicator): void {
+    this.state = state;
+    this.onState(state);
+  }
+
+  private async run(name: string, code: string): Promise<void> {
+    if (this.reset) clearTimeout(this.reset);
+    this.reset = null;
+    this.set('saving');
+    let ok = true;
+    try {
+      await this.save(name, code);
+    } catch {
+      ok = false;
+    }
+    this.set(ok ? 'success' : 'error');
+    this.reset = setTimeout(() => {
+      this.reset = null;
+      this.set('idle');
+    }, INDICATOR_RESET_MS);
+  }
+}
+
+/** A client id for the log socket: letters, digits and dashes. */
+export function newClientId(): string {
+  const random = Math.random().toString(36).slice(2, 10);
+  return `strategy-${Date.now().toString(36)}-${random}`;
+}

@@ -1,0 +1,53 @@
+import { Modal } from 'antd';
+import { messages } from '../../i18n/messages';
+import { clearChartTradeAction, useChartTradeAction } from '../chart/tradeAction';
+import { closeEditOrder, useTradingDialogs } from './dialogs';
+import { EditOrderPanel } from './EditOrderPanel';
+import { TradingTabs } from './TradingTabs';
+import './trading.css';
+
+/** Full-screen modal frame of the phone layout. */
+const FULL_SCREEN = {
+  width: '100%',
+  centered: false,
+  className: 'fullscreen-modal',
+  rootClassName: 'fullscreen-modal-root',
+  footer: null,
+  destroyOnHidden: true,
+} as const;
+
+/**
+ * The trading modal of mobile-sized apps (spec section 4): open while a chart trade action
+ * exists; closing it clears the action.
+ */
+export function TradingModal() {
+  const action = useChartTradeAction();
+  return (
+    <Modal
+      {...FULL_SCREEN}
+      open={action !== null}
+      title={messages.trading.title(action?.symbol ?? null)}
+      onCancel={clearChartTradeAction}
+    >
+      {action && <TradingTabs symbol={action.symbol} />}
+    </Modal>
+  );
+}
+
+/** The Edit Order panel as a full-screen modal on phones. */
+export function EditOrderModal() {
+  const order = useTradingDialogs((s) => s.editOrder);
+  const seq = useTradingDialogs((s) => s.editSeq);
+  return (
+    <Modal
+      {...FULL_SCREEN}
+      open={order !== null}
+      title={messages.editOrder.title}
+      onCancel={closeEditOrder}
+    >
+      {order && (
+        <EditOrderPanel key={seq} order={order} onClose={closeEditOrder} showHeader={false} />
+      )}
+    </Modal>
+  );
+}

@@ -1,0 +1,187 @@
+import {
+  availableVolume,
+  closeQuantityRule,
+  closingPrice,
+  sideLabel,
+  sideOfCmd,
+  tickDecimals,
+  validateQuantity,
+  type PendingView,
+  type PositionView,
+  type QuantityRule,
+} from '@ct/domain';
+import { Button, Descriptions, InputNumber, Modal, Tag } from 'antd';
+import { useId, useState } from 'react';
+import { messages } from '../../i18n/messages';
+import { useQuote } from '../../realtime/quotes';
+import { useSymbolInfo } from '../chart/instruments';
+import { cancelPendingOrder, closePosition } from './actions';
+import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
+import { formatLevel, formatPriceOf, formatQuantity, tickOfInfo } from './format';
+
+const c = messages.closePosition;
+const p = messages.cancelPending;
+
+function SideText({ cmd }: { cmd: number }) {
+  const cls = cmd === 1 ? 'side-buy' : cmd === 2 ? 'side-sell' : undefined;
+  return <span className={cls}>{sideLabel(cmd)}</span>;
+}
+
+function ClosePositionForm({ position }: { position: PositionView }) {
+  const id = useId();
+  const info = useSymbolInfo(position.symbol);
+  const quote = useQuote(position.symbol);
+  const tick = tickOfInfo(info);
+  const available = availableVolume(position);
+  // Without instrument data only 0 < quantity ≤ available is checked.
+  const rule: QuantityRule = info
+    ? closeQuantityRule(info, available)
+    : { min: 0, max: available, step: 0 };
+  const [quantity, setQuantity] = useState<number | null>(available);
+  const [submitted, setSubmitted] = useState(false);
+  const [closing, setClosing] = useState(false);
+  // The rule's message; an empty or unreadable quantity is 'Invalid quantity'.
+  const error = validateQuantity(quantity ?? Number.NaN, rule);
+  const full = quantity !== null && Math.abs(quantity - available) < 1e-9;
+  const market =
+    quote && quote.bid !== null && quote.ask !== null
+      ? closingPrice(sideOfCmd(position.cmd), { bid: quote.bid, ask: quote.ask })
+      : position.marketPrice;
+
+  const submit = async () => {
+    setSubmitted(true);
+    if (error || quantity === null) return;
+    setClosing(true);
+    try {
+      const outcome = await closePosition(position, quantity);
+      if (outcome.success) dismissClosePosition();
+    } finally {
+      setClosing(false);
+    }
+  };
+
+  return (
+    <Modal
+      open
+      title={c.title}
+      onCancel={dismissClosePosition}
+      centered
+      destroyOnHidden
+      footer={[
+        <Button key="cancel" onClick={dismissClosePosition} disabled={closing}>
+          {c.cancel}
+        </Button>,
+        <Button
+          key="ok"
+          type="primary"
+          danger
+          loading={closing}
+          disabled={submitted && error !== null}
+          onClick={() => void submit()}
+        >
+          {c.confirm}
+        </Button>,
+      ]}
+    >
+      <Descriptions
+        size="small"
+        column={1}
+        className="close-position-figures"
+        items={[
+          { key: 'symbol', label: c.symbol, children: position.symbol },
+          { key: 'direction', label: c.direction, children: <SideText cmd={position.cmd} /> },
+          {
+            key: 'open',
+            label: c.openPrice,
+            children: <span className="num">{formatPriceOf(position.price, tick)}</span>,
+          },
+          {
+            key: 'market',
+            label: c.marketPrice,
+            children: <span className="num">{formatPriceOf(market, tick)}</span>,
+          },
+          {
+            key: 'available',
+            label: c.availableVolume,
+            children: <span className="num">{formatQuantity(available)}</span>,
+          },
+        ]}
+      />
+      <label className="close-position-label" htmlFor={`${id}-qty`}>
+        {c.quantity}
+      </label>
+      <div className="close-position-row">
+        <InputNumber
+          id={`${id}-qty`}
+          className="close-position-input"
+          status={error ? 'error' : undefined}
+          aria-invalid={error ? true : undefined}
+          step={rule.step > 0 ? rule.step : 1}
+          precision={rule.step > 0 ? tickDecimals(rule.step) : undefined}
+          value={quantity}
+          onChange={setQuantity}
+          onPressEnter={() => void submit()}
+        />
+        <Button onClick={() => setQuantity(available)}>{c.all}</Button>
+        <Tag color={full ? 'red' : 'blue'}>{full ? c.full : c.partial}</Tag>
+      </div>
+      {error && (
+        <div className="ticket-error" role="alert">
+          {error}
+        </div>
+      )}
+    </Modal>
+  );
+}
+
+function CancelPendingConfirm({ pending }: { pending: PendingView }) {
+  const info = useSymbolInfo(pending.symbol);
+  const tick = tickOfInfo(info);
+  const [canceling, setCanceling] = useState(false);
+  const confirm = async () => {
+    setCanceling(true);
+    try {
+      const outcome = await cancelPendingOrder(pending);
+      if (outcome.success) dismissCancelPending();
+    } finally {
+      setCanceling(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={p.title}
+      onCancel={dismissCancelPending}
+      centered
+      destroyOnHidden
+      footer={[
+        <Button key="keep" onClick={dismissCancelPending} disabled={canceling}>
+          {p.keep}
+        </Button>,
+        <Button key="ok" type="primary" danger loading={canceling} onClick={() => void confirm()}>
+          {p.confirm}
+        </Button>,
+      ]}
+    >
+      <p>{p.question}</p>
+      <p className="num">
+        <SideText cmd={pending.cmd} /> {formatQuantity(pending.volume)} {pending.symbol} @{' '}
+        {formatPriceOf(pending.pendPrice, tick)} · {pending.expireType}
+        {pending.tp > 0 ? ` · TP ${formatLevel(pending.tp, tick)}` : ''}
+        {pending.sl > 0 ? ` · SL ${formatLevel(pending.sl, tick)}` : ''}
+      </p>
+    </Modal>
+  );
+}
+
+/** The Close Position modal and the Cancel Pending Order confirmation, when open. */
+export function TradingDialogs() {
+  const closing = useTradingDialogs((s) => s.closePosition);
+  const canceling = useTradingDialogs((s) => s.cancelPending);
+  return (
+    <>
+      {closing && <ClosePositionForm key={closing.orderId} position={closing} />}
+      {canceling && <CancelPendingConfirm key={canceling.pId} pending={canceling} />}
+    </>
+  );
+}

@@ -1,0 +1,173 @@
+import { accountEventSchema, type AccountEvent, type Trader } from '@ct/domain';
+import type { Centrifuge, Subscription } from 'centrifuge';
+import { useEffect } from 'react';
+import { identifyLive, isChildFrame, onLiveClient } from '../../realtime/connection';
+import { useAuthStore } from '../auth/store';
+import { fetchLiveToken } from './api';
+import { invalidateLists, type TradeList } from './store';
+
+/** Live tokens last 10 minutes (server); the connect token is renewed well before. */
+export const LIVE_TOKEN_RENEW_MS = 5 * 60_000;
+/** Bursts of account events (a fill and its log row) refresh the tables once. */
+const EVENT_COALESCE_MS = 50;
+/** The gateway's close code for a refused connect token (expired or invalid). */
+const DISCONNECT_INVALID_TOKEN = 3500;
+
+/** The tables an account event changes. */
+export function listsChangedBy(event: AccountEvent): TradeList[] {
+  switch (event.type) {
+    case 'position_opened':
+    case 'pending_filled':
+      return ['positions', 'pendings', 'logs'];
+    case 'position_closed':
+      return ['positions', 'settles', 'logs'];
+    case 'tpsl_changed':
+      return ['positions', 'logs'];
+    case 'pending_added':
+    case 'pending_canceled':
+    case 'pending_expired':
+    case 'pending_rejected':
+      return ['pendings', 'logs'];
+  }
+}
+
+const eventListeners = new Set<(event: AccountEvent) => void>();
+
+/** Follows the events of the current account's private channel (tests, notifications). */
+export function onAccountEvent(listener: (event: AccountEvent) => void): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
+let pending = new Set<TradeList>();
+let flushTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** Takes one publication of the account channel: the touched tables refresh. */
+export function handleAccountPublication(data: unknown): void {
+  const parsed = accountEventSchema.safeParse(data);
+  if (!parsed.success) return;
+  for (const listener of eventListeners) listener(parsed.data);
+  for (const list of listsChangedBy(parsed.data)) pending.add(list);
+  flushTimer ??= setTimeout(() => {
+    flushTimer = null;
+    const lists = [...pending];
+    pending = new Set();
+    invalidateLists(lists);
+  }, EVENT_COALESCE_MS);
+}
+
+/**
+ * Joins `account:{uuid}` on the main window's live connection: the connection is
+ * identified with the user's connect token (renewed every 5 minutes), the channel with its
+ * subscription token (fetched again by the client when the gateway says it expired). On
+ * every (re)subscription the tables reload, since events may have been missed meanwhile.
+ * Returns the leave function.
+ */
+function joinAccountChannel(client: Centrifuge, userId: string, trader: Trader): () => void {
+  let stopped = false;
+  let sub: Subscription | null = null;
+  let renewTimer: ReturnType<typeof setInterval> | null = null;
+
+  const identify = async (): Promise<string> => {
+    const tokens = await fetchLiveToken(trader);
+    if (!stopped) identifyLive(userId, tokens.connectToken);
+    return tokens.subscriptionToken;
+  };
+
+  const onDisconnected = (ctx: { code: number }) => {
+    // A connect token refused on a reconnect stops the client: renew it and connect again.
+    if (stopped || ctx.code !== DISCONNECT_INVALID_TOKEN) return;
+    identify().then(
+      () => {
+        if (!stopped) client.connect();
+      },
+      (error: unknown) => console.warn('Renewing the live token failed', error),
+    );
+  };
+  client.on('disconnected', onDisconnected);
+
+  identify().then(
+    (subscriptionToken) => {
+      if (stopped) return;
+      const channel = `account:${trader.uuid}`;
+      const existing = client.getSubscription(channel);
+      if (existing) client.removeSubscription(existing);
+      sub = client.newSubscription(channel, {
+        token: subscriptionToken,
+        getToken: async () => (await fetchLiveToken(trader)).subscriptionToken,
+      });
+      sub.on('publication', (ctx) => handleAccountPublication(ctx.data));
+      sub.on('subscribed', () => invalidateLists());
+      sub.on('error', (ctx) => console.warn('Account channel error', ctx.error));
+      sub.subscribe();
+      renewTimer = setInterval(() => {
+        identify().catch((error: unknown) => console.warn('Renewing the live token failed', error));
+      }, LIVE_TOKEN_RENEW_MS);
+    },
+    (error: unknown) => console.warn('The account channel could not be joined', error),
+  );
+
+  return () => {
+    stopped = true;
+    client.removeListener('disconnected', onDisconnected);
+    if (renewTimer !== null) clearInterval(renewTimer);
+    if (sub) {
+      sub.unsubscribe();
+      sub.removeAllListeners();
+      client.removeSubscription(sub);
+    }
+  };
+}
+
+// One join per account, however many components ask for it.
+let joined: { key: string; holders: number; leave: () => void } | null = null;
+
+function acquire(userId: string, account: Trader): () => void {
+  const key = `${userId}|${account.uuid}|${account.token}`;
+  if (joined?.key !== key) {
+    joined?.leave();
+    let leaveChannel: (() => void) | null = null;
+    const stopFollowing = onLiveClient((client) => {
+      leaveChannel?.();
+      leaveChannel = client ? joinAccountChannel(client, userId, account) : null;
+    });
+    joined = {
+      key,
+      holders: 0,
+      leave: () => {
+        stopFollowing();
+        leaveChannel?.();
+      },
+    };
+  }
+  const entry = joined;
+  entry.holders += 1;
+  let released = false;
+  return () => {
+    if (released) return;
+    released = true;
+    entry.holders -= 1;
+    if (entry.holders === 0 && joined === entry) {
+      entry.leave();
+      joined = null;
+    }
+  };
+}
+
+/**
+ * Keeps the current account's private channel joined while mounted, so changes made by
+ * the engine (a pending order filled, a TP/SL hit, an expiry) show without a refresh.
+ * Child frames have no connection of their own and skip it.
+ */
+export function useAccountLiveUpdates(): void {
+  const userId = useAuthStore((s) => s.userId);
+  const trader = useAuthStore((s) => s.currentTrader);
+  const uuid = trader?.uuid ?? null;
+  const token = trader?.token ?? null;
+  useEffect(() => {
+    if (!userId || !uuid || !token || isChildFrame()) return;
+    const account = useAuthStore.getState().currentTrader;
+    if (!account) return;
+    return acquire(userId, account);
+  }, [userId, uuid, token]);
+}

@@ -1,0 +1,208 @@
+import {
+  validateStopLoss,
+  validateTakeProfit,
+  type ExpireType,
+  type OrderType,
+  type PendingView,
+  type PositionView,
+  type Side,
+} from '@ct/domain';
+import { notify } from '../../app/notify';
+import { messages } from '../../i18n/messages';
+import {
+  cancelPendingRequest,
+  closePositionRequest,
+  currentTrader,
+  editTpslRequest,
+  placeMarketOrderRequest,
+  placePendingOrderRequest,
+} from './api';
+import { invalidateLists } from './store';
+
+/*
+ * The trader's operations, one plain function each: buttons, row menus and tests call them
+ * the same way. Each shows the spec's message (section 8) and refreshes what it changed;
+ * each resolves with the outcome instead of throwing.
+ */
+
+export type ActionOutcome = { success: boolean; message: string };
+
+const t = messages.trading;
+
+function newClientOrderId(): string {
+  return typeof crypto !== 'undefined' && 'randomUUID' in crypto
+    ? crypto.randomUUID()
+    : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+}
+
+export type PlaceOrderInput = {
+  symbol: string | null;
+  side: Side;
+  orderType: OrderType;
+  quantity: number;
+  /** The limit price of a limit (pending) order. */
+  limitPrice?: number | null;
+  expireType: ExpireType;
+  /** TP / SL price; null or absent when not set. */
+  tp?: number | null;
+  sl?: number | null;
+};
+
+/** Places a market order or a pending (limit) order from the ticket. */
+export async function placeOrder(input: PlaceOrderInput): Promise<ActionOutcome> {
+  const done = (success: boolean, message: string): ActionOutcome => {
+    if (success) notify.success(message);
+    else notify.error(message);
+    return { success, message };
+  };
+  const trader = currentTrader();
+  if (!trader) return done(false, t.noAccountInfo);
+  if (!input.symbol) return done(false, t.noSymbolInfo);
+  const base = {
+    symbol: input.symbol,
+    cmd: input.side === 'buy' ? (1 as const) : (2 as const),
+    volume: input.quantity,
+    clientOrderId: newClientOrderId(),
+    ...(input.tp ? { tp: input.tp } : {}),
+    ...(input.sl ? { sl: input.sl } : {}),
+  };
+  try {
+    if (input.orderType === 'market') {
+      const result = await placeMarketOrderRequest(trader, base);
+      if (!result.success || !result.data) return done(false, result.message || t.orderFailed);
+      invalidateLists(['positions', 'logs']);
+      return done(true, t.orderSuccess(result.data.order.orderId));
+    }
+    const result = await placePendingOrderRequest(trader, {
+      ...base,
+      pendPrice: input.limitPrice ?? Number.NaN,
+      expireType: input.expireType,
+    });
+    if (!result.success || !result.data) return done(false, result.message || t.pendingFailed);
+    invalidateLists(['pendings', 'logs']);
+    return done(true, t.pendingSuccess(result.data.pending.pId));
+  } catch {
+    return done(false, t.orderRetry);
+  }
+}
+
+const c = messages.closePosition;
+
+/** Closes `volume` of a position (all of its available volume for a full close). */
+export async function closePosition(
+  position: Pick<PositionView, 'orderId'>,
+  volume: number,
+): Promise<ActionOutcome> {
+  const trader = currentTrader();
+  if (!trader) {
+    notify.error(t.noCurrentTrader);
+    return { success: false, message: t.noCurrentTrader };
+  }
+  try {
+    const result = await closePositionRequest(trader, {
+      orderId: position.orderId,
+      volume,
+      clientOrderId: newClientOrderId(),
+    });
+    if (!result.success) {
+      const message = result.message || c.failed;
+      notify.error(message);
+      return { success: false, message };
+    }
+    invalidateLists(['positions', 'settles', 'logs']);
+    notify.success(c.success);
+    return { success: true, message: c.success };
+  } catch {
+    notify.error(c.requestFailed);
+    return { success: false, message: c.requestFailed };
+  }
+}
+
+const p = messages.cancelPending;
+
+/** Cancels a working pending order. */
+export async function cancelPendingOrder(
+  pending: Pick<PendingView, 'pId'>,
+): Promise<ActionOutcome> {
+  const trader = currentTrader();
+  if (!trader) {
+    notify.error(t.noCurrentTrader);
+    return { success: false, message: t.noCurrentTrader };
+  }
+  try {
+    const result = await cancelPendingRequest(trader, pending.pId);
+    if (!result.success) {
+      const message = result.message || p.failed;
+      notify.error(message);
+      return { success: false, message };
+    }
+    invalidateLists(['pendings', 'logs']);
+    notify.success(p.success);
+    return { success: true, message: p.success };
+  } catch {
+    notify.error(p.requestFailed);
+    return { success: false, message: p.requestFailed };
+  }
+}
+
+const e = messages.editOrder;
+
+/** An order as the edit panel shows it (spec section 3, Order (edit panel)). */
+export type EditableOrder = {
+  orderId: string;
+  symbol: string;
+  side: Side;
+  availableVolume: number;
+  totalVolume: number;
+  openPrice: number;
+  /** Current TP / SL; 0 or less means not set. */
+  tp: number;
+  sl: number;
+  tick: number;
+};
+
+export type TpslEdit = {
+  /** The TP price when its checkbox is on, else null (not sent: the level is removed). */
+  tp: number | null;
+  sl: number | null;
+  tpEnabled: boolean;
+  slEnabled: boolean;
+};
+
+/**
+ * Validates and saves TP/SL of an order. Validation failures are returned (the panel shows
+ * them inline) without a call; the call's outcome shows the spec's message.
+ */
+export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<ActionOutcome> {
+  const trader = currentTrader();
+  if (!order.orderId || !trader?.token || !trader.uuid) {
+    return { success: false, message: e.missingInfo };
+  }
+  if (edit.tpEnabled) {
+    const problem =
+      edit.tp === null || !Number.isFinite(edit.tp)
+        ? e.invalidTp
+        : validateTakeProfit(order.side, order.openPrice, edit.tp, order.tick);
+    if (problem) return { success: false, message: problem || e.invalidTp };
+  }
+  if (edit.slEnabled) {
+    const problem =
+      edit.sl === null || !Number.isFinite(edit.sl)
+        ? e.invalidSl
+        : validateStopLoss(order.side, order.openPrice, edit.sl, order.tick);
+    if (problem) return { success: false, message: problem || e.invalidSl };
+  }
+  try {
+    const result = await editTpslRequest(trader, {
+      orderId: order.orderId,
+      ...(edit.tpEnabled && edit.tp !== null ? { tp: edit.tp } : {}),
+      ...(edit.slEnabled && edit.sl !== null ? { sl: edit.sl } : {}),
+    });
+    if (!result.success) return { success: false, message: result.message || e.failed };
+  } catch {
+    return { success: false, message: e.failed };
+  }
+  invalidateLists(['positions', 'logs']);
+  notify.success(e.success);
+  return { success: true, message: e.success };
+}

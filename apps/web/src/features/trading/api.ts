@@ -1,0 +1,243 @@
+import {
+  CHANNEL_DEFAULT,
+  closeResponseSchema,
+  DEVICE_DEFAULT,
+  envelopeSchema,
+  liveTokenSchema,
+  MSG_TOKEN_INVALID,
+  openOrderResponseSchema,
+  orderLogSchema,
+  pendingDelResponseSchema,
+  pendingOrderResponseSchema,
+  pendingSchema,
+  positionSchema,
+  settleSchema,
+  tpslResponseSchema,
+  type ExpireType,
+  type LiveToken,
+  type OrderLogView,
+  type PendingView,
+  type PositionView,
+  type SettleView,
+  type Trader,
+} from '@ct/domain';
+import { z } from 'zod';
+import { ApiError, http } from '../../api/client';
+import { messages } from '../../i18n/messages';
+import { useAuthStore } from '../auth/store';
+
+const t = messages.trading;
+
+/** What every trading call answers (spec section 7): success with data, or a message. */
+export type TradingResult<T> =
+  { success: true; message: string; data: T } | { success: false; message: string };
+
+function failure(message: string): { success: false; message: string } {
+  return { success: false, message };
+}
+
+/** The current trading account, or null (trading calls then fail, spec section 5). */
+export function currentTrader(): Trader | null {
+  return useAuthStore.getState().currentTrader;
+}
+
+const account = (trader: Trader) => ({
+  channel: CHANNEL_DEFAULT,
+  device: DEVICE_DEFAULT,
+  uuid: trader.uuid,
+  token: trader.token,
+});
+
+// ---- Lists ----
+
+const listAnswer = <K extends string, T extends z.ZodType>(key: K, row: T) =>
+  envelopeSchema(
+    z
+      .object({ [key]: z.array(row) } as Record<K, z.ZodArray<T>>)
+      .loose()
+      .nullable(),
+  );
+
+async function list<T>(
+  path: string,
+  key: string,
+  row: z.ZodType<T>,
+  fallback: string,
+  trader: Trader | null,
+  extra: Record<string, string | number> = {},
+  noCache = false,
+): Promise<TradingResult<T[]>> {
+  if (!trader) return failure(t.noCurrentTrader);
+  try {
+    const answer = await http.get(path, {
+      params: { ...account(trader), ...extra },
+      noCache,
+      schema: listAnswer(key, row),
+    });
+    const rows = answer.data?.[key] as T[] | undefined;
+    if (answer.code !== 0 || !rows) return failure(answer.msg || fallback);
+    return { success: true, message: answer.msg, data: rows };
+  } catch (error) {
+    // A thrown error uses its own message (spec section 8).
+    return failure(error instanceof Error && error.message ? error.message : fallback);
+  }
+}
+
+/** GET /trading/order/position: open positions (`data.orders`). */
+export function fetchPositions(trader = currentTrader()): Promise<TradingResult<PositionView[]>> {
+  return list('/trading/order/position', 'orders', positionSchema, t.positionsFailed, trader);
+}
+
+/** GET /trading/order/logs with a timestamp and no-cache headers (`data.orders`). */
+export function fetchOrderLogs(trader = currentTrader()): Promise<TradingResult<OrderLogView[]>> {
+  return list(
+    '/trading/order/logs',
+    'orders',
+    orderLogSchema,
+    t.orderLogsFailed,
+    trader,
+    { _t: Date.now() },
+    true,
+  );
+}
+
+/** GET /trading/order/settles from the newest (lastSortId -1), no-cache (`data.settles`). */
+export function fetchSettles(trader = currentTrader()): Promise<TradingResult<SettleView[]>> {
+  return list(
+    '/trading/order/settles',
+    'settles',
+    settleSchema,
+    t.settlesFailed,
+    trader,
+    { _t: Date.now(), lastSortId: -1 },
+    true,
+  );
+}
+
+/** GET /trading/order/pending with a timestamp and no-cache headers (`data.pendings`). */
+export function fetchPendings(trader = currentTrader()): Promise<TradingResult<PendingView[]>> {
+  return list(
+    '/trading/order/pending',
+    'pendings',
+    pendingSchema,
+    t.pendingsFailed,
+    trader,
+    { _t: Date.now() },
+    true,
+  );
+}
+
+// ---- Mutations (the order helpers) ----
+
+/**
+ * A refused call answers non-2xx with the server's `msg`: that is a failure with its
+ * message. A call that never got an answer (network) is thrown, so each action can show
+ * its own 'request failed' text.
+ */
+async function mutate<T>(
+  path: string,
+  body: Record<string, unknown>,
+  schema: z.ZodType<{ code: number; msg: string; success: boolean; message: string; data: T }>,
+  fallback: string,
+): Promise<TradingResult<T>> {
+  try {
+    const answer = await http.post(path, body, { schema });
+    if (answer.code !== 0 || !answer.success || answer.data === null) {
+      return failure(answer.message || answer.msg || fallback);
+    }
+    return { success: true, message: answer.message || answer.msg, data: answer.data };
+  } catch (error) {
+    if (error instanceof ApiError) return failure(error.message || fallback);
+    if (error instanceof Error && error.message === MSG_TOKEN_INVALID)
+      return failure(error.message);
+    throw error;
+  }
+}
+
+export type MarketOrderRequest = {
+  symbol: string;
+  cmd: 1 | 2;
+  volume: number;
+  tp?: number;
+  sl?: number;
+  clientOrderId?: string;
+};
+
+/** The market order helper (POST /trading/order/open): `data.order.orderId`. */
+export function placeMarketOrderRequest(
+  trader: Trader,
+  order: MarketOrderRequest,
+): Promise<TradingResult<{ order: PositionView } | null>> {
+  return mutate(
+    '/trading/order/open',
+    { ...account(trader), comment: '', ...order },
+    openOrderResponseSchema,
+    t.orderFailedDefault,
+  );
+}
+
+export type PendingOrderRequest = MarketOrderRequest & {
+  pendPrice: number;
+  expireType: ExpireType;
+};
+
+/** The pending order helper (POST /trading/order/pending/add): `data.pending.pId`. */
+export function placePendingOrderRequest(
+  trader: Trader,
+  order: PendingOrderRequest,
+): Promise<TradingResult<{ pending: PendingView } | null>> {
+  return mutate(
+    '/trading/order/pending/add',
+    { ...account(trader), ...order },
+    pendingOrderResponseSchema,
+    t.pendingFailedDefault,
+  );
+}
+
+/** The edit TP/SL helper (POST /trading/order/tpsl): tp and sl only when enabled. */
+export function editTpslRequest(
+  trader: Trader,
+  edit: { orderId: string; tp?: number; sl?: number },
+): Promise<TradingResult<{ order: PositionView } | null>> {
+  return mutate(
+    '/trading/order/tpsl',
+    { token: trader.token, uuid: trader.uuid, ...edit },
+    tpslResponseSchema,
+    t.tpslFailedDefault,
+  );
+}
+
+/** POST /trading/order/close: `volume` of position `orderId`, close type 0. */
+export function closePositionRequest(
+  trader: Trader,
+  close: { orderId: string; volume: number; closeTypeYT?: number; clientOrderId?: string },
+): Promise<TradingResult<{ order: PositionView; settle: SettleView } | null>> {
+  return mutate(
+    '/trading/order/close',
+    { ...account(trader), closeTypeYT: 0, ...close },
+    closeResponseSchema,
+    t.closeFailedDefault,
+  );
+}
+
+/** POST /trading/order/pending/del: cancels pending order `pId`. */
+export function cancelPendingRequest(
+  trader: Trader,
+  pId: string,
+): Promise<TradingResult<{ pending: PendingView } | null>> {
+  return mutate(
+    '/trading/order/pending/del',
+    { ...account(trader), pId },
+    pendingDelResponseSchema,
+    t.cancelFailedDefault,
+  );
+}
+
+/** GET /api/live/token: the tokens of the account's private live channel. */
+export function fetchLiveToken(trader: Trader): Promise<LiveToken> {
+  return http.get('/api/live/token', {
+    params: { uuid: trader.uuid, token: trader.token },
+    noCache: true,
+    schema: liveTokenSchema,
+  });
+}

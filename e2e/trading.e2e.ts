@@ -1,0 +1,453 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectPath, loginThroughPage } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { matchesPrediction, planTakeProfit, simulatedMarket } from './support/market.ts';
+
+/*
+ * The trader's journeys on the trading UI against the started product: orders, positions
+ * with live P&L, TP/SL edits, closes, pending orders, a take-profit hit by the live feed,
+ * account switching, and the same on a phone. BTCUSDT trades around the clock.
+ */
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+// ---- helpers ----
+
+/** The data rows of the trade table on screen (the sticky header is a table of its own). */
+function tradeRows(page: Page): Locator {
+  return page.locator('.trade-table .ant-table-tbody tr.ant-table-row');
+}
+
+/** The data row whose cells include `id` (an order id or pending id). */
+function rowWithId(page: Page, id: string): Locator {
+  return tradeRows(page).filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+}
+
+/** The text of the `index`-th cell of a row. */
+async function cellText(row: Locator, index: number): Promise<string> {
+  return ((await row.locator('td').nth(index).textContent()) ?? '').trim();
+}
+
+/** Waits for a toast with this text and returns its text. */
+async function toast(page: Page, text: string | RegExp): Promise<string> {
+  const message = page.locator('.ant-message-notice').filter({ hasText: text }).first();
+  await message.waitFor({ timeout: 15_000 });
+  return ((await message.textContent()) ?? '').trim();
+}
+
+/** The id at the end of 'Order successful! Order ID: 12'. */
+function idOf(message: string): string {
+  const match = /ID: (\d+)/.exec(message);
+  if (!match?.[1]) throw new Error(`No id in "${message}"`);
+  return match[1];
+}
+
+/** A price inside the range of a 'TP range: a ~ b' hint, on a 0.1 tick. */
+function midOfRange(hint: string): string {
+  const match = /([\d.]+) ~ ([\d.]+)/.exec(hint);
+  if (!match) throw new Error(`No range in "${hint}"`);
+  return ((Number(match[1]) + Number(match[2])) / 2).toFixed(1);
+}
+
+async function bottomTab(page: Page, name: string): Promise<void> {
+  await page.getByRole('tab', { name, exact: true }).click();
+}
+
+async function switchAccount(page: Page, name: string): Promise<void> {
+  await page.getByRole('button', { name: /^Account:/ }).click();
+  await page.getByRole('menuitem', { name: 'Trading Accounts' }).hover();
+  await page.getByRole('menuitem', { name: new RegExp(name) }).click();
+  await toast(page, 'Trading account switched');
+  await page.getByRole('button', { name: `Account: ${name}` }).waitFor();
+}
+
+async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void> {
+  await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
+  await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
+}
+
+function ticket(page: Page): Locator {
+  return page.getByRole('group', { name: 'BTCUSDT Order' }).first();
+}
+
+async function chooseSide(page: Page, side: 'Buy' | 'Sell'): Promise<void> {
+  await ticket(page).getByRole('radio', { name: side }).click();
+}
+
+async function chooseOrderType(page: Page, type: 'Market' | 'Limit'): Promise<void> {
+  await ticket(page).getByText(type, { exact: true }).click();
+}
+
+/** Marks the document; the mark survives as long as the page is not reloaded. */
+async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __notReloaded?: boolean }).__notReloaded = true;
+  });
+}
+
+async function expectNotReloaded(page: Page): Promise<void> {
+  expect(
+    await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded),
+  ).toBe(true);
+}
+
+/** Waits until the open full-screen modal has finished its opening animation. */
+async function fullScreenModalOpen(page: Page): Promise<void> {
+  const frame = page.locator('.fullscreen-modal .ant-modal-container').last();
+  const width = page.viewportSize()?.width ?? 0;
+  await expect
+    .poll(async () => (await frame.boundingBox())?.width ?? 0)
+    .toBeGreaterThanOrEqual(width);
+  await page.waitForFunction(() => !document.querySelector('.fullscreen-modal[class*="zoom"]'));
+}
+
+// Columns of the wide positions table.
+const POS = { side: 1, volume: 2, settled: 3, open: 4, market: 5, tp: 6, sl: 7, pnl: 8, id: 13 };
+
+describe('a trader on a desktop', () => {
+  let page: Page;
+  let orderId = '';
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'desktop', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/desktop');
+  });
+  afterAll(async () => {
+    await page.context().close();
+  });
+
+  it('buys at market; the position row shows a moving P&L', async () => {
+    const place = page.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await screenshot(page, 'trading-desktop-ticket');
+    await place.click();
+    orderId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+
+    const row = rowWithId(page, orderId);
+    await row.waitFor();
+    expect(await cellText(row, 0)).toBe('BTCUSDT');
+    expect(await cellText(row, POS.side)).toBe('Buy');
+    expect(await cellText(row, POS.volume)).toBe('1');
+    expect(await cellText(row, POS.open)).toMatch(/^\d+\.\d$/);
+    const first = await cellText(row, POS.pnl);
+    expect(first).toMatch(/^[+-]?\d+\.\d\d$/);
+    // the live feed moves the unrealized P&L without any reload
+    await markDocument(page);
+    await expect.poll(() => cellText(row, POS.pnl), { timeout: 30_000 }).not.toBe(first);
+    await expectNotReloaded(page);
+    await screenshot(page, 'trading-desktop-position');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'trading-desktop-position-dark');
+    await setTheme(page, 'light');
+  });
+
+  it('edits TP and SL in the Edit Order panel', async () => {
+    const row = rowWithId(page, orderId);
+    await page.getByRole('button', { name: `Edit BTCUSDT ${orderId}` }).click();
+    const panel = page.getByRole('complementary', { name: 'Trading' });
+    await panel.getByRole('heading', { name: 'Edit Order' }).waitFor();
+    for (const label of ['Symbol', 'Direction', 'Available Volume', 'Total Volume', 'Open Price']) {
+      await panel.getByText(label, { exact: true }).waitFor();
+    }
+    expect(await panel.getByText('Not Set').count()).toBe(2);
+    await panel.getByRole('checkbox', { name: 'TP' }).check();
+    await panel.getByRole('checkbox', { name: 'SL' }).check();
+    const tp = midOfRange((await panel.getByText(/^TP range:/).textContent()) ?? '');
+    const sl = midOfRange((await panel.getByText(/^SL range:/).textContent()) ?? '');
+    // a TP below the open price is refused inline
+    await panel.getByLabel('TP price').fill(sl);
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await panel
+      .getByRole('alert')
+      .filter({ hasText: /^TP price must be between/ })
+      .waitFor();
+    await screenshot(page, 'trading-desktop-edit-order');
+    await panel.getByLabel('TP price').fill(tp);
+    await panel.getByLabel('SL price').fill(sl);
+    await panel.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Take Profit / Stop Loss updated successfully');
+    await panel.getByRole('heading', { name: 'BTCUSDT Paper Trading' }).waitFor();
+    await expect.poll(() => cellText(row, POS.tp)).toBe(tp);
+    expect(await cellText(row, POS.sl)).toBe(sl);
+  });
+
+  it('closes part of the position; a settlement row and order log rows appear', async () => {
+    const row = rowWithId(page, orderId);
+    await page.getByRole('button', { name: `Close BTCUSDT ${orderId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close Position' });
+    const quantity = dialog.getByLabel('Close quantity');
+    expect(await quantity.inputValue()).toBe('1.00'); // the available volume
+    await dialog.getByText('Full close').waitFor();
+    await quantity.fill('0.4');
+    await dialog.getByText('Partial close').waitFor();
+    await screenshot(page, 'trading-desktop-close-position');
+    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await toast(page, 'Position closed successfully');
+    await expect.poll(() => cellText(row, POS.settled)).toBe('0.4');
+
+    await bottomTab(page, 'Orders');
+    const settle = tradeRows(page).filter({ hasText: 'Partial' }).first();
+    await settle.waitFor();
+    expect(await cellText(settle, 2)).toBe('Buy'); // open side
+    expect(await cellText(settle, 3)).toBe('Sell'); // close side
+    expect(await cellText(settle, 6)).toBe('0.4');
+    expect(await cellText(settle, 8)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await cellText(settle, 9)).toMatch(/^[+-]?\d+\.\d\d$/);
+    await screenshot(page, 'trading-desktop-settlements');
+
+    await bottomTab(page, 'Order Logs');
+    await tradeRows(page).first().waitFor();
+    const logs = tradeRows(page);
+    await expect
+      .poll(async () => (await logs.allTextContents()).filter((t) => /Close/.test(t)).length)
+      .toBeGreaterThanOrEqual(1);
+    const texts = await logs.allTextContents();
+    expect(texts.some((t) => t.includes('BTCUSDTBuyOpen1') && t.includes('Filled'))).toBe(true);
+    expect(texts.some((t) => t.includes('BTCUSDTSellClose0.4') && t.includes('Filled'))).toBe(true);
+    await screenshot(page, 'trading-desktop-order-logs');
+    await bottomTab(page, 'Positions');
+  });
+
+  it('refuses a limit price outside the band, accepts one inside, and cancels it', async () => {
+    await chooseOrderType(page, 'Limit');
+    const price = page.getByLabel('Limit Price');
+    const place = page.getByRole('button', { name: 'Place Buy Order' });
+    await price.fill('1000');
+    const refusal = ticket(page)
+      .getByText(/^Limit price must be between [\d.]+ and [\d.]+$/)
+      .last();
+    await refusal.waitFor();
+    expect(await place.isDisabled()).toBe(true);
+    await screenshot(page, 'trading-desktop-limit-refused');
+    await price.fill(midOfRange(((await refusal.textContent()) ?? '').replace(' and ', ' ~ ')));
+    await refusal.waitFor({ state: 'detached' });
+    await ticket(page).getByText('GFD', { exact: true }).click();
+    expect(await place.isEnabled()).toBe(true);
+    await place.click();
+    const pId = idOf(await toast(page, /^Pending order successful! Order ID: \d+$/));
+
+    await bottomTab(page, 'Pending');
+    const row = rowWithId(page, pId);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('GFD');
+    await screenshot(page, 'trading-desktop-pending');
+    await page.getByRole('button', { name: `Cancel BTCUSDT ${pId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Pending Order' });
+    await dialog.getByText('Are you sure you want to cancel this pending order?').waitFor();
+    await screenshot(page, 'trading-desktop-cancel-pending');
+    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    await toast(page, 'Pending order canceled successfully');
+    await row.waitFor({ state: 'detached' });
+    await page.getByText('暂无挂单').waitFor();
+
+    await bottomTab(page, 'Order Logs');
+    await tradeRows(page).filter({ hasText: 'Canceled' }).first().waitFor();
+    await chooseOrderType(page, 'Market');
+    await bottomTab(page, 'Positions');
+  });
+
+  it('an account switch shows the other account’s positions', async () => {
+    await switchAccount(page, 'Demo Professional');
+    await page.getByText('暂无持仓').waitFor();
+    expect(await rowWithId(page, orderId).count()).toBe(0);
+    await chooseSide(page, 'Sell');
+    await page.getByLabel('Quantity').fill('0.5');
+    await page.getByRole('button', { name: 'Place Sell Order' }).click();
+    const sellId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    const sellRow = rowWithId(page, sellId);
+    await sellRow.waitFor();
+    expect(await cellText(sellRow, POS.side)).toBe('Sell');
+    expect(await tradeRows(page).count()).toBe(1);
+    await screenshot(page, 'trading-desktop-account-professional');
+
+    await switchAccount(page, 'Demo Standard');
+    await rowWithId(page, orderId).waitFor();
+    expect(await rowWithId(page, sellId).count()).toBe(0);
+    await screenshot(page, 'trading-desktop-account-standard');
+  });
+
+  it(
+    'a take-profit hit by the live feed closes the position on screen',
+    async () => {
+      await switchAccount(page, 'Demo VIP');
+      await page.getByText('暂无持仓').waitFor();
+
+      // The feed is the product's deterministic simulation: check it, then plan with it.
+      const market = simulatedMarket('BTCUSDT');
+      const answer = await page.request.post('/trading/symbol/cache', {
+        data: { channel: 1, device: 1, symbols: 'BTCUSDT' },
+      });
+      const cache = ((await answer.json()) as { data: { caches: { bid: number; ask: number }[] } })
+        .data.caches[0];
+      expect(cache && matchesPrediction(market, cache, Date.now())).toBe(true);
+      const plan = planTakeProfit(market, { prepareMs: 12_000, holdMs: 10_000 });
+      if (!plan) throw new Error('The feed reaches no take-profit within 10 minutes');
+
+      await chooseSide(page, plan.side === 'buy' ? 'Buy' : 'Sell');
+      await page.getByLabel('Quantity').fill('0.1');
+      await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).check();
+      await page.getByLabel('TP price').fill(plan.tp.toFixed(1));
+      await page.waitForTimeout(Math.max(0, plan.placeAt - Date.now()));
+      await page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ }).click();
+      const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+      const row = rowWithId(page, id);
+      await row.waitFor();
+      expect(await cellText(row, POS.tp)).toBe(plan.tp.toFixed(1));
+      await markDocument(page);
+      await screenshot(page, 'trading-desktop-tp-armed');
+
+      await row.waitFor({ state: 'detached', timeout: plan.hitAt - Date.now() + 20_000 });
+      await page.getByText('暂无持仓').waitFor();
+      await expectNotReloaded(page);
+      await screenshot(page, 'trading-desktop-tp-hit');
+
+      await bottomTab(page, 'Orders');
+      const settle = tradeRows(page).filter({ hasText: 'Full' }).first();
+      await settle.waitFor();
+      const closePrice = Number(await cellText(settle, 5));
+      if (plan.side === 'buy') expect(closePrice).toBeGreaterThanOrEqual(plan.tp);
+      else expect(closePrice).toBeLessThanOrEqual(plan.tp);
+      await screenshot(page, 'trading-desktop-tp-settlement');
+      await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
+      await bottomTab(page, 'Positions');
+    },
+    15 * 60_000,
+  );
+});
+
+describe('the same trader on a phone', () => {
+  let page: Page;
+  let orderId = '';
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'phone', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/phone');
+  });
+  afterAll(async () => {
+    await page.context().close();
+  });
+
+  async function noHorizontalScroll(): Promise<void> {
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - window.innerWidth,
+    );
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+
+  it('a chart Buy opens the full-screen trading modal; an order from it', async () => {
+    await page.getByRole('tab', { name: 'Chart', selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Buy BTCUSDT' }).click();
+    const modal = page.getByRole('dialog', { name: 'BTCUSDT Paper Trading' });
+    await modal.waitFor();
+    // full screen once its opening animation is over
+    await fullScreenModalOpen(page);
+    const frame = page.locator('.fullscreen-modal .ant-modal-container').last();
+    const viewport = page.viewportSize();
+    expect((await frame.boundingBox())?.height).toBeGreaterThanOrEqual(viewport?.height ?? 0);
+    await expect
+      .poll(() => modal.getByRole('radio', { name: 'Buy' }).getAttribute('aria-checked'))
+      .toBe('true');
+    const place = modal.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), { timeout: 20_000 }).toBe(true);
+    await screenshot(page, 'trading-phone-modal');
+    await place.click();
+    orderId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await noHorizontalScroll();
+  });
+
+  it('positions: no Edit/Close columns; a double-click opens the Edit/Close menu', async () => {
+    await page.getByRole('tab', { name: 'Positions' }).click();
+    await page.getByText('Double-click row to operate').waitFor();
+    const row = rowWithId(page, orderId);
+    await row.waitFor();
+    expect(await page.getByRole('columnheader', { name: 'Edit' }).count()).toBe(0);
+    expect(await page.getByRole('columnheader', { name: 'Close' }).count()).toBe(0);
+    await noHorizontalScroll();
+    await screenshot(page, 'trading-phone-positions');
+    await row.dblclick();
+    const menu = page.getByRole('menu');
+    await menu.getByRole('menuitem', { name: 'Edit' }).waitFor();
+    await menu.getByRole('menuitem', { name: 'Close' }).waitFor();
+    const item = await menu.getByRole('menuitem', { name: 'Edit' }).boundingBox();
+    expect(item?.height).toBeGreaterThanOrEqual(44);
+    await screenshot(page, 'trading-phone-row-menu');
+  });
+
+  it('edits TP in the full-screen Edit Order modal', async () => {
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Edit' }).click();
+    const modal = page.getByRole('dialog', { name: 'Edit Order' });
+    await modal.waitFor();
+    await fullScreenModalOpen(page);
+    await modal.getByRole('checkbox', { name: 'TP' }).check();
+    const tp = midOfRange((await modal.getByText(/^TP range:/).textContent()) ?? '');
+    await modal.getByLabel('TP price').fill(tp);
+    await screenshot(page, 'trading-phone-edit-order');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await toast(page, 'Take Profit / Stop Loss updated successfully');
+    await modal.waitFor({ state: 'hidden' });
+    await expect
+      .poll(async () => (await rowWithId(page, orderId).textContent()) ?? '')
+      .toContain(tp);
+  });
+
+  it('closes the position from the row menu; the settlement and logs show it', async () => {
+    await rowWithId(page, orderId).dblclick();
+    await page.getByRole('menu').getByRole('menuitem', { name: 'Close' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close Position' });
+    expect(await dialog.getByLabel('Close quantity').inputValue()).toBe('1.00');
+    await screenshot(page, 'trading-phone-close-position');
+    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await toast(page, 'Position closed successfully');
+    await rowWithId(page, orderId).waitFor({ state: 'detached' });
+
+    await page.getByRole('tab', { name: 'Orders' }).click();
+    await tradeRows(page).filter({ hasText: 'Full' }).first().waitFor();
+    await screenshot(page, 'trading-phone-settlements');
+    await page.getByRole('tab', { name: 'Order Logs' }).click();
+    await tradeRows(page).filter({ hasText: 'Close' }).first().waitFor();
+    await noHorizontalScroll();
+    await screenshot(page, 'trading-phone-order-logs');
+  });
+
+  it('in the dark theme', async () => {
+    const bar = page.getByRole('navigation', { name: 'Main navigation' });
+    await bar.getByRole('button', { name: 'My' }).click();
+    await page.getByText('Dark', { exact: true }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await bar.getByRole('button', { name: 'Trading' }).click();
+    await page.getByRole('tab', { name: 'Chart', selected: true }).waitFor();
+    await page.getByRole('button', { name: 'Sell BTCUSDT' }).click();
+    const modal = page.getByRole('dialog', { name: 'BTCUSDT Paper Trading' });
+    await modal.waitFor();
+    await fullScreenModalOpen(page);
+    await expect
+      .poll(() => modal.getByRole('radio', { name: 'Sell' }).getAttribute('aria-checked'))
+      .toBe('true');
+    await modal.getByLabel('Quantity').fill('0.2');
+    await screenshot(page, 'trading-phone-modal-dark');
+    await modal.getByRole('button', { name: 'Place Sell Order' }).click();
+    const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByRole('tab', { name: 'Positions' }).click();
+    await rowWithId(page, id).waitFor();
+    await page.getByText('Double-click row to operate').waitFor();
+    await screenshot(page, 'trading-phone-positions-dark');
+  });
+});
