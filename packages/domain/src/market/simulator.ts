@@ -35,8 +35,8 @@ function ticksPerMinuteOf(spec: SimulationSpec): number {
   return Math.max(4, Math.round(spec.ticksPerMinute));
 }
 
-/** Mean reversion per day of the log price towards log(basePrice): a half-life of ~2 years. */
-const REVERSION_PER_DAY = 1 / 1000;
+/** Mean reversion per day of the log price towards log(basePrice): a half-life of ~140 days, so prices stay near realistic levels (one standard deviation ≈ ±30 % for crypto). */
+const REVERSION_PER_DAY = 1 / 200;
 
 /**
  * Splits a whole volume into `weights.length` whole parts that sum exactly to it:
