@@ -384,13 +384,17 @@ describe('the same trader on a phone', () => {
     const menu = page.getByRole('menu');
     await menu.getByRole('menuitem', { name: 'Edit' }).waitFor();
     await menu.getByRole('menuitem', { name: 'Close' }).waitFor();
-    const item = await menu.getByRole('menuitem', { name: 'Edit' }).boundingBox();
-    expect(item?.height).toBeGreaterThanOrEqual(44);
+    // touch targets of at least 44 px once the menu has opened
+    const item = menu.getByRole('menuitem', { name: 'Edit' });
+    await expect
+      .poll(async () => (await item.boundingBox())?.height ?? 0)
+      .toBeGreaterThanOrEqual(44);
     await screenshot(page, 'trading-phone-row-menu');
   });
 
   it('edits TP in the full-screen Edit Order modal', async () => {
     await page.getByRole('menu').getByRole('menuitem', { name: 'Edit' }).click();
+    await page.getByRole('menu').waitFor({ state: 'hidden' });
     const modal = page.getByRole('dialog', { name: 'Edit Order' });
     await modal.waitFor();
     await fullScreenModalOpen(page);
@@ -409,6 +413,7 @@ describe('the same trader on a phone', () => {
   it('closes the position from the row menu; the settlement and logs show it', async () => {
     await rowWithId(page, orderId).dblclick();
     await page.getByRole('menu').getByRole('menuitem', { name: 'Close' }).click();
+    await page.getByRole('menu').waitFor({ state: 'hidden' });
     const dialog = page.getByRole('dialog', { name: 'Close Position' });
     expect(await dialog.getByLabel('Close quantity').inputValue()).toBe('1.00');
     await screenshot(page, 'trading-phone-close-position');
