@@ -123,14 +123,16 @@ describe('computeBacktest, by hand', () => {
     // 4 returns over 4 days: N = 365 bars a year;
     // r = 0.0004, −0.00019992, −0.00039992, −0.00020004; mean −0.00009997, sd 0.00034638
     expect(p.sharpe_ratio).toBe(-5.5139);
-    // (9996 / 10000) ^ (365 / 4) − 1
-    expect(p.annual_return).toBe(-0.035849);
+    // 4 days of data are shorter than the 30-day minimum: the return is not annualised
+    // (compounded it would read (9996 / 10000) ^ (365 / 4) − 1 = −3.58 %)
+    expect(p.annual_return).toBeNull();
     expect(p.conventions).toEqual({
       initial_capital: 10000,
       contract_multiplier: 1,
       commission_per_lot: 0,
       risk_free_rate: 0,
       days_per_year: 365,
+      min_annualise_days: 30,
       currency: 'USD',
       bars_per_year: 365,
       open_trades_valued_at: 'last_close',
@@ -150,7 +152,7 @@ describe('computeBacktest, by hand', () => {
       最大持仓: 0,
       平均每笔盈利: 0,
       profit_rate: 0,
-      annual_return: 0,
+      annual_return: null, // 2 days of data: too short to annualise
       max_drawdown: 0,
       sharpe_ratio: null, // flat equity has no variation
       profit_factor: null,
@@ -265,6 +267,47 @@ describe('metric helpers', () => {
     expect(annualReturn(100, 121, 2)).toBe(0.1);
     expect(annualReturn(100, -5, 1)).toBe(-1);
     expect(annualReturn(100, 110, 0)).toBeNull();
+    expect(annualReturn(100, 110, 0.05, 0.1)).toBeNull(); // shorter than the minimum span
+    expect(annualReturn(100, 110, 0.1, 0.1)).toBe(1.593742); // 1.1 ^ 10 − 1
+  });
+
+  it('annualises a span of 30 days or more, withholds a shorter one', () => {
+    const trade = (closeDate: string) => ({
+      open_date: '2024-01-01 00:00:00',
+      close_date: closeDate,
+      open_price: 100,
+      close_price: 110,
+      lots: 10,
+      status: 'YES',
+    });
+    const twoBars = (lastDay: number, closeDate: string) => {
+      const b = [
+        { time: day(1), close: 100 },
+        { time: day(lastDay), close: 110 },
+      ];
+      const checked = validateTradeRecords(
+        [trade(closeDate)],
+        b.map((bar) => bar.time),
+      );
+      if (!checked.ok) throw new Error(checked.error);
+      return computeBacktest({
+        bars: b,
+        trades: checked.trades,
+        symbol: 'TEST',
+        period: 'day',
+        conventions: SMALL,
+      }).performance;
+    };
+    // +100 on 10,000 over 73 days = 1/5 of a year: 1.01 ^ 5 − 1 = 5.1010 %
+    const quarter = twoBars(74, '2024-03-14 00:00:00');
+    expect(quarter.profit_rate).toBe(0.01);
+    expect(quarter.annual_return).toBe(0.05101);
+    // exactly 30 days: 1.01 ^ (365 / 30) − 1
+    expect(twoBars(31, '2024-01-31 00:00:00').annual_return).toBe(0.128695);
+    // 29 days: withheld, the profit rate still says what happened
+    const short = twoBars(30, '2024-01-30 00:00:00');
+    expect(short.annual_return).toBeNull();
+    expect(short.profit_rate).toBe(0.01);
   });
 });
 

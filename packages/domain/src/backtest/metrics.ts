@@ -18,6 +18,12 @@ export type BacktestConventions = {
   riskFreeRate: number;
   /** Calendar days per year, used to annualise (annual return, bars per year). */
   daysPerYear: number;
+  /**
+   * Shortest span of data, in calendar days, whose return is annualised. Compounding a few
+   * hours or days to a year turns noise into absurd figures, so below it `annual_return`
+   * is withheld (null).
+   */
+  minAnnualiseDays: number;
   currency: string;
 };
 
@@ -27,6 +33,7 @@ export const DEFAULT_BACKTEST_CONVENTIONS: BacktestConventions = {
   commissionPerLot: 0,
   riskFreeRate: 0,
   daysPerYear: 365,
+  minAnnualiseDays: 30,
   currency: 'USD',
 };
 
@@ -116,6 +123,8 @@ export type Performance = {
     commission_per_lot: number;
     risk_free_rate: number;
     days_per_year: number;
+    /** Shortest span of data (calendar days) whose return is annualised. */
+    min_annualise_days: number;
     currency: string;
     /** Bars per year measured from the data, used to annualise the Sharpe ratio. */
     bars_per_year: number | null;
@@ -203,7 +212,12 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     最大持仓: maxPositions(bars.length, trades),
     平均每笔盈利: averageProfit,
     profit_rate: fraction(netProfit / c.initialCapital),
-    annual_return: annualReturn(c.initialCapital, finalEquity, years),
+    annual_return: annualReturn(
+      c.initialCapital,
+      finalEquity,
+      years,
+      c.minAnnualiseDays / c.daysPerYear,
+    ),
     max_drawdown: fraction(drawdown.fraction),
     max_drawdown_amount: money(drawdown.amount),
     win_rate: winRate,
@@ -224,6 +238,7 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
       commission_per_lot: c.commissionPerLot,
       risk_free_rate: c.riskFreeRate,
       days_per_year: c.daysPerYear,
+      min_annualise_days: c.minAnnualiseDays,
       currency: c.currency,
       bars_per_year: barsPerYear === null ? null : ratio(barsPerYear),
       open_trades_valued_at: 'last_close',
@@ -329,9 +344,17 @@ export function sharpeRatio(
   return Number.isFinite(value) ? ratio(value) : null;
 }
 
-/** Compound annual growth over `years`; −1 when the account is wiped out; null for no time. */
-export function annualReturn(initial: number, final: number, years: number): number | null {
-  if (!(years > 0) || !(initial > 0)) return null;
+/**
+ * Compound annual growth over `years`; −1 when the account is wiped out; null when the span
+ * is shorter than `minYears` (or zero): a short span's return is not annualised.
+ */
+export function annualReturn(
+  initial: number,
+  final: number,
+  years: number,
+  minYears = 0,
+): number | null {
+  if (!(years > 0) || years < minYears || !(initial > 0)) return null;
   if (final <= 0) return -1;
   const value = (final / initial) ** (1 / years) - 1;
   return Number.isFinite(value) ? fraction(value) : null;

@@ -126,6 +126,7 @@ describe('POST /api/backtest/code', () => {
         contract_multiplier: 1,
         commission_per_lot: 0.005,
         days_per_year: 365,
+        min_annualise_days: 30,
       },
     });
     expect(run.logs.at(-1)).toBe(`120 bars, ${run.deals.length} trades`);

@@ -38,6 +38,7 @@ const performance = {
     commission_per_lot: 0,
     risk_free_rate: 0,
     days_per_year: 252,
+    min_annualise_days: 30,
     currency: 'USD',
     bars_per_year: 252,
     open_trades_valued_at: 'last_close',
@@ -48,7 +49,9 @@ describe('ResultsModal', () => {
   it('metric rows show the win rate by the display rule and undefined figures as -', () => {
     const rows = metricRows(performance);
     expect(rows.find((r) => r.label.startsWith('胜率'))?.value).toBe('66.67%');
-    expect(rows.find((r) => r.label === 'Annual return')?.value).toBe('-');
+    expect(rows.find((r) => r.label === 'Annual return')?.value).toBe(
+      '- (needs 30 days of data or more)',
+    );
     expect(rows.find((r) => r.label.startsWith('交易次数'))?.value).toBe('3');
   });
 
@@ -66,5 +69,18 @@ describe('ResultsModal', () => {
     expect(screen.getByText(/Execution Log/)).toBeInTheDocument();
     expect(screen.getByText('No backtest data available')).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Save Results' })).toBeDisabled();
+  });
+
+  it('shows the metrics with the conventions behind them', () => {
+    render(
+      <ResultsModal
+        open
+        view={{ deals: [], performance, error: null }}
+        onClose={() => {}}
+        saveDisabled={false}
+      />,
+    );
+    expect(screen.getByText(/252 days per year/)).toBeInTheDocument();
+    expect(screen.getByText(/annual return over 30 days or more/)).toBeInTheDocument();
   });
 });

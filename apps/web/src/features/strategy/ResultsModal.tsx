@@ -19,6 +19,15 @@ const pct = (value: number | null | undefined) =>
     ? '-'
     : `${(value * 100).toFixed(2)}%`;
 
+/** The annual return, or why it is withheld (a span too short to annualise). */
+function annualReturnText(p: Performance): string {
+  const minDays = (p.conventions as Performance['conventions'] | undefined)?.min_annualise_days;
+  if (p.annual_return === null && minDays !== undefined) {
+    return `- (needs ${minDays} days of data or more)`;
+  }
+  return pct(p.annual_return);
+}
+
 /** The rows of the Performance Metrics table. */
 export function metricRows(p: Performance): { key: string; label: string; value: string }[] {
   const rows: [string, string | number | null | undefined][] = [
@@ -35,7 +44,7 @@ export function metricRows(p: Performance): { key: string; label: string; value:
     ['最大持仓 (Max positions)', p.最大持仓],
     ['平均每笔盈利 (Average per trade)', num(p.平均每笔盈利)],
     ['Profit rate', pct(p.profit_rate)],
-    ['Annual return', pct(p.annual_return)],
+    ['Annual return', annualReturnText(p)],
     ['Max drawdown', `${pct(p.max_drawdown)} (${num(p.max_drawdown_amount)})`],
     ['Sharpe ratio', num(p.sharpe_ratio, 4)],
     ['Profit factor', num(p.profit_factor, 4)],
@@ -64,6 +73,9 @@ function conventionsText(p: Performance): string | null {
     `commission per lot ${c.commission_per_lot}`,
     `risk-free rate ${c.risk_free_rate}`,
     `${c.days_per_year} days per year`,
+    ...(c.min_annualise_days !== undefined
+      ? [`annual return over ${c.min_annualise_days} days or more`]
+      : []),
     `currency ${c.currency}`,
     `open trades valued at the last close`,
   ].join(', ');
