@@ -20,7 +20,7 @@ import { ConflictError } from './errors.ts';
 import { publishAccountEvent } from './events.ts';
 import { ORDER_TYPE, settlePosition } from './fills.ts';
 import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
-import { conversionQuotes, requireInstrument } from './pricing.ts';
+import { conversionQuotes, liveQuote, requireInstrument } from './pricing.ts';
 import { rejectOrder } from './rejections.ts';
 import { lockAccount, lockPosition, type Position, type Settlement } from './store.ts';
 import { positionView, settleView } from './views.ts';
@@ -60,9 +60,7 @@ export async function closePosition(
     if (problem) throw new BadRequestError(problem);
     const volume = normalizeQuantity(req.volume, rule.step);
 
-    const quote = ctx.market.isTrading(instrument.symbol, nowMs)
-      ? ctx.market.quoteAt(instrument.symbol, nowMs)
-      : null;
+    const quote = liveQuote(ctx.market, instrument.symbol, nowMs);
     if (!quote) {
       return {
         outcome: await rejectOrder<CloseData>(

@@ -1,5 +1,4 @@
 import {
-  TRADING_MESSAGES,
   isPendingTriggered,
   orderStatusCode,
   orderTransition,
@@ -13,7 +12,7 @@ import { ConflictError } from './errors.ts';
 import { publishAccountEvent } from './events.ts';
 import { expireLocked } from './expire-pending.ts';
 import { openPosition } from './fills.ts';
-import { accountRisk, orderCost } from './margin.ts';
+import { marginShortfall } from './margin.ts';
 import { conversionQuotes } from './pricing.ts';
 import {
   findPending,
@@ -60,14 +59,16 @@ export async function fillPending(
     if (!instrument) return { kind: 'waiting' };
     const price = referencePrice(side, quote);
     const quotes = conversionQuotes(ctx.market, nowMs);
-    const risk = await accountRisk(tx, ctx, account, nowMs, quotes);
-    const cost = orderCost(ctx, instrument, price, pending.volume, nowMs, quotes);
-    if (cost > risk.freeMargin) {
-      const message = TRADING_MESSAGES.insufficientMargin(
-        cost.toFixed(2),
-        risk.freeMargin.toFixed(2),
-        account.currency,
-      );
+    const message = await marginShortfall(
+      tx,
+      ctx,
+      account,
+      instrument,
+      { price, volume: pending.volume },
+      nowMs,
+      quotes,
+    );
+    if (message) {
       const rejected = await finishPending(tx, pending, {
         status: pendingTransition(pending.status, 'Rejected'),
         nowMs,

@@ -1,4 +1,5 @@
 import {
+  TRADING_MESSAGES,
   closingPrice,
   commissionFor,
   profitLoss,
@@ -99,4 +100,27 @@ export function orderCost(
     quotes,
   );
   return roundTo(margin + commission, 2);
+}
+
+/**
+ * The margin check of a new position: null when the account's free margin covers the
+ * margin and open commission of `volume` at `price`, else the refusal message.
+ */
+export async function marginShortfall(
+  tx: Db,
+  ctx: TradingContext,
+  account: Account,
+  instrument: CatalogueInstrument,
+  order: { price: number; volume: number },
+  nowMs: number,
+  quotes: ConversionQuotes,
+): Promise<string | null> {
+  const risk = await accountRisk(tx, ctx, account, nowMs, quotes);
+  const cost = orderCost(ctx, instrument, order.price, order.volume, nowMs, quotes);
+  if (cost <= risk.freeMargin) return null;
+  return TRADING_MESSAGES.insufficientMargin(
+    cost.toFixed(2),
+    risk.freeMargin.toFixed(2),
+    account.currency,
+  );
 }

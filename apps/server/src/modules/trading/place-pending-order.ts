@@ -25,8 +25,8 @@ import { publishAccountEvent } from './events.ts';
 import { checkExits } from './exits.ts';
 import { ORDER_TYPE } from './fills.ts';
 import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
-import { accountRisk, orderCost } from './margin.ts';
-import { conversionQuotes, requireInstrument } from './pricing.ts';
+import { marginShortfall } from './margin.ts';
+import { conversionQuotes, liveQuote, requireInstrument } from './pricing.ts';
 import { rejectOrder } from './rejections.ts';
 import { insertOrderLog, insertPending, lockAccount, type Pending } from './store.ts';
 import { pendingView } from './views.ts';
@@ -89,9 +89,7 @@ export async function placePendingOrder(
       clientOrderId: req.clientOrderId ?? null,
       nowMs,
     };
-    const quote = ctx.market.isTrading(instrument.symbol, nowMs)
-      ? ctx.market.quoteAt(instrument.symbol, nowMs)
-      : null;
+    const quote = liveQuote(ctx.market, instrument.symbol, nowMs);
     if (!quote) {
       const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
       return {
@@ -106,14 +104,8 @@ export async function placePendingOrder(
     const exits = checkExits(side, price, req, tick, null);
 
     const quotes = conversionQuotes(ctx.market, nowMs);
-    const risk = await accountRisk(tx, ctx, account, nowMs, quotes);
-    const cost = orderCost(ctx, instrument, price, volume, nowMs, quotes);
-    if (cost > risk.freeMargin) {
-      const message = TRADING_MESSAGES.insufficientMargin(
-        cost.toFixed(2),
-        risk.freeMargin.toFixed(2),
-        account.currency,
-      );
+    const message = await marginShortfall(tx, ctx, account, instrument, { price, volume }, nowMs, quotes);
+    if (message) {
       return {
         outcome: await rejectOrder<PendingData>(
           tx,

@@ -16,6 +16,11 @@ export function requireInstrument(market: MarketData, symbol: string): Catalogue
   return instrument;
 }
 
+/** The live quote a market order fills at; null while the instrument's market is closed. */
+export function liveQuote(market: MarketData, symbol: string, now: number): SimQuote | null {
+  return market.isTrading(symbol, now) ? market.quoteAt(symbol, now) : null;
+}
+
 /** The price a position is valued at now: the live quote, or the last one while closed. */
 export function markQuote(market: MarketData, symbol: string, now: number): SimQuote | null {
   return market.lastQuoteAt(symbol, now);
