@@ -1,6 +1,8 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser';
+import { waitUntil } from './support/wait.ts';
 
 // Live charts in a real browser: candles drawn on the canvas (pixels, not elements), the
 // last price moving, switching instrument, period and layout, paging back into history,
@@ -20,26 +22,8 @@ function ready(attrs: { symbol?: string; period?: string } = {}): string {
 }
 
 async function login(page: Page): Promise<void> {
-  await page.goto('/login');
-  await page.getByLabel('Email').fill('demo@example.com');
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Submit' }).click();
+  await loginThroughPage(page, password);
   await page.waitForURL(/\/(desktop|phone)/, { timeout: 30_000 });
-}
-
-/** Polls `read` until `accept` holds or the deadline passes; returns the last value. */
-async function waitUntil<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    value = await read();
-  }
-  return value;
 }
 
 type Pixels = { drawn: number; candles: number; background: string };

@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { waitUntil } from './support/wait.ts';
 
 /*
  * The strategy workbench against the started product: the code editor opened from a chart's
@@ -49,20 +50,6 @@ async function editorText(): Promise<string> {
 
 async function toast(text: string): Promise<void> {
   await page.locator('.ant-message').getByText(text).first().waitFor({ timeout: 30_000 });
-}
-
-async function waitUntil<T>(
-  read: () => Promise<T>,
-  accept: (value: T) => boolean,
-  timeoutMs = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let value = await read();
-  while (!accept(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 250));
-    value = await read();
-  }
-  return value;
 }
 
 describe('strategy workbench', () => {

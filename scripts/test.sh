@@ -20,6 +20,7 @@ step 'Types (tsc, strict)'
 npm run --silent typecheck
 
 step 'Unit and integration tests (vitest)'
+rm -f artifacts/unit.json artifacts/e2e.json
 unit_status=0
 npx vitest run --reporter=default --reporter=json --outputFile.json=artifacts/unit.json || unit_status=$?
 
@@ -30,5 +31,5 @@ if [ "$unit_status" = 0 ]; then
     --outputFile.json=artifacts/e2e.json || e2e_status=$?
 fi
 
-node scripts/summarize-tests.mjs artifacts/unit.json artifacts/e2e.json
+node scripts/summarize-tests.mjs "artifacts/unit.json:$unit_status" "artifacts/e2e.json:$e2e_status"
 [ "$unit_status" = 0 ] && [ "$e2e_status" = 0 ]
