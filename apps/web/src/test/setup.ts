@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 // antd's async UI (toasts, tab switches) can take longer than the 1 s default under load.
 configure({ asyncUtilTimeout: 5000 });
@@ -41,6 +41,15 @@ HTMLCanvasElement.prototype.getContext = (() =>
 // jsdom does not implement pseudo-element styles; antd asks for them when measuring.
 const computedStyle = window.getComputedStyle.bind(window);
 window.getComputedStyle = (element: Element) => computedStyle(element);
+
+// No server behind unit tests: a request a test did not stub stays pending (as on a slow
+// network) instead of failing with jsdom's relative-URL error and logging it.
+beforeEach(() => {
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(() => new Promise<Response>(() => {})),
+  );
+});
 
 afterEach(() => {
   cleanup();

@@ -7,8 +7,9 @@ import { useAuthStore } from './store';
 
 const DESKTOP_UA = 'Mozilla/5.0 (X11; Linux x86_64) Chrome/140.0 Safari/537.36';
 
+/** Answers the first calls in order; later ones (the workspace's loads) stay pending. */
 function mockFetch(...answers: (Response | Error)[]) {
-  const fn = vi.fn();
+  const fn = vi.fn((..._args: unknown[]) => new Promise<Response>(() => {}));
   for (const answer of answers) {
     if (answer instanceof Error) fn.mockRejectedValueOnce(answer);
     else fn.mockResolvedValueOnce(answer);

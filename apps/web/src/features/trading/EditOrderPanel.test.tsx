@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../test/render';
@@ -78,12 +78,14 @@ describe('Edit Order panel', () => {
     await user.click(screen.getByRole('checkbox', { name: 'TP' }));
     await fill(screen.getByLabelText('TP price'), '44000');
     await save();
-    expect(screen.getByRole('alert')).toHaveTextContent(
-      'TP price must be between 45045.0 and 54000.0',
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent(
+        'TP price must be between 45045.0 and 54000.0',
+      ),
     );
     await fill(screen.getByLabelText('TP price'), '');
     await save();
-    expect(screen.getByRole('alert')).toHaveTextContent('Invalid TP price');
+    await waitFor(() => expect(screen.getByRole('alert')).toHaveTextContent('Invalid TP price'));
     expect(calls).toHaveLength(0);
     expect(onClose).not.toHaveBeenCalled();
   });
@@ -132,6 +134,8 @@ describe('Edit Order panel', () => {
     useAuthStore.setState({ currentTrader: null });
     const { save } = renderPanel();
     await save();
-    expect(screen.getByRole('alert')).toHaveTextContent('Missing required trading information');
+    await waitFor(() =>
+      expect(screen.getByRole('alert')).toHaveTextContent('Missing required trading information'),
+    );
   });
 });
