@@ -120,9 +120,11 @@ describe('computeBacktest, by hand', () => {
       final_equity: 9996,
       bar_count: 5,
     });
-    // 4 returns over 4 days: N = 365 bars a year;
+    // 4 days of data are shorter than the 30-day minimum: annualised figures are withheld.
+    // The formula on this curve: 4 returns over 4 days, N = 365 bars a year;
     // r = 0.0004, −0.00019992, −0.00039992, −0.00020004; mean −0.00009997, sd 0.00034638
-    expect(p.sharpe_ratio).toBe(-5.5139);
+    expect(p.sharpe_ratio).toBeNull();
+    expect(sharpeRatio([10000, 10004, 10002, 9998, 9996], 365, 0)).toBe(-5.5139);
     // 4 days of data are shorter than the 30-day minimum: the return is not annualised
     // (compounded it would read (9996 / 10000) ^ (365 / 4) − 1 = −3.58 %)
     expect(p.annual_return).toBeNull();
@@ -271,7 +273,7 @@ describe('metric helpers', () => {
     expect(annualReturn(100, 110, 0.1, 0.1)).toBe(1.593742); // 1.1 ^ 10 − 1
   });
 
-  it('annualises a span of 30 days or more, withholds a shorter one', () => {
+  it('annualises return and Sharpe over 30 days or more, withholds them for less', () => {
     const trade = (closeDate: string) => ({
       open_date: '2024-01-01 00:00:00',
       close_date: closeDate,
@@ -304,9 +306,29 @@ describe('metric helpers', () => {
     expect(quarter.annual_return).toBe(0.05101);
     // exactly 30 days: 1.01 ^ (365 / 30) − 1
     expect(twoBars(31, '2024-01-31 00:00:00').annual_return).toBe(0.128695);
+    // 60 days, three bars: r = 0.005, 0.00497512; N = 2 / (60 / 365) = 12.1667 bars a year
+    const threeBars = [
+      { time: day(1), close: 100 },
+      { time: day(31), close: 105 },
+      { time: day(61), close: 110 },
+    ];
+    const checked = validateTradeRecords(
+      [trade('2024-03-01 00:00:00')],
+      threeBars.map((bar) => bar.time),
+    );
+    if (!checked.ok) throw new Error(checked.error);
+    const twoMonths = computeBacktest({
+      bars: threeBars,
+      trades: checked.trades,
+      symbol: 'TEST',
+      period: 'day',
+      conventions: SMALL,
+    }).performance;
+    expect(twoMonths.sharpe_ratio).toBe(989.043);
     // 29 days: withheld, the profit rate still says what happened
     const short = twoBars(30, '2024-01-30 00:00:00');
     expect(short.annual_return).toBeNull();
+    expect(short.sharpe_ratio).toBeNull();
     expect(short.profit_rate).toBe(0.01);
   });
 });

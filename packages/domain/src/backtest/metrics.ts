@@ -19,9 +19,9 @@ export type BacktestConventions = {
   /** Calendar days per year, used to annualise (annual return, bars per year). */
   daysPerYear: number;
   /**
-   * Shortest span of data, in calendar days, whose return is annualised. Compounding a few
+   * Shortest span of data, in calendar days, whose figures are annualised. Scaling a few
    * hours or days to a year turns noise into absurd figures, so below it `annual_return`
-   * is withheld (null).
+   * and `sharpe_ratio` are withheld (null).
    */
   minAnnualiseDays: number;
   currency: string;
@@ -123,7 +123,7 @@ export type Performance = {
     commission_per_lot: number;
     risk_free_rate: number;
     days_per_year: number;
-    /** Shortest span of data (calendar days) whose return is annualised. */
+    /** Shortest span of data (calendar days) whose figures are annualised. */
     min_annualise_days: number;
     currency: string;
     /** Bars per year measured from the data, used to annualise the Sharpe ratio. */
@@ -197,6 +197,8 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
   const lastTime = bars[lastIndex]?.time ?? 0;
   const years = (lastTime - firstTime) / (c.daysPerYear * DAY_MS);
   const barsPerYear = years > 0 && bars.length > 1 ? (bars.length - 1) / years : null;
+  // Annualised figures (annual return, Sharpe ratio) of a short span are noise scaled up.
+  const minYears = c.minAnnualiseDays / c.daysPerYear;
 
   const performance: Performance = {
     合约: input.symbol,
@@ -212,16 +214,11 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     最大持仓: maxPositions(bars.length, trades),
     平均每笔盈利: averageProfit,
     profit_rate: fraction(netProfit / c.initialCapital),
-    annual_return: annualReturn(
-      c.initialCapital,
-      finalEquity,
-      years,
-      c.minAnnualiseDays / c.daysPerYear,
-    ),
+    annual_return: annualReturn(c.initialCapital, finalEquity, years, minYears),
     max_drawdown: fraction(drawdown.fraction),
     max_drawdown_amount: money(drawdown.amount),
     win_rate: winRate,
-    sharpe_ratio: sharpeRatio(curve, barsPerYear, c.riskFreeRate),
+    sharpe_ratio: years >= minYears ? sharpeRatio(curve, barsPerYear, c.riskFreeRate) : null,
     profit_factor: losses.length === 0 ? null : ratio(totalProfit / -totalLoss),
     expectancy: averageProfit,
     winning_trades: wins.length,

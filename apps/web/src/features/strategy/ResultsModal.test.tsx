@@ -81,6 +81,8 @@ describe('ResultsModal', () => {
       />,
     );
     expect(screen.getByText(/252 days per year/)).toBeInTheDocument();
-    expect(screen.getByText(/annual return over 30 days or more/)).toBeInTheDocument();
+    expect(
+      screen.getByText(/annual return and Sharpe ratio over 30 days of data or more/),
+    ).toBeInTheDocument();
   });
 });

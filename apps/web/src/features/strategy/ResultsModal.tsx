@@ -19,13 +19,11 @@ const pct = (value: number | null | undefined) =>
     ? '-'
     : `${(value * 100).toFixed(2)}%`;
 
-/** The annual return, or why it is withheld (a span too short to annualise). */
-function annualReturnText(p: Performance): string {
+/** An annualised figure, or why it is withheld (data spanning too short a time). */
+function annualised(p: Performance, value: number | null, text: string): string {
   const minDays = (p.conventions as Performance['conventions'] | undefined)?.min_annualise_days;
-  if (p.annual_return === null && minDays !== undefined) {
-    return `- (needs ${minDays} days of data or more)`;
-  }
-  return pct(p.annual_return);
+  if (value === null && minDays !== undefined) return `- (needs ${minDays} days of data or more)`;
+  return text;
 }
 
 /** The rows of the Performance Metrics table. */
@@ -44,9 +42,9 @@ export function metricRows(p: Performance): { key: string; label: string; value:
     ['最大持仓 (Max positions)', p.最大持仓],
     ['平均每笔盈利 (Average per trade)', num(p.平均每笔盈利)],
     ['Profit rate', pct(p.profit_rate)],
-    ['Annual return', annualReturnText(p)],
+    ['Annual return', annualised(p, p.annual_return, pct(p.annual_return))],
     ['Max drawdown', `${pct(p.max_drawdown)} (${num(p.max_drawdown_amount)})`],
-    ['Sharpe ratio', num(p.sharpe_ratio, 4)],
+    ['Sharpe ratio', annualised(p, p.sharpe_ratio, num(p.sharpe_ratio, 4))],
     ['Profit factor', num(p.profit_factor, 4)],
     ['Expectancy', num(p.expectancy)],
     [
@@ -74,7 +72,7 @@ function conventionsText(p: Performance): string | null {
     `risk-free rate ${c.risk_free_rate}`,
     `${c.days_per_year} days per year`,
     ...(c.min_annualise_days !== undefined
-      ? [`annual return over ${c.min_annualise_days} days or more`]
+      ? [`annual return and Sharpe ratio over ${c.min_annualise_days} days of data or more`]
       : []),
     `currency ${c.currency}`,
     `open trades valued at the last close`,
