@@ -19,9 +19,15 @@ export const CONNECT_DATA = { type: 1 } as const;
 /** The start-up step gives up waiting for the gateway after this long. */
 export const CONNECT_TIMEOUT_MS = 10_000;
 
+/** Fetches a fresh connect token of the identified user (GET /api/live/token). */
+export type ConnectTokenSource = () => Promise<string>;
+
 let client: Centrifuge | null = null;
-// The user the connection's token identifies; null while it is anonymous.
-let liveIdentity: string | null = null;
+// The user the live connection is for and where their connect tokens come from; null:
+// anonymous.
+let identity: { userId: string; getToken: ConnectTokenSource } | null = null;
+// The user the current connection was opened as (what the gateway knows); null: anonymous.
+let connectedAs: string | null = null;
 const clientListeners = new Set<(client: Centrifuge | null) => void>();
 
 /** True inside a child frame: frames never open their own live connection. */
@@ -55,8 +61,28 @@ export function onLiveClient(listener: (client: Centrifuge | null) => void): () 
 
 function setClient(next: Centrifuge | null): void {
   client = next;
-  liveIdentity = null;
+  connectedAs = next ? (identity?.userId ?? null) : null;
   for (const listener of clientListeners) listener(next);
+}
+
+/**
+ * The client's `getToken`: a fresh connect token of the identified user, or '' while the
+ * connection is anonymous (the client then connects without a token). The client asks on
+ * a connect without a token, after the gateway refused an expired one (109), and before
+ * the connection expires (the gateway's connect reply tells when).
+ */
+export function liveConnectToken(): Promise<string> {
+  return identity ? identity.getToken() : Promise.resolve('');
+}
+
+/** Reconnects once, so that the gateway sees the connection as this user (null: anonymous). */
+function connectAs(userId: string | null): void {
+  if (connectedAs === userId) return;
+  connectedAs = userId;
+  if (!client) return;
+  client.setToken(''); // the next connect asks liveConnectToken
+  client.disconnect();
+  client.connect();
 }
 
 export type ConnectOptions = {
@@ -90,6 +116,7 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
   const centrifuge = new Centrifuge(url, {
     data: CONNECT_DATA,
     name: 'browser',
+    getToken: liveConnectToken,
     ...(options.websocket ? { websocket: options.websocket } : {}),
   });
   let lastError: string | null = null;
@@ -128,23 +155,33 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
 
 /**
  * Identifies the live connection as a user, which private channels (`account:{uuid}`)
- * need: the connect token is kept for every later (re)connect, and a connection that is
- * anonymous or another user's reconnects once so the gateway sees it (price channels are
- * resubscribed by the client). Called again with a fresh token before the old one expires.
+ * need: `getToken` is asked for the user's connect tokens from now on, and a connection
+ * that is anonymous or another user's reconnects once so the gateway sees the user (price
+ * channels are resubscribed by the client). Renewal is the client's: it calls `getToken`
+ * again before the token expires.
  */
-export function identifyLive(userId: string, connectToken: string): void {
-  const current = client;
-  if (!current) return;
-  current.setToken(connectToken);
-  if (liveIdentity === userId) return;
-  liveIdentity = userId;
-  current.disconnect();
-  current.connect();
+export function identifyLive(userId: string, getToken: ConnectTokenSource): void {
+  identity = { userId, getToken };
+  connectAs(userId);
+}
+
+/**
+ * Drops the identity set with this `getToken`: unless another one is set in the same turn
+ * (an account switch leaves one account and joins the next), the connection reconnects
+ * anonymously, since the user's tokens are no longer renewed.
+ */
+export function forgetLive(getToken: ConnectTokenSource): void {
+  if (identity?.getToken !== getToken) return;
+  identity = null;
+  queueMicrotask(() => {
+    if (identity === null) connectAs(null);
+  });
 }
 
 /** Closes the live connection (tests; a logout keeps it: price channels are public). */
 export function disconnectLive(): void {
   client?.disconnect();
   setClient(null);
+  identity = null;
   useConnectionStore.setState({ status: 'disconnected', connectedOnce: false });
 }

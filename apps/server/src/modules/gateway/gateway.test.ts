@@ -1,7 +1,7 @@
 import fastifyWebsocket from '@fastify/websocket';
 import { Centrifuge, type PublicationContext } from 'centrifuge';
 import Fastify, { type FastifyInstance } from 'fastify';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub, type GatewayOptions } from './hub.ts';
@@ -17,14 +17,19 @@ const servers: Server[] = [];
 const clients: Centrifuge[] = [];
 const sockets: WebSocket[] = [];
 
-async function startGateway(options: Partial<GatewayOptions> = {}, port = 0): Promise<Server> {
+async function startGateway(
+  options: Partial<GatewayOptions> = {},
+  port = 0,
+  now: () => number = Date.now,
+): Promise<Server> {
   const app = Fastify();
   await app.register(fastifyWebsocket, { options: { maxPayload: 1024 * 1024 } });
   const hub = new GatewayHub(
-    createGatewayPolicy({ secret: SECRET, now: Date.now, isKnownSymbol: (s) => KNOWN.has(s) }),
+    createGatewayPolicy({ secret: SECRET, now, isKnownSymbol: (s) => KNOWN.has(s) }),
     { ...DEFAULT_GATEWAY_OPTIONS, ...options },
+    now,
   );
-  gatewayRoutes(app, hub, Date.now);
+  gatewayRoutes(app, hub, now);
   app.addHook('onClose', async () => hub.close());
   await app.listen({ port, host: '127.0.0.1' });
   const address = app.server.address();
@@ -34,13 +39,58 @@ async function startGateway(options: Partial<GatewayOptions> = {}, port = 0): Pr
   return server;
 }
 
-function officialClient(url: string, token?: string): Centrifuge {
+/** The server's clock in these tests: it stands still unless moved. */
+function manualClock() {
+  let ms = Date.now();
+  return {
+    now: () => ms,
+    seconds: () => Math.floor(ms / 1000),
+    advance: (seconds: number) => {
+      ms += seconds * 1000;
+    },
+  };
+}
+
+const userToken = (userId: number, exp: number) =>
+  signLiveToken({ sub: String(userId), exp }, SECRET);
+const channelToken = (userId: number, channel: string, exp: number) =>
+  signLiveToken({ sub: String(userId), exp, channel }, SECRET);
+
+type Frame = Record<string, unknown>;
+const parseLines = (text: string): Frame[] =>
+  text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Frame);
+
+/** A WebSocket for the official client that records the frames the server sent it. */
+function recordingWebSocket(received: Frame[]) {
+  return class extends WebSocket {
+    constructor(address: string, protocols?: string) {
+      super(address, protocols);
+      this.on('message', (data) => received.push(...parseLines(data.toString())));
+    }
+  };
+}
+
+type ClientOptions = {
+  token?: string;
+  getToken?: () => Promise<string>;
+  /** Collects the frames the server sends. */
+  received?: Frame[];
+};
+
+function officialClient(
+  url: string,
+  { token, getToken, received }: ClientOptions = {},
+): Centrifuge {
   const client = new Centrifuge(url, {
-    websocket: WebSocket,
+    websocket: received ? recordingWebSocket(received) : WebSocket,
     data: { type: 1 },
     minReconnectDelay: 50,
     maxReconnectDelay: 300,
     ...(token ? { token } : {}),
+    ...(getToken ? { getToken } : {}),
   });
   clients.push(client);
   return client;
@@ -58,6 +108,14 @@ function rawSocket(url: string): Promise<WebSocket> {
 function closeCode(ws: WebSocket): Promise<number> {
   return new Promise((resolve) => ws.once('close', (code) => resolve(code)));
 }
+
+function framesOf(ws: WebSocket): Frame[] {
+  const frames: Frame[] = [];
+  ws.on('message', (data) => frames.push(...parseLines(data.toString())));
+  return frames;
+}
+
+const lines = (...commands: object[]) => commands.map((c) => JSON.stringify(c)).join('\n');
 
 afterEach(async () => {
   for (const client of clients.splice(0)) client.disconnect();
@@ -107,7 +165,7 @@ describe('live gateway with the official centrifuge client', () => {
   it('accepts a subscription token minted for the user and channel', async () => {
     const server = await startGateway();
     const exp = Math.floor(Date.now() / 1000) + 60;
-    const client = officialClient(server.url, signLiveToken({ sub: '7', exp }, SECRET));
+    const client = officialClient(server.url, { token: signLiveToken({ sub: '7', exp }, SECRET) });
     const sub = client.newSubscription('account:abc', {
       token: signLiveToken({ sub: '7', exp, channel: 'account:abc' }, SECRET),
     });
@@ -126,7 +184,7 @@ describe('live gateway with the official centrifuge client', () => {
 
   it('closes a connection with a bad connect token and does not let it reconnect', async () => {
     const server = await startGateway();
-    const client = officialClient(server.url, 'not-a-token');
+    const client = officialClient(server.url, { token: 'not-a-token' });
     const disconnects: number[] = [];
     client.on('disconnected', (ctx) => disconnects.push(ctx.code));
     client.connect();
@@ -233,5 +291,239 @@ describe('live gateway with the official centrifuge client', () => {
     const connectedAt = Date.now();
     await waitFor(() => Date.now() - connectedAt > 3500, 6000);
     expect(client.state).toBe('connected');
+  });
+});
+
+describe('token lifecycle, as Centrifugo', () => {
+  it('answers an expired connect token with 109: the client gets a new one and connects', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const received: Frame[] = [];
+    const getToken = vi.fn(async () => userToken(7, clock.seconds() + 600));
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() - 1),
+      getToken,
+      received,
+    });
+    const disconnects: number[] = [];
+    client.on('disconnected', (ctx) => disconnects.push(ctx.code));
+    client.connect();
+    await client.ready(5000);
+    expect(client.state).toBe('connected');
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(received).toContainEqual({ id: 1, error: { code: 109, message: 'token expired' } });
+    expect(disconnects).toEqual([]);
+  });
+
+  it('tells the client when the connection expires, and the client refreshes it', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const received: Frame[] = [];
+    const getToken = vi.fn(async () => userToken(7, clock.seconds() + 600));
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() + 1),
+      getToken,
+      received,
+    });
+    client.connect();
+    await client.ready(5000);
+    expect(received[0]).toMatchObject({
+      id: 1,
+      connect: { client: expect.any(String), ping: 25, pong: true, expires: true, ttl: 1 },
+    });
+    // the client refreshes when the ttl has passed (1 s), within the server's grace
+    await waitFor(() => received.some((frame) => 'refresh' in frame));
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(received.find((frame) => 'refresh' in frame)).toMatchObject({
+      refresh: { client: expect.any(String), expires: true, ttl: 600 },
+    });
+    clock.advance(1 + DEFAULT_GATEWAY_OPTIONS.expiredCloseDelaySeconds);
+    server.hub.expireAll();
+    expect(server.hub.connectionCount).toBe(1);
+    expect(client.state).toBe('connected');
+  });
+
+  it('closes a connection not refreshed within the grace with 3005; the client reconnects', async () => {
+    const clock = manualClock();
+    const server = await startGateway({ expiredCloseDelaySeconds: 10 }, 0, clock.now);
+    const received: Frame[] = [];
+    const getToken = vi.fn(async () => userToken(7, clock.seconds() + 600));
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() + 600),
+      getToken,
+      received,
+    });
+    const connecting: number[] = [];
+    client.on('connecting', (ctx) => connecting.push(ctx.code));
+    client.connect();
+    await client.ready(5000);
+    clock.advance(600 + 9); // expired, still within the grace
+    server.hub.expireAll();
+    expect(server.hub.connectionCount).toBe(1);
+    clock.advance(1);
+    server.hub.expireAll();
+    expect(server.hub.connectionCount).toBe(0);
+    // the client reconnects with its token, is told it expired (109) and gets a new one
+    await waitFor(() => connecting.includes(3005));
+    await waitFor(() => client.state === 'connected');
+    expect(connecting).toEqual([0, 3005]);
+    expect(received).toContainEqual(
+      expect.objectContaining({ error: { code: 109, message: 'token expired' } }),
+    );
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(server.hub.connectionCount).toBe(1);
+  });
+
+  it("disconnects with 3500 a refresh that brings another user's token", async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const getToken = vi.fn(async () => userToken(8, clock.seconds() + 600));
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() + 1),
+      getToken,
+    });
+    const disconnects: number[] = [];
+    client.on('disconnected', (ctx) => disconnects.push(ctx.code));
+    client.connect();
+    await waitFor(() => disconnects.length === 1);
+    expect(disconnects).toEqual([3500]);
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(client.state).toBe('disconnected');
+  });
+
+  it('tells a subscription when its token expires, and the client refreshes it', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const received: Frame[] = [];
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() + 3600),
+      received,
+    });
+    const getToken = vi.fn(async () => channelToken(7, 'account:abc', clock.seconds() + 600));
+    const sub = client.newSubscription('account:abc', {
+      token: channelToken(7, 'account:abc', clock.seconds() + 1),
+      getToken,
+    });
+    sub.subscribe();
+    client.connect();
+    await sub.ready(5000);
+    expect(received).toContainEqual({ id: 2, subscribe: { expires: true, ttl: 1 } });
+    await waitFor(() => received.some((frame) => 'sub_refresh' in frame));
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(received.find((frame) => 'sub_refresh' in frame)).toMatchObject({
+      sub_refresh: { expires: true, ttl: 600 },
+    });
+    clock.advance(1 + DEFAULT_GATEWAY_OPTIONS.expiredSubCloseDelaySeconds);
+    server.hub.expireAll();
+    expect(server.hub.subscribers('account:abc')).toBe(1);
+    expect(sub.state).toBe('subscribed');
+  });
+
+  it('unsubscribes a subscription not refreshed within the grace (2501); the client subscribes again', async () => {
+    const clock = manualClock();
+    const server = await startGateway({ expiredSubCloseDelaySeconds: 10 }, 0, clock.now);
+    const received: Frame[] = [];
+    const client = officialClient(server.url, {
+      token: userToken(7, clock.seconds() + 3600),
+      received,
+    });
+    const getToken = vi.fn(async () => channelToken(7, 'account:abc', clock.seconds() + 600));
+    const sub = client.newSubscription('account:abc', {
+      token: channelToken(7, 'account:abc', clock.seconds() + 600),
+      getToken,
+    });
+    const subscribing: number[] = [];
+    let subscribed = 0;
+    sub.on('subscribing', (ctx) => subscribing.push(ctx.code));
+    sub.on('subscribed', () => subscribed++);
+    sub.subscribe();
+    client.connect();
+    await sub.ready(5000);
+    clock.advance(600 + 9); // expired, still within the grace
+    server.hub.expireAll();
+    expect(server.hub.subscribers('account:abc')).toBe(1);
+    clock.advance(1);
+    server.hub.expireAll();
+    expect(server.hub.subscribers('account:abc')).toBe(0);
+    // it subscribes again with its token, is told it expired (109) and gets a new one
+    await waitFor(() => subscribed === 2);
+    expect(received).toContainEqual({
+      push: { channel: 'account:abc', unsubscribe: { code: 2501, reason: 'subscription expired' } },
+    });
+    expect(received).toContainEqual(
+      expect.objectContaining({ error: { code: 109, message: 'token expired' } }),
+    );
+    expect(subscribing).toEqual([0, 2501]);
+    expect(getToken).toHaveBeenCalledTimes(1);
+    expect(server.hub.subscribers('account:abc')).toBe(1);
+    expect(client.state).toBe('connected');
+  });
+
+  it('answers refresh and sub_refresh commands like Centrifugo', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const s = clock.seconds();
+    const ws = await rawSocket(server.url);
+    const frames = framesOf(ws);
+    ws.send(
+      lines(
+        { connect: { token: userToken(7, s + 60) }, id: 1 },
+        {
+          subscribe: { channel: 'account:abc', token: channelToken(7, 'account:abc', s + 60) },
+          id: 2,
+        },
+        { subscribe: { channel: 'public:BTCUSDT' }, id: 3 },
+        { refresh: { token: userToken(7, s - 1) }, id: 4 },
+        {
+          sub_refresh: { channel: 'account:xyz', token: channelToken(7, 'account:xyz', s + 60) },
+          id: 5,
+        },
+        {
+          sub_refresh: { channel: 'account:abc', token: channelToken(7, 'account:xyz', s + 60) },
+          id: 6,
+        },
+        {
+          sub_refresh: { channel: 'account:abc', token: channelToken(8, 'account:abc', s + 60) },
+          id: 7,
+        },
+        {
+          sub_refresh: { channel: 'account:abc', token: channelToken(7, 'account:abc', s - 1) },
+          id: 8,
+        },
+        {
+          sub_refresh: { channel: 'account:abc', token: channelToken(7, 'account:abc', s + 90) },
+          id: 9,
+        },
+        { refresh: { token: userToken(7, s + 120) }, id: 10 },
+      ),
+    );
+    await waitFor(() => frames.some((frame) => frame.id === 10));
+    const expired = { code: 109, message: 'token expired' };
+    const denied = { code: 103, message: 'permission denied' };
+    expect(frames.slice(1)).toEqual([
+      { id: 2, subscribe: { expires: true, ttl: 60 } },
+      { id: 3, subscribe: {} },
+      { id: 4, error: expired },
+      { id: 5, error: denied }, // not subscribed
+      { id: 6, error: denied }, // another channel's token
+      { id: 7, error: denied }, // another user's token
+      { id: 8, error: expired },
+      { id: 9, sub_refresh: { expires: true, ttl: 90 } },
+      {
+        id: 10,
+        refresh: { client: expect.any(String), version: '1.0.0', expires: true, ttl: 120 },
+      },
+    ]);
+    const closed = closeCode(ws);
+    ws.send(JSON.stringify({ refresh: { token: 'not-a-token' }, id: 11 }));
+    expect(await closed).toBe(3500);
+
+    // an anonymous connection cannot become a user's by a refresh
+    const anonymous = await rawSocket(server.url);
+    const anonymousClosed = closeCode(anonymous);
+    anonymous.send(
+      lines({ connect: {}, id: 1 }, { refresh: { token: userToken(7, s + 60) }, id: 2 }),
+    );
+    expect(await anonymousClosed).toBe(3500);
   });
 });

@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   DISCONNECT,
   ERROR,
+  UNSUBSCRIBE,
   encodePublication,
+  encodeUnsubscribePush,
   parseFrames,
   type Command,
   type Disconnect,
@@ -20,15 +22,18 @@ export interface Transport {
 /** Who a connection is: anonymous (public channels only) or a user. */
 export type Identity = { userId: number | null };
 
+/** Until when a token's grant lasts: epoch seconds, or null when it never expires. */
+export type Expiry = { expiresAt: number | null };
+
 export type GatewayPolicy = {
-  /** Checks a connect token; absent token → anonymous. */
-  authenticate(token: string | undefined): Promise<Identity | ProtocolError>;
+  /** Checks a connect (or refresh) token; absent token → anonymous, never expiring. */
+  authenticate(token: string | undefined): Promise<(Identity & Expiry) | ProtocolError>;
   /** May this identity subscribe to this channel (with this subscription token)? */
   authorize(
     identity: Identity,
     channel: string,
     token: string | undefined,
-  ): Promise<true | ProtocolError>;
+  ): Promise<Expiry | ProtocolError>;
 };
 
 export type GatewayOptions = {
@@ -36,6 +41,16 @@ export type GatewayOptions = {
   pingSeconds: number;
   /** Seconds past a ping after which a silent client is disconnected. */
   pongTimeoutSeconds: number;
+  /**
+   * Seconds a connection may outlive its token's expiry while the client refreshes it,
+   * then it is closed with 3005 (Centrifugo's client_expired_close_delay).
+   */
+  expiredCloseDelaySeconds: number;
+  /**
+   * Seconds a subscription may outlive its token's expiry while the client refreshes it,
+   * then it gets an unsubscribe push 2501 (Centrifugo's client_expired_sub_close_delay).
+   */
+  expiredSubCloseDelaySeconds: number;
   /** Bytes queued for one connection (socket buffer + batch) before it is cut off as slow. */
   maxQueuedBytes: number;
   /** Largest accepted client message in bytes. */
@@ -46,6 +61,8 @@ export type GatewayOptions = {
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   pingSeconds: 25,
   pongTimeoutSeconds: 10,
+  expiredCloseDelaySeconds: 25,
+  expiredSubCloseDelaySeconds: 25,
   maxQueuedBytes: 4 * 1024 * 1024,
   maxMessageBytes: 64 * 1024,
   maxChannelsPerConnection: 256,
@@ -53,12 +70,20 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
 
 const VERSION = '1.0.0';
 
-/** One WebSocket connection speaking the Centrifuge client protocol. */
+/**
+ * One WebSocket connection speaking the Centrifuge client protocol. Tokens with an expiry
+ * are refreshed by the client (`refresh`, `sub_refresh`) before they run out; what is not
+ * refreshed in time is ended by the hub's periodic check (`expire`).
+ */
 export class ClientSession {
   readonly id = randomUUID();
   private state: 'connecting' | 'connected' | 'closed' = 'connecting';
   private identity: Identity = { userId: null };
+  /** When the connect token expires (epoch seconds), null for a connection without one. */
+  private expiresAt: number | null = null;
   readonly channels = new Set<string>();
+  /** Subscriptions whose token expires, and when (epoch seconds). */
+  private readonly channelExpiry = new Map<string, number>();
   private batch: string[] = [];
   private batchBytes = 0;
   lastSeenAt: number;
@@ -115,58 +140,123 @@ export class ClientSession {
       return;
     }
     if (command.connect) {
-      if (this.state !== 'connecting') {
-        this.disconnect(DISCONNECT.badRequest);
-        return;
-      }
-      const identity = await this.hub.policy.authenticate(command.connect.token);
-      if (this.isClosed) return;
-      if ('code' in identity) {
-        this.disconnect(DISCONNECT.invalidToken);
-        return;
-      }
-      this.identity = identity;
-      this.state = 'connected';
-      this.hub.attach(this);
-      this.enqueue(
-        JSON.stringify({
-          id,
-          connect: {
-            client: this.id,
-            version: VERSION,
-            ping: this.hub.options.pingSeconds,
-            pong: true,
-          },
-        }),
-      );
-      return;
+      if (this.state !== 'connecting') return this.disconnect(DISCONNECT.badRequest);
+      return this.connect(id, command.connect.token);
     }
-    if (this.state !== 'connected') {
-      this.disconnect(DISCONNECT.badRequest);
-      return;
-    }
+    if (this.state !== 'connected') return this.disconnect(DISCONNECT.badRequest);
     if (command.subscribe) {
-      const { channel, token } = command.subscribe;
-      if (this.channels.has(channel)) return this.replyError(id, ERROR.alreadySubscribed);
-      if (this.channels.size >= this.hub.options.maxChannelsPerConnection) {
-        return this.replyError(id, ERROR.limitExceeded);
-      }
-      const allowed = await this.hub.policy.authorize(this.identity, channel, token);
-      if (this.isClosed) return;
-      if (allowed !== true) return this.replyError(id, allowed);
-      this.channels.add(channel);
-      this.hub.join(this, channel);
-      this.enqueue(JSON.stringify({ id, subscribe: {} }));
-      return;
+      return this.subscribe(id, command.subscribe.channel, command.subscribe.token);
     }
     if (command.unsubscribe) {
-      const { channel } = command.unsubscribe;
-      this.channels.delete(channel);
-      this.hub.leave(this, channel);
+      this.leave(command.unsubscribe.channel);
       this.enqueue(JSON.stringify({ id, unsubscribe: {} }));
       return;
     }
+    if (command.refresh) return this.refresh(id, command.refresh.token);
+    if (command.sub_refresh) {
+      return this.refreshSubscription(id, command.sub_refresh.channel, command.sub_refresh.token);
+    }
     this.replyError(id, ERROR.methodNotFound);
+  }
+
+  private async connect(id: number, token: string | undefined): Promise<void> {
+    const credentials = await this.hub.policy.authenticate(token);
+    if (this.isClosed) return;
+    if ('code' in credentials) {
+      // An expired token is answered (the client gets a new one and connects again);
+      // a forged or malformed one ends the connection for good.
+      if (credentials.code === ERROR.tokenExpired.code) return this.replyError(id, credentials);
+      return this.disconnect(DISCONNECT.invalidToken);
+    }
+    this.identity = { userId: credentials.userId };
+    this.expiresAt = credentials.expiresAt;
+    this.state = 'connected';
+    this.hub.attach(this);
+    const { pingSeconds } = this.hub.options;
+    const connect = { client: this.id, version: VERSION, ping: pingSeconds, pong: true };
+    this.enqueue(JSON.stringify({ id, connect: { ...connect, ...this.ttl(this.expiresAt) } }));
+  }
+
+  /** A new connect token of the same user extends the connection. */
+  private async refresh(id: number, token: string): Promise<void> {
+    if (token === '') return this.disconnect(DISCONNECT.badRequest);
+    const credentials = await this.hub.policy.authenticate(token);
+    if (this.isClosed) return;
+    if ('code' in credentials) {
+      if (credentials.code === ERROR.tokenExpired.code) return this.replyError(id, credentials);
+      return this.disconnect(DISCONNECT.invalidToken);
+    }
+    // another user's token (or any token on an anonymous connection) refreshes nothing
+    if (credentials.userId !== this.identity.userId) {
+      return this.disconnect(DISCONNECT.invalidToken);
+    }
+    this.expiresAt = credentials.expiresAt;
+    const refresh = { client: this.id, version: VERSION, ...this.ttl(this.expiresAt) };
+    this.enqueue(JSON.stringify({ id, refresh }));
+  }
+
+  private async subscribe(id: number, channel: string, token: string | undefined): Promise<void> {
+    if (this.channels.has(channel)) return this.replyError(id, ERROR.alreadySubscribed);
+    if (this.channels.size >= this.hub.options.maxChannelsPerConnection) {
+      return this.replyError(id, ERROR.limitExceeded);
+    }
+    const grant = await this.hub.policy.authorize(this.identity, channel, token);
+    if (this.isClosed) return;
+    if ('code' in grant) return this.replyError(id, grant);
+    this.channels.add(channel);
+    this.setChannelExpiry(channel, grant.expiresAt);
+    this.hub.join(this, channel);
+    this.enqueue(JSON.stringify({ id, subscribe: this.ttl(grant.expiresAt) }));
+  }
+
+  /** A new subscription token (checked as on subscribe) extends the subscription. */
+  private async refreshSubscription(id: number, channel: string, token: string): Promise<void> {
+    if (!this.channels.has(channel)) return this.replyError(id, ERROR.permissionDenied);
+    const grant = await this.hub.policy.authorize(this.identity, channel, token);
+    if (this.isClosed) return;
+    if ('code' in grant) return this.replyError(id, grant);
+    // the subscription may have expired while the token was checked
+    if (!this.channels.has(channel)) return this.replyError(id, ERROR.permissionDenied);
+    this.setChannelExpiry(channel, grant.expiresAt);
+    this.enqueue(JSON.stringify({ id, sub_refresh: this.ttl(grant.expiresAt) }));
+  }
+
+  private setChannelExpiry(channel: string, expiresAt: number | null): void {
+    if (expiresAt === null) this.channelExpiry.delete(channel);
+    else this.channelExpiry.set(channel, expiresAt);
+  }
+
+  private leave(channel: string): void {
+    this.channels.delete(channel);
+    this.channelExpiry.delete(channel);
+    this.hub.leave(this, channel);
+  }
+
+  /** `expires` and `ttl` (seconds left) of a reply, for a token that expires. */
+  private ttl(expiresAt: number | null): { expires?: true; ttl?: number } {
+    if (expiresAt === null) return {};
+    const nowSeconds = Math.floor(this.hub.now() / 1000);
+    return { expires: true, ttl: Math.max(0, expiresAt - nowSeconds) };
+  }
+
+  /**
+   * Ends what was not refreshed within the grace after its token expired: the connection
+   * (3005, the client reconnects with a new token) or a subscription (unsubscribe push
+   * 2501, the client subscribes again with a new token).
+   */
+  expire(now: number): void {
+    if (this.state !== 'connected') return;
+    const { expiredCloseDelaySeconds, expiredSubCloseDelaySeconds } = this.hub.options;
+    if (this.expiresAt !== null && now >= (this.expiresAt + expiredCloseDelaySeconds) * 1000) {
+      this.disconnect(DISCONNECT.expired);
+      return;
+    }
+    for (const [channel, expiresAt] of this.channelExpiry) {
+      if (now < (expiresAt + expiredSubCloseDelaySeconds) * 1000) continue;
+      this.leave(channel);
+      const { code, reason } = UNSUBSCRIBE.expired;
+      this.enqueue(encodeUnsubscribePush(channel, code, reason));
+    }
   }
 
   private replyError(id: number, error: ProtocolError): void {
@@ -230,19 +320,19 @@ export class GatewayHub {
   private readonly channels = new Map<string, Set<ClientSession>>();
   private readonly dirty = new Set<ClientSession>();
   private flushScheduled = false;
-  private pingTimer: NodeJS.Timeout | null = null;
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     readonly policy: GatewayPolicy,
     readonly options: GatewayOptions = DEFAULT_GATEWAY_OPTIONS,
-    private readonly now: () => number = Date.now,
+    readonly now: () => number = Date.now,
   ) {}
 
   /** A new socket: returns the session that handles it. */
   open(transport: Transport): ClientSession {
     const session = new ClientSession(this, transport, this.now());
     this.sessions.add(session);
-    this.startPinging();
+    this.startTimer();
     return session;
   }
 
@@ -304,10 +394,20 @@ export class GatewayHub {
     for (const session of sessions) session.flush();
   }
 
-  private startPinging(): void {
-    if (this.pingTimer) return;
-    this.pingTimer = setInterval(() => this.pingAll(), this.options.pingSeconds * 1000);
-    this.pingTimer.unref();
+  /** The periodic work, every `pingSeconds`: expiries, then pings. */
+  private startTimer(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.expireAll();
+      this.pingAll();
+    }, this.options.pingSeconds * 1000);
+    this.timer.unref();
+  }
+
+  /** Ends connections and subscriptions whose tokens expired and were not refreshed. */
+  expireAll(): void {
+    const now = this.now();
+    for (const session of [...this.sessions]) session.expire(now);
   }
 
   /** Sends `{}` to every connected session and cuts off those silent for too long. */
@@ -330,8 +430,8 @@ export class GatewayHub {
 
   /** Disconnects everyone (server shutdown): clients reconnect later. */
   close(): void {
-    if (this.pingTimer) clearInterval(this.pingTimer);
-    this.pingTimer = null;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
     for (const session of [...this.sessions]) session.disconnect(DISCONNECT.shutdown);
   }
 }

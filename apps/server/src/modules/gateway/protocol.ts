@@ -9,6 +9,8 @@ import { z } from 'zod';
 export const DISCONNECT = {
   shutdown: { code: 3001, reason: 'shutdown' },
   serverError: { code: 3004, reason: 'internal server error' },
+  /** The connection's token expired and was not refreshed in time: reconnect with a new one. */
+  expired: { code: 3005, reason: 'connection expired' },
   slow: { code: 3008, reason: 'slow' },
   noPong: { code: 3012, reason: 'no pong' },
   invalidToken: { code: 3500, reason: 'invalid token' },
@@ -32,6 +34,12 @@ export const ERROR = {
   tokenExpired: { code: 109, message: 'token expired' },
 } as const;
 export type ProtocolError = { code: number; message: string };
+
+/** Codes of server-side unsubscribe pushes (≥ 2500: the client subscribes again). */
+export const UNSUBSCRIBE = {
+  /** The subscription token expired and was not refreshed in time (Centrifugo's 2501). */
+  expired: { code: 2501, reason: 'subscription expired' },
+} as const;
 
 const channelSchema = z.string().min(1).max(255);
 
@@ -59,6 +67,10 @@ const subscribeSchema = z.object({
 
 const unsubscribeSchema = z.object({ channel: channelSchema });
 
+const refreshSchema = z.object({ token: z.string() });
+
+const subRefreshSchema = z.object({ channel: channelSchema, token: z.string() });
+
 /** A client command: an id and exactly one method, or `{}` (a pong). */
 export const commandSchema = z
   .object({
@@ -73,8 +85,8 @@ export const commandSchema = z
     ping: z.unknown().optional(),
     send: z.unknown().optional(),
     rpc: z.unknown().optional(),
-    refresh: z.unknown().optional(),
-    sub_refresh: z.unknown().optional(),
+    refresh: refreshSchema.optional(),
+    sub_refresh: subRefreshSchema.optional(),
   })
   .strict();
 export type Command = z.infer<typeof commandSchema>;
@@ -104,7 +116,10 @@ export function encodePublication(channel: string, data: unknown): string {
   return JSON.stringify({ push: { channel, pub: { data } } });
 }
 
-/** The JSON text of a server-side unsubscribe push (code < 2500: the client stays off). */
+/**
+ * The JSON text of a server-side unsubscribe push: below 2500 the client stays
+ * unsubscribed, from 2500 on it subscribes again.
+ */
 export function encodeUnsubscribePush(channel: string, code: number, reason: string): string {
   return JSON.stringify({ push: { channel, unsubscribe: { code, reason } } });
 }

@@ -365,10 +365,10 @@ describe('the calls and their answers', () => {
       isKnownSymbol: () => true,
     });
     const identity = await policy.authenticate(token.connectToken);
-    expect(identity).toEqual({ userId: s.user.user.id });
+    expect(identity).toEqual({ userId: s.user.user.id, expiresAt: token.expiresAt });
     expect(
       await policy.authorize({ userId: s.user.user.id }, token.channel, token.subscriptionToken),
-    ).toBe(true);
+    ).toEqual({ expiresAt: token.expiresAt });
     // the token is bound to its channel and its user
     const other = await traderSession(t);
     expect(

@@ -36,22 +36,6 @@ class FakeSubscription {
 
 class FakeClient {
   subs = new Map<string, FakeSubscription>();
-  handlers = new Map<string, Handler[]>();
-  connect = vi.fn();
-  on(event: string, handler: Handler) {
-    this.handlers.set(event, [...(this.handlers.get(event) ?? []), handler]);
-    return this;
-  }
-  removeListener(event: string, handler: Handler) {
-    this.handlers.set(
-      event,
-      (this.handlers.get(event) ?? []).filter((h) => h !== handler),
-    );
-    return this;
-  }
-  emit(event: string, ctx: Record<string, unknown>) {
-    for (const handler of this.handlers.get(event) ?? []) handler(ctx);
-  }
   getSubscription(channel: string) {
     return this.subs.get(channel) ?? null;
   }
@@ -67,11 +51,13 @@ class FakeClient {
 
 const live = vi.hoisted(() => ({
   client: null as unknown,
-  identifyLive: vi.fn(),
+  identifyLive: vi.fn<(userId: string, getToken: () => Promise<string>) => void>(),
+  forgetLive: vi.fn<(getToken: () => Promise<string>) => void>(),
 }));
 vi.mock('../../realtime/connection', () => ({
   isChildFrame: () => false,
   identifyLive: live.identifyLive,
+  forgetLive: live.forgetLive,
   onLiveClient: (listener: (client: unknown) => void) => {
     listener(live.client);
     return () => {};
@@ -87,6 +73,7 @@ describe('account live channel', () => {
     client = new FakeClient();
     live.client = client;
     live.identifyLive.mockClear();
+    live.forgetLive.mockClear();
     minted = 0;
     calls = stubTradingFetch({
       '/api/live/token': (call: Call) => {
@@ -105,17 +92,21 @@ describe('account live channel', () => {
     live.client = null;
   });
 
-  it('identifies the connection and joins account:{uuid} with its token', async () => {
+  it('identifies the connection and joins account:{uuid}, tokens fetched on demand', async () => {
     const { unmount } = renderHook(() => useAccountLiveUpdates());
     await waitFor(() => expect(client.subs.get('account:acc-1')?.subscribed).toBe(true));
-    expect(live.identifyLive).toHaveBeenCalledWith('12', 'connect-1');
+    // the centrifuge client asks for the tokens itself (getToken), when it needs them
+    expect(live.identifyLive).toHaveBeenCalledTimes(1);
+    const [userId, connectToken] = live.identifyLive.mock.calls[0]!;
+    expect(userId).toBe('12');
+    const sub = client.subs.get('account:acc-1')!;
+    expect(sub.options.token).toBeUndefined();
+    expect(minted).toBe(0);
+    await expect(connectToken()).resolves.toBe('connect-1');
+    await expect(sub.options.getToken?.()).resolves.toBe('sub-acc-1-2');
     const tokenCall = calls.find((c) => c.path === '/api/live/token');
     expect(tokenCall?.query.get('uuid')).toBe('acc-1');
     expect(tokenCall?.query.get('token')).toBe('tok-1');
-    const sub = client.subs.get('account:acc-1')!;
-    expect(sub.options.token).toBe('sub-acc-1-1');
-    // an expired subscription token is fetched again by the client
-    await expect(sub.options.getToken?.()).resolves.toBe('sub-acc-1-2');
 
     const events: unknown[] = [];
     const stop = onAccountEvent((event) => events.push(event));
@@ -135,22 +126,28 @@ describe('account live channel', () => {
 
     unmount();
     expect(client.subs.size).toBe(0);
+    // the connection stops using this account's tokens
+    expect(live.forgetLive).toHaveBeenCalledWith(connectToken);
   });
 
-  it('moves to the other account’s channel on an account switch', async () => {
+  it('moves to the other account’s channel and tokens on an account switch', async () => {
     renderHook(() => useAccountLiveUpdates());
     await waitFor(() => expect(client.subs.has('account:acc-1')).toBe(true));
+    const first = live.identifyLive.mock.calls[0]![1];
     selectTrader(buildTrader({ uuid: 'acc-2', token: 'tok-2' }));
     await waitFor(() => expect(client.subs.get('account:acc-2')?.subscribed).toBe(true));
     expect(client.subs.has('account:acc-1')).toBe(false);
-  });
-
-  it('renews the connect token and reconnects when the gateway refused it', async () => {
-    renderHook(() => useAccountLiveUpdates());
-    await waitFor(() => expect(client.subs.has('account:acc-1')).toBe(true));
-    client.emit('disconnected', { code: 3500, reason: 'invalid token' });
-    await waitFor(() => expect(client.connect).toHaveBeenCalledTimes(1));
-    expect(live.identifyLive).toHaveBeenLastCalledWith('12', 'connect-2');
+    expect(live.forgetLive).toHaveBeenCalledWith(first);
+    expect(live.identifyLive).toHaveBeenCalledTimes(2);
+    const [userId, second] = live.identifyLive.mock.calls[1]!;
+    expect(userId).toBe('12');
+    await second();
+    expect(
+      calls
+        .filter((c) => c.path === '/api/live/token')
+        .at(-1)
+        ?.query.get('uuid'),
+    ).toBe('acc-2');
   });
 
   it('knows which tables an event changes', () => {

@@ -1,17 +1,13 @@
 import { accountEventSchema, type AccountEvent, type Trader } from '@ct/domain';
-import type { Centrifuge, Subscription } from 'centrifuge';
+import type { Centrifuge } from 'centrifuge';
 import { useEffect } from 'react';
-import { identifyLive, isChildFrame, onLiveClient } from '../../realtime/connection';
+import { forgetLive, identifyLive, isChildFrame, onLiveClient } from '../../realtime/connection';
 import { useAuthStore } from '../auth/store';
 import { fetchLiveToken } from './api';
 import { invalidateLists, type TradeList } from './store';
 
-/** Live tokens last 10 minutes (server); the connect token is renewed well before. */
-export const LIVE_TOKEN_RENEW_MS = 5 * 60_000;
 /** Bursts of account events (a fill and its log row) refresh the tables once. */
 const EVENT_COALESCE_MS = 50;
-/** The gateway's close code for a refused connect token (expired or invalid). */
-const DISCONNECT_INVALID_TOKEN = 3500;
 
 /** The tables an account event changes. */
 export function listsChangedBy(event: AccountEvent): TradeList[] {
@@ -58,64 +54,32 @@ export function handleAccountPublication(data: unknown): void {
 
 /**
  * Joins `account:{uuid}` on the main window's live connection: the connection is
- * identified with the user's connect token (renewed every 5 minutes), the channel with its
- * subscription token (fetched again by the client when the gateway says it expired). On
- * every (re)subscription the tables reload, since events may have been missed meanwhile.
- * Returns the leave function.
+ * identified as the user and the channel subscribed, both with tokens of
+ * GET /api/live/token that the centrifuge client asks for itself (`getToken`) when it
+ * needs one: to (re)connect or subscribe, when the gateway says a token expired, and
+ * before a token expires. On every (re)subscription the tables reload, since events may
+ * have been missed meanwhile. Returns the leave function.
  */
 function joinAccountChannel(client: Centrifuge, userId: string, trader: Trader): () => void {
-  let stopped = false;
-  let sub: Subscription | null = null;
-  let renewTimer: ReturnType<typeof setInterval> | null = null;
+  const connectToken = async () => (await fetchLiveToken(trader)).connectToken;
+  identifyLive(userId, connectToken);
 
-  const identify = async (): Promise<string> => {
-    const tokens = await fetchLiveToken(trader);
-    if (!stopped) identifyLive(userId, tokens.connectToken);
-    return tokens.subscriptionToken;
-  };
-
-  const onDisconnected = (ctx: { code: number }) => {
-    // A connect token refused on a reconnect stops the client: renew it and connect again.
-    if (stopped || ctx.code !== DISCONNECT_INVALID_TOKEN) return;
-    identify().then(
-      () => {
-        if (!stopped) client.connect();
-      },
-      (error: unknown) => console.warn('Renewing the live token failed', error),
-    );
-  };
-  client.on('disconnected', onDisconnected);
-
-  identify().then(
-    (subscriptionToken) => {
-      if (stopped) return;
-      const channel = `account:${trader.uuid}`;
-      const existing = client.getSubscription(channel);
-      if (existing) client.removeSubscription(existing);
-      sub = client.newSubscription(channel, {
-        token: subscriptionToken,
-        getToken: async () => (await fetchLiveToken(trader)).subscriptionToken,
-      });
-      sub.on('publication', (ctx) => handleAccountPublication(ctx.data));
-      sub.on('subscribed', () => invalidateLists());
-      sub.on('error', (ctx) => console.warn('Account channel error', ctx.error));
-      sub.subscribe();
-      renewTimer = setInterval(() => {
-        identify().catch((error: unknown) => console.warn('Renewing the live token failed', error));
-      }, LIVE_TOKEN_RENEW_MS);
-    },
-    (error: unknown) => console.warn('The account channel could not be joined', error),
-  );
+  const channel = `account:${trader.uuid}`;
+  const existing = client.getSubscription(channel);
+  if (existing) client.removeSubscription(existing);
+  const sub = client.newSubscription(channel, {
+    getToken: async () => (await fetchLiveToken(trader)).subscriptionToken,
+  });
+  sub.on('publication', (ctx) => handleAccountPublication(ctx.data));
+  sub.on('subscribed', () => invalidateLists());
+  sub.on('error', (ctx) => console.warn('Account channel error', ctx.error));
+  sub.subscribe();
 
   return () => {
-    stopped = true;
-    client.removeListener('disconnected', onDisconnected);
-    if (renewTimer !== null) clearInterval(renewTimer);
-    if (sub) {
-      sub.unsubscribe();
-      sub.removeAllListeners();
-      client.removeSubscription(sub);
-    }
+    forgetLive(connectToken);
+    sub.unsubscribe();
+    sub.removeAllListeners();
+    client.removeSubscription(sub);
   };
 }
 
