@@ -1,5 +1,5 @@
 // `npm start`: builds the web app when its build is missing or older than its sources,
-// then runs the server (API, live endpoints and the built web app on one port).
+// installs the strategy sandbox when it is missing, then runs the server (API, live endpoints and the built web app on one port).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -40,6 +40,19 @@ if (webBuildIsStale()) {
   if (build.status !== 0) {
     console.error('The web app build failed; see the output above.');
     process.exit(build.status ?? 1);
+  }
+}
+
+// Strategy backtests need bubblewrap: install it on a fresh machine (as root through
+// apt-get). Without it the product still starts and says that strategy code cannot run.
+const hasBwrap = spawnSync('sh', ['-c', 'command -v bwrap'], { stdio: 'ignore' }).status === 0;
+if (!hasBwrap) {
+  const sandbox = spawnSync('bash', [join(root, 'scripts/ensure-sandbox.sh')], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (sandbox.status !== 0) {
+    console.warn('The strategy sandbox is not available: backtests will be refused (see above).');
   }
 }
 
