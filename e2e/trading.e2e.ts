@@ -205,6 +205,7 @@ describe('a trader on a desktop', () => {
     expect(await cellText(settle, 6)).toBe('0.4');
     expect(await cellText(settle, 8)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     expect(await cellText(settle, 9)).toMatch(/^[+-]?\d+\.\d\d$/);
+    expect(await cellText(settle, 10)).toBe('Manual'); // close reason
     await screenshot(page, 'trading-desktop-settlements');
 
     await bottomTab(page, 'Order Logs');
@@ -319,6 +320,7 @@ describe('a trader on a desktop', () => {
       const closePrice = Number(await cellText(settle, 5));
       if (plan.side === 'buy') expect(closePrice).toBeGreaterThanOrEqual(plan.tp);
       else expect(closePrice).toBeLessThanOrEqual(plan.tp);
+      expect(await cellText(settle, 10)).toBe('Take profit'); // close reason
       await screenshot(page, 'trading-desktop-tp-settlement');
       await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
       await bottomTab(page, 'Positions');

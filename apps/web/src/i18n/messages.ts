@@ -242,6 +242,9 @@ export const messages = {
     edit: 'Edit',
     close: 'Close',
     cancelOrder: 'Cancel',
+    pageRange: (from: number, to: number, total: number) => `${from}–${to} of ${total}`,
+    shownOf: (shown: number, total: number) => `${shown} of ${total}`,
+    loadMore: 'Load more',
   },
   columns: {
     symbol: 'Symbol',
@@ -281,7 +284,7 @@ export const messages = {
     edit: 'Edit',
     close: 'Close',
     cancel: 'Cancel',
-    closeReason: 'Reason',
+    closeReason: 'Close Reason',
     expiresAt: 'Expires',
     message: 'Message',
   },

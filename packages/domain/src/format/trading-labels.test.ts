@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  closeReasonLabel,
   formatSettleDate,
   orderActionLabel,
   orderStatusLabel,
@@ -24,6 +25,18 @@ describe('trading labels', () => {
       'Filled',
       'Partially Filled',
       'Canceled',
+      'Unknown',
+      'Unknown',
+      'Unknown',
+    ]);
+  });
+
+  it('maps close reasons 0 to 3 and anything else to Unknown', () => {
+    expect([0, 1, 2, 3, 4, -1, 0.5].map(closeReasonLabel)).toEqual([
+      'Manual',
+      'Take profit',
+      'Stop loss',
+      'Stop out',
       'Unknown',
       'Unknown',
       'Unknown',

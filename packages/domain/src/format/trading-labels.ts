@@ -26,6 +26,17 @@ export function settlementLabel(isSettled: number): 'Full' | 'Partial' | 'Unknow
   return 'Unknown';
 }
 
+const CLOSE_REASON_LABELS = ['Manual', 'Take profit', 'Stop loss', 'Stop out'] as const;
+
+/**
+ * Why a settlement closed its volume: closeReason 0 Manual (the trader), 1 Take profit,
+ * 2 Stop loss, 3 Stop out, anything else Unknown. The order log's message uses the same
+ * texts for the automatic closes.
+ */
+export function closeReasonLabel(reason: number): (typeof CLOSE_REASON_LABELS)[number] | 'Unknown' {
+  return (Number.isInteger(reason) ? CLOSE_REASON_LABELS[reason] : undefined) ?? 'Unknown';
+}
+
 /** An 8-digit yyyymmdd settle date as yyyy-mm-dd; any other value is returned as text. */
 export function formatSettleDate(value: string | number): string {
   const text = String(value);

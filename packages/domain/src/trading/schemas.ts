@@ -197,7 +197,7 @@ export const settleSchema = z.object({
   openCommission: z.number(),
   closeCommission: z.number(),
   currency: z.string(),
-  /** 0 manual, 1 take-profit, 2 stop-loss. */
+  /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out (closeReasonLabel). */
   closeReason: z.number().int(),
   closeType: z.number().int(),
 });
@@ -257,6 +257,25 @@ export const orderLogSchema = z.object({
   clientOrderId: z.string().nullable(),
 });
 export type OrderLogView = z.infer<typeof orderLogSchema>;
+
+/**
+ * A page of settles or logs, newest first: `lastSortId` asks for the next older page (-1:
+ * there is none), `total` counts every row of the account.
+ */
+const pageOf = <K extends string, T extends z.ZodType>(key: K, row: T) =>
+  z.object({
+    ...({ [key]: z.array(row) } as Record<K, z.ZodArray<T>>),
+    lastSortId: z.number().int(),
+    total: z.number().int().nonnegative(),
+  });
+
+/** `data` of GET /trading/order/settles. */
+export const settlesPageSchema = pageOf('settles', settleSchema);
+export type SettlesPage = z.infer<typeof settlesPageSchema>;
+
+/** `data` of GET /trading/order/logs. */
+export const orderLogsPageSchema = pageOf('orders', orderLogSchema);
+export type OrderLogsPage = z.infer<typeof orderLogsPageSchema>;
 
 /** `data` of GET /trading/account/summary: the account in its currency (USD). */
 export const accountSummarySchema = z.object({

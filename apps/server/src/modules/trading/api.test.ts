@@ -5,11 +5,13 @@ import {
   liveTokenSchema,
   openOrderResponseSchema,
   orderLogSchema,
+  orderLogsPageSchema,
   pendingDelResponseSchema,
   pendingOrderResponseSchema,
   pendingSchema,
   positionSchema,
   settleSchema,
+  settlesPageSchema,
   tpslResponseSchema,
   type PendingView,
   type PositionView,
@@ -54,11 +56,12 @@ function list<T extends z.ZodObject>(
   res: LightMyRequestResponse,
   key: string,
   row: T,
-): { rows: z.infer<T>[]; lastSortId: number | undefined } {
+): { rows: z.infer<T>[]; lastSortId: number | undefined; total: number | undefined } {
   const body = envelopeSchema(z.record(z.string(), z.unknown())).parse(res.json());
   return {
     rows: z.array(row.strict()).parse(body.data[key]) as z.infer<T>[],
     lastSortId: z.number().int().optional().parse(body.data.lastSortId),
+    total: z.number().int().optional().parse(body.data.total),
   };
 }
 
@@ -276,6 +279,8 @@ describe('the calls and their answers', () => {
       settleSchema,
     );
     expect(page1.rows.map((r) => r.orderId)).toEqual([ids[2], ids[1]]);
+    // every page counts all of the account's rows
+    expect(page1.total).toBe(3);
     const next = String(page1.lastSortId);
     const page2 = list(
       await get(t, s, '/trading/order/settles', { ...s.creds, lastSortId: next, limit: '2' }),
@@ -284,6 +289,7 @@ describe('the calls and their answers', () => {
     );
     expect(page2.rows.map((r) => r.orderId)).toEqual([ids[0]]);
     expect(page2.lastSortId).toBe(-1);
+    expect(page2.total).toBe(3);
 
     const logs = list(
       await get(t, s, '/trading/order/logs', { ...s.creds, limit: '4' }),
@@ -296,6 +302,7 @@ describe('the calls and their answers', () => {
       [2, 2],
       [1, 2],
     ]);
+    expect(logs.total).toBe(6);
     const rest = list(
       await get(t, s, '/trading/order/logs', {
         ...s.creds,
@@ -305,6 +312,19 @@ describe('the calls and their answers', () => {
       orderLogSchema,
     );
     expect(rest.rows).toHaveLength(2);
+    expect(rest.total).toBe(6);
+    // the page answers match the shared schemas exactly, and another account counts its own
+    const other = await traderSession(t);
+    expect(
+      settlesPageSchema
+        .strict()
+        .parse((await get(t, other, '/trading/order/settles', other.creds)).json().data),
+    ).toEqual({ settles: [], lastSortId: -1, total: 0 });
+    expect(
+      orderLogsPageSchema
+        .strict()
+        .parse((await get(t, other, '/trading/order/logs', other.creds)).json().data),
+    ).toEqual({ orders: [], lastSortId: -1, total: 0 });
   });
 
   it('answers the account summary, starting by account level', async () => {

@@ -2,6 +2,7 @@ import {
   ACTION,
   CLOSE_REASON,
   availableVolume,
+  closeReasonLabel,
   closingCmd,
   closingPrice,
   commissionFor,
@@ -37,18 +38,9 @@ export const ORDER_TYPE = { market: 1, pending: 2 } as const;
 
 const FILLED = orderStatusCode(orderTransition('submitted', 'Filled'));
 
-/** Text of the order log's `message` for a close reason. */
+/** Text of the order log's `message` for a close reason: none for the trader's own close. */
 export function closeReasonText(reason: CloseReason): string {
-  switch (reason) {
-    case CLOSE_REASON.takeProfit:
-      return 'Take profit';
-    case CLOSE_REASON.stopLoss:
-      return 'Stop loss';
-    case CLOSE_REASON.stopOut:
-      return 'Stop out';
-    default:
-      return '';
-  }
+  return reason === CLOSE_REASON.manual ? '' : closeReasonLabel(reason);
 }
 
 export type OpenArgs = {

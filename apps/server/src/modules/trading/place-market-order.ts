@@ -88,7 +88,15 @@ export async function placeMarketOrder(
     const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
 
     const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(tx, ctx, account, instrument, { price, volume }, nowMs, quotes);
+    const message = await marginShortfall(
+      tx,
+      ctx,
+      account,
+      instrument,
+      { price, volume },
+      nowMs,
+      quotes,
+    );
     if (message) {
       return {
         outcome: await rejectOrder<OrderData>(

@@ -104,7 +104,15 @@ export async function placePendingOrder(
     const exits = checkExits(side, price, req, tick, null);
 
     const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(tx, ctx, account, instrument, { price, volume }, nowMs, quotes);
+    const message = await marginShortfall(
+      tx,
+      ctx,
+      account,
+      instrument,
+      { price, volume },
+      nowMs,
+      quotes,
+    );
     if (message) {
       return {
         outcome: await rejectOrder<PendingData>(

@@ -14,6 +14,8 @@ import type { TradingContext } from './context.ts';
 import { accountRisk } from './margin.ts';
 import { markQuote } from './pricing.ts';
 import {
+  countOrderLogs,
+  countSettlements,
   countWorkingPendings,
   listOpenPositions,
   listOrderLogs,
@@ -45,7 +47,8 @@ export async function listPendings(ctx: TradingContext, trader: TraderRow): Prom
   return (await listWorkingPendings(ctx.db, trader.uuid)).map(pendingView);
 }
 
-export type Page<T> = { rows: T[]; lastSortId: number };
+/** `total` counts every row of the account, not only this page's. */
+export type Page<T> = { rows: T[]; lastSortId: number; total: number };
 
 /** A page of settlements, newest first; `lastSortId` of the answer pages on (-1 at the end). */
 export async function listSettles(
@@ -53,10 +56,14 @@ export async function listSettles(
   trader: TraderRow,
   page: TradingPageQuery,
 ): Promise<Page<SettleView>> {
-  const rows = await listSettlements(ctx.db, trader.uuid, page.lastSortId, page.limit);
+  const [rows, total] = await Promise.all([
+    listSettlements(ctx.db, trader.uuid, page.lastSortId, page.limit),
+    countSettlements(ctx.db, trader.uuid),
+  ]);
   return {
     rows: rows.map(settleView),
     lastSortId: rows.length === page.limit ? (rows.at(-1)?.id ?? -1) : -1,
+    total,
   };
 }
 
@@ -66,10 +73,14 @@ export async function listLogs(
   trader: TraderRow,
   page: TradingPageQuery,
 ): Promise<Page<OrderLogView>> {
-  const rows = await listOrderLogs(ctx.db, trader.uuid, page.lastSortId, page.limit);
+  const [rows, total] = await Promise.all([
+    listOrderLogs(ctx.db, trader.uuid, page.lastSortId, page.limit),
+    countOrderLogs(ctx.db, trader.uuid),
+  ]);
   return {
     rows: rows.map(orderLogView),
     lastSortId: rows.length === page.limit ? (rows.at(-1)?.id ?? -1) : -1,
+    total,
   };
 }
 

@@ -4,6 +4,8 @@ import {
   ok,
   openOrderRequestSchema,
   pendingDelRequestSchema,
+  type OrderLogsPage,
+  type SettlesPage,
   pendingOrderRequestSchema,
   tpslRequestSchema,
   tradingAccountSchema,
@@ -70,7 +72,11 @@ export function tradingRoutes(
     const query = parseInput(tradingPageQuerySchema, request.query);
     const page = await listSettles(ctx, trader, query);
     noStore(reply);
-    return ok({ settles: page.rows, lastSortId: page.lastSortId });
+    return ok({
+      settles: page.rows,
+      lastSortId: page.lastSortId,
+      total: page.total,
+    } satisfies SettlesPage);
   });
 
   app.get('/trading/order/logs', guarded, async (request, reply) => {
@@ -78,7 +84,11 @@ export function tradingRoutes(
     const query = parseInput(tradingPageQuerySchema, request.query);
     const page = await listLogs(ctx, trader, query);
     noStore(reply);
-    return ok({ orders: page.rows, lastSortId: page.lastSortId });
+    return ok({
+      orders: page.rows,
+      lastSortId: page.lastSortId,
+      total: page.total,
+    } satisfies OrderLogsPage);
   });
 
   app.get('/trading/account/summary', guarded, async (request, reply) => {

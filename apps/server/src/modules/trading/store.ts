@@ -552,6 +552,9 @@ export async function listSettlements(
   return rows.map(toSettlement);
 }
 
+/** Every settlement of the account (the `total` of the settles page). */
+export const countSettlements = (db: Db, uuid: string) => countOfAccount(db, settlements, uuid);
+
 // ---------------------------------------------------------------------------------------
 // Order log
 
@@ -654,6 +657,22 @@ export async function listOrderLogs(
     .orderBy(desc(orderLogs.id))
     .limit(limit);
   return rows.map(toOrderLog);
+}
+
+/** Every order log row of the account (the `total` of the logs page). */
+export const countOrderLogs = (db: Db, uuid: string) => countOfAccount(db, orderLogs, uuid);
+
+/** The rows of a paged list's table that belong to the account. */
+async function countOfAccount(
+  db: Db,
+  table: typeof settlements | typeof orderLogs,
+  uuid: string,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(table)
+    .where(eq(table.uuid, uuid));
+  return row?.n ?? 0;
 }
 
 // ---------------------------------------------------------------------------------------

@@ -6,12 +6,12 @@ import {
   liveTokenSchema,
   MSG_TOKEN_INVALID,
   openOrderResponseSchema,
-  orderLogSchema,
+  orderLogsPageSchema,
   pendingDelResponseSchema,
   pendingOrderResponseSchema,
   pendingSchema,
   positionSchema,
-  settleSchema,
+  settlesPageSchema,
   tpslResponseSchema,
   type ExpireType,
   type LiveToken,
@@ -88,29 +88,67 @@ export function fetchPositions(trader = currentTrader()): Promise<TradingResult<
   return list('/trading/order/position', 'orders', positionSchema, t.positionsFailed, trader);
 }
 
-/** GET /trading/order/logs with a timestamp and no-cache headers (`data.orders`). */
-export function fetchOrderLogs(trader = currentTrader()): Promise<TradingResult<OrderLogView[]>> {
-  return list(
+/** The paging of GET /trading/order/settles and /logs: older than `lastSortId` (-1 newest). */
+export type PageRequest = { lastSortId: number; limit: number };
+
+/** One page of a paged list: its rows, the key of the next older page (-1: none) and the total. */
+export type ListPage<T> = { rows: T[]; lastSortId: number; total: number };
+
+async function page<K extends string, T>(
+  path: string,
+  key: K,
+  schema: z.ZodType<Record<K, T[]> & { lastSortId: number; total: number }>,
+  fallback: string,
+  trader: Trader | null,
+  request: PageRequest,
+): Promise<TradingResult<ListPage<T>>> {
+  if (!trader) return failure(t.noCurrentTrader);
+  try {
+    const answer = await http.get(path, {
+      params: { ...account(trader), _t: Date.now(), ...request },
+      noCache: true,
+      schema: envelopeSchema(schema.nullable()),
+    });
+    if (answer.code !== 0 || !answer.data) return failure(answer.msg || fallback);
+    const { lastSortId, total } = answer.data;
+    return {
+      success: true,
+      message: answer.msg,
+      data: { rows: answer.data[key], lastSortId, total },
+    };
+  } catch (error) {
+    // A thrown error uses its own message (spec section 8).
+    return failure(error instanceof Error && error.message ? error.message : fallback);
+  }
+}
+
+/** GET /trading/order/logs with a timestamp and no-cache headers (`data.orders`), a page. */
+export function fetchOrderLogs(
+  trader: Trader | null,
+  request: PageRequest,
+): Promise<TradingResult<ListPage<OrderLogView>>> {
+  return page(
     '/trading/order/logs',
     'orders',
-    orderLogSchema,
+    orderLogsPageSchema,
     t.orderLogsFailed,
     trader,
-    { _t: Date.now() },
-    true,
+    request,
   );
 }
 
-/** GET /trading/order/settles from the newest (lastSortId -1), no-cache (`data.settles`). */
-export function fetchSettles(trader = currentTrader()): Promise<TradingResult<SettleView[]>> {
-  return list(
+/** GET /trading/order/settles from `lastSortId` (-1 the newest), no-cache (`data.settles`). */
+export function fetchSettles(
+  trader: Trader | null,
+  request: PageRequest,
+): Promise<TradingResult<ListPage<SettleView>>> {
+  return page(
     '/trading/order/settles',
     'settles',
-    settleSchema,
+    settlesPageSchema,
     t.settlesFailed,
     trader,
-    { _t: Date.now(), lastSortId: -1 },
-    true,
+    request,
   );
 }
 

@@ -9,6 +9,7 @@ import { selectTrader } from '../../auth/store';
 import { handleAccountPublication } from '../../trading/accountLive';
 import { useTradingDialogs } from '../../trading/dialogs';
 import { resetTradeData } from '../../trading/store';
+import type { SettledOrderRow } from './types';
 import {
   buildPending,
   buildPosition,
@@ -59,6 +60,47 @@ const LOG = {
   clientOrderId: null,
 };
 
+/** The settles call of a server holding `rows` (newest first), paged by lastSortId like it. */
+function pagedSettles(rows: () => SettledOrderRow[]) {
+  return (call: Call) => {
+    const all = rows();
+    const before = Number(call.query.get('lastSortId') ?? -1);
+    const limit = Number(call.query.get('limit') ?? 100);
+    const older = before > 0 ? all.filter((row) => row.sortId < before) : all;
+    const page = older.slice(0, limit);
+    return ok({
+      settles: page,
+      lastSortId: page.length === limit ? (page.at(-1)?.sortId ?? -1) : -1,
+      total: all.length,
+    });
+  };
+}
+
+/** Settlements 1 to n (tradeId = sortId), newest first. */
+const history = (n: number) =>
+  Array.from({ length: n }, (_, i) =>
+    buildSettle({ tradeId: String(n - i), sortId: n - i, orderId: String(1000 + n - i) }),
+  );
+
+/** The engine reports on the account channel that a take-profit closed a whole position. */
+function publishTakeProfit(orderId: string, tradeId: string, volume: number) {
+  handleAccountPublication({
+    type: 'position_closed',
+    uuid: 'acc-1',
+    symbol: 'BTCUSDT',
+    at: Date.now(),
+    orderId,
+    tradeId,
+    volume,
+    full: true,
+    closeReason: 1,
+  });
+}
+
+/** The Trade ID cells of the settlements on screen. */
+const tradeIds = () =>
+  rowsOf('Orders').map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+
 function withDialogs(table: React.ReactElement) {
   return renderWithProviders(
     <>
@@ -87,9 +129,9 @@ describe('trade tables', () => {
     positions = [buildPosition()];
     calls = stubTradingFetch({
       '/trading/order/position': () => ok({ orders: positions }),
-      '/trading/order/settles': ok({ settles: [buildSettle()], lastSortId: -1 }),
+      '/trading/order/settles': ok({ settles: [buildSettle()], lastSortId: -1, total: 1 }),
       '/trading/order/pending': ok({ pendings: [buildPending()] }),
-      '/trading/order/logs': ok({ orders: [LOG], lastSortId: -1 }),
+      '/trading/order/logs': ok({ orders: [LOG], lastSortId: -1, total: 1 }),
       '/trading/order/close': (call: Call) => {
         const volume = (call.body as { volume: number }).volume;
         positions = [buildPosition({ settledVol: 0.5 + volume })];
@@ -177,19 +219,7 @@ describe('trade tables', () => {
     renderWithProviders(<PositionsTable />);
     await screen.findByText('+150.00');
     positions = [];
-    act(() =>
-      handleAccountPublication({
-        type: 'position_closed',
-        uuid: 'acc-1',
-        symbol: 'BTCUSDT',
-        at: Date.now(),
-        orderId: '11',
-        tradeId: '40',
-        volume: 1.5,
-        full: true,
-        closeReason: 1,
-      }),
-    );
+    act(() => publishTakeProfit('11', '40', 1.5));
     expect(await screen.findByText('暂无持仓')).toBeInTheDocument();
   });
 
@@ -292,6 +322,113 @@ describe('trade tables', () => {
     expect(call?.query.get('lastSortId')).toBe('-1');
   });
 
+  it('orders: the close reason says whether the trader, the take-profit or the stop-loss closed it', async () => {
+    stubTradingFetch({
+      '/trading/order/settles': ok({
+        settles: [
+          buildSettle({ tradeId: '33', sortId: 33, closeReason: 2 }),
+          buildSettle({ tradeId: '32', sortId: 32, closeReason: 1, isSettled: 2 }),
+          buildSettle({ tradeId: '31', sortId: 31, closeReason: 0 }),
+        ],
+        lastSortId: -1,
+        total: 3,
+      }),
+    });
+    renderWithProviders(<SettledOrdersTable />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(3));
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
+    const column = headers.indexOf('Close Reason');
+    // after the profit, so the columns before it keep their places
+    expect(headers[column - 1]).toBe('Profit');
+    expect(
+      rowsOf('Orders').map((row) => within(row).getAllByRole('cell')[column]?.textContent),
+    ).toEqual(['Stop loss', 'Take profit', 'Manual']);
+  });
+
+  it('orders: pages of 50 with the server’s total; a page asks the server for the rows it lacks', async () => {
+    const rows = history(120);
+    calls = stubTradingFetch({ '/trading/order/settles': pagedSettles(() => rows) });
+    const { user } = renderWithProviders(<SettledOrdersTable />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(50));
+    expect(screen.getByText('1–50 of 120')).toBeInTheDocument();
+    expect(tradeIds()[0]).toBe('120');
+    const first = calls.filter((c) => c.path === '/trading/order/settles');
+    expect(first).toHaveLength(1);
+    expect(Object.fromEntries(first[0]!.query)).toMatchObject({ lastSortId: '-1', limit: '50' });
+
+    // the last page: the 70 rows after the first 50 come in one request from the cursor
+    await user.click(screen.getByTitle('3'));
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(20));
+    expect(screen.getByText('101–120 of 120')).toBeInTheDocument();
+    expect([tradeIds()[0], tradeIds().at(-1)]).toEqual(['20', '1']);
+    const more = calls.filter((c) => c.path === '/trading/order/settles').at(-1);
+    expect(Object.fromEntries(more!.query)).toMatchObject({ lastSortId: '71', limit: '100' });
+
+    // back to page 2: already loaded, nothing is asked
+    const asked = calls.length;
+    await user.click(screen.getByTitle('2'));
+    await waitFor(() => expect(tradeIds()[0]).toBe('70'));
+    expect(calls).toHaveLength(asked);
+  });
+
+  it('orders: a live refresh after a close keeps the page and reloads the rows up to it', async () => {
+    let rows = history(120);
+    calls = stubTradingFetch({ '/trading/order/settles': pagedSettles(() => rows) });
+    const { user } = renderWithProviders(<SettledOrdersTable />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(50));
+    await user.click(screen.getByTitle('2'));
+    await waitFor(() => expect(tradeIds()[0]).toBe('70'));
+    // a take-profit closes another position: its settlement is the newest
+    rows = [buildSettle({ tradeId: '121', sortId: 121, closeReason: 1, isSettled: 2 }), ...rows];
+    act(() => publishTakeProfit('7', '121', 1));
+    expect(await screen.findByText('51–100 of 121')).toBeInTheDocument();
+    // still page 2, one row further down; the new row leads page 1
+    expect(tradeIds()[0]).toBe('71');
+    const refresh = calls.filter((c) => c.path === '/trading/order/settles').at(-1);
+    expect(Object.fromEntries(refresh!.query)).toMatchObject({ lastSortId: '-1', limit: '100' });
+    await user.click(screen.getByTitle('1'));
+    expect(tradeIds()[0]).toBe('121');
+    expect(rowsOf('Orders')[0]).toHaveTextContent('Take profit');
+  });
+
+  it('orders on a phone: the pages follow one another with Load more', async () => {
+    const rows = history(70);
+    stubTradingFetch({ '/trading/order/settles': pagedSettles(() => rows) });
+    const { user } = renderWithProviders(<SettledOrdersTable narrow />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(50));
+    // the outcome first on a narrow screen
+    expect(
+      screen
+        .getAllByRole('columnheader')
+        .slice(0, 5)
+        .map((h) => h.textContent),
+    ).toEqual(['Symbol', 'Close Side', 'Volume', 'Profit', 'Close Reason']);
+    expect(screen.getByText('50 of 70')).toBeInTheDocument();
+    expect(screen.queryByTitle('2')).not.toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Load more' }));
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(70));
+    expect(screen.queryByRole('button', { name: 'Load more' })).not.toBeInTheDocument();
+  });
+
+  it('orders: an account switch starts again at page 1 with that account’s rows', async () => {
+    calls = stubTradingFetch({
+      '/trading/order/settles': (call: Call) =>
+        pagedSettles(() => history(call.query.get('uuid') === 'acc-2' ? 3 : 120))(call),
+    });
+    const { user } = renderWithProviders(<SettledOrdersTable />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(50));
+    await user.click(screen.getByTitle('3'));
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(20));
+    act(() => selectTrader(buildTrader({ uuid: 'acc-2', token: 'tok-2' })));
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(3));
+    const last = calls.filter((c) => c.path === '/trading/order/settles').at(-1);
+    expect(Object.fromEntries(last!.query)).toMatchObject({
+      uuid: 'acc-2',
+      lastSortId: '-1',
+      limit: '50',
+    });
+  });
+
   it('order logs: side, action and status codes as words', async () => {
     renderWithProviders(<OrderLogsTable />);
     const row = await waitFor(() => {
@@ -302,5 +439,43 @@ describe('trade tables', () => {
     for (const text of ['Sell', 'Close', 'Filled', '0.25']) {
       expect(within(row).getByText(text)).toBeInTheDocument();
     }
+  });
+
+  it('order logs: a TP close and an expiry say so; a second page comes from the cursor', async () => {
+    const logs = Array.from({ length: 60 }, (_, i) => ({ ...LOG, sortId: 60 - i }));
+    logs[0] = { ...LOG, sortId: 60, message: 'Take profit' };
+    logs[1] = {
+      ...LOG,
+      sortId: 59,
+      actionType: 1,
+      orderType: 2,
+      orderStatus: 4,
+      message: 'Expired at the end of the trading day (GFD)',
+    };
+    calls = stubTradingFetch({
+      '/trading/order/logs': (call: Call) => {
+        const before = Number(call.query.get('lastSortId'));
+        const limit = Number(call.query.get('limit'));
+        const page = logs.filter((l) => before < 0 || l.sortId < before).slice(0, limit);
+        return ok({
+          orders: page,
+          lastSortId: page.length === limit ? page.at(-1)!.sortId : -1,
+          total: logs.length,
+        });
+      },
+    });
+    const { user } = renderWithProviders(<OrderLogsTable />);
+    await waitFor(() => expect(rowsOf('Order Logs')).toHaveLength(50));
+    const [tp, expired] = rowsOf('Order Logs');
+    expect(within(tp!).getByText('Take profit')).toBeInTheDocument();
+    expect(expired).toHaveTextContent('Canceled');
+    expect(
+      within(expired!).getByText('Expired at the end of the trading day (GFD)'),
+    ).toBeInTheDocument();
+    await user.click(screen.getByTitle('Next Page'));
+    await waitFor(() => expect(rowsOf('Order Logs')).toHaveLength(10));
+    expect(screen.getByText('51–60 of 60')).toBeInTheDocument();
+    const last = calls.filter((c) => c.path === '/trading/order/logs').at(-1);
+    expect(last?.query.get('lastSortId')).toBe('11');
   });
 });

@@ -1,27 +1,44 @@
-import { useTradeList, type ListState } from '../../trading/store';
+import {
+  TRADE_PAGE_SIZE,
+  usePagedTradeList,
+  useTradeList,
+  type PagedListState,
+} from '../../trading/store';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 
-export type TableData<T> = Pick<ListState<T>, 'rows' | 'loading'>;
+/** The pages of a long list: the server's total and the page on screen (1-based). */
+export type TablePaging = {
+  page: number;
+  pageSize: number;
+  total: number;
+  setPage: (page: number) => void;
+};
+
+export type TableData<T> = { rows: T[]; loading: boolean; paging?: TablePaging };
 
 /*
  * Data sources of the trade tables: the current trader's lists from the trading calls
  * (GET /trading/order/position, /settles, /pending, /logs). Each loads when its table is
  * shown (`active`), on every trader change, and when the engine reports a change on the
- * account's live channel.
+ * account's live channel. Settlements and the order log come in pages of the server's.
  */
 
 export function usePositions(active = true): TableData<PositionRow> {
   return useTradeList('positions', active);
 }
 
-export function useSettledOrders(active = true): TableData<SettledOrderRow> {
-  return useTradeList('settles', active);
-}
-
 export function usePendingOrders(active = true): TableData<PendingOrderRow> {
   return useTradeList('pendings', active);
 }
 
+function paged<T>({ rows, loading, total, page, setPage }: PagedListState<T>): TableData<T> {
+  return { rows, loading, paging: { page, pageSize: TRADE_PAGE_SIZE, total, setPage } };
+}
+
+export function useSettledOrders(active = true): TableData<SettledOrderRow> {
+  return paged(usePagedTradeList('settles', active));
+}
+
 export function useOrderLogs(active = true): TableData<OrderLogRow> {
-  return useTradeList('logs', active);
+  return paged(usePagedTradeList('logs', active));
 }

@@ -1,0 +1,77 @@
+import { closingPrice, floatingProfit, sideLabel, sideOfCmd } from '@ct/domain';
+import { useState } from 'react';
+import { useSymbolInfo } from '../../chart/instruments';
+import { formatLevel, formatPnl, formatPriceOf, tickOfInfo } from '../../trading/format';
+import { usePositionQuote } from '../../trading/positionQuotes';
+import type { PositionRow } from './types';
+
+/* The cells of the trade tables that do more than format a value. */
+
+export function SideCell({ cmd }: { cmd: number }) {
+  return (
+    <span className={cmd === 1 ? 'side-buy' : cmd === 2 ? 'side-sell' : undefined}>
+      {sideLabel(cmd)}
+    </span>
+  );
+}
+
+export function PnlText({ value }: { value: number }) {
+  return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
+}
+
+/** A price with its instrument's decimals. */
+export function PriceCell({ symbol, value }: { symbol: string; value: number }) {
+  const tick = tickOfInfo(useSymbolInfo(symbol));
+  return <span className="num">{formatPriceOf(value, tick)}</span>;
+}
+
+/** A TP or SL level, '—' when not set. */
+export function LevelCell({ symbol, value }: { symbol: string; value: number }) {
+  const tick = tickOfInfo(useSymbolInfo(symbol));
+  return <span className="num">{formatLevel(value, tick)}</span>;
+}
+
+/** Flashes a changed value in its direction (background only: the row never moves). */
+function useFlash(value: number): 'up' | 'down' | null {
+  const [previous, setPrevious] = useState(value);
+  const [direction, setDirection] = useState<'up' | 'down' | null>(null);
+  if (value !== previous) {
+    setPrevious(value);
+    setDirection(value > previous ? 'up' : 'down');
+  }
+  return direction;
+}
+
+/** The live figures of a position row: market price (closing side) and unrealized P&L. */
+function useLivePosition(row: PositionRow) {
+  const info = useSymbolInfo(row.symbol);
+  const quote = usePositionQuote(row.symbol);
+  const side = sideOfCmd(row.cmd);
+  if (!quote || quote.bid === null || quote.ask === null) {
+    return { tick: tickOfInfo(info), market: row.marketPrice, profit: row.floatProfit };
+  }
+  const live = { bid: quote.bid, ask: quote.ask };
+  const profit = info
+    ? floatingProfit(
+        { side, price: row.price, volume: row.volume, settledVol: row.settledVol },
+        live,
+        info,
+      )
+    : row.floatProfit;
+  return { tick: tickOfInfo(info), market: closingPrice(side, live), profit };
+}
+
+export function MarketPriceCell({ row }: { row: PositionRow }) {
+  const { tick, market } = useLivePosition(row);
+  const flash = useFlash(market);
+  return (
+    <span key={market} className={`num live-price${flash ? ` flash-${flash}` : ''}`}>
+      {formatPriceOf(market, tick)}
+    </span>
+  );
+}
+
+export function FloatingPnlCell({ row }: { row: PositionRow }) {
+  const { profit } = useLivePosition(row);
+  return <PnlText value={profit} />;
+}
