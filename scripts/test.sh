@@ -28,7 +28,7 @@ step 'End-to-end journeys (Chromium against the started product)'
 e2e_status=0
 if [ "$unit_status" = 0 ]; then
   npx vitest run --config e2e/vitest.config.ts --reporter=default --reporter=json \
-    --outputFile.json=artifacts/e2e.json || e2e_status=$?
+    --outputFile.json="$PWD/artifacts/e2e.json" || e2e_status=$?
 fi
 
 node scripts/summarize-tests.mjs "artifacts/unit.json:$unit_status" "artifacts/e2e.json:$e2e_status"
