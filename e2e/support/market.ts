@@ -60,6 +60,9 @@ export type TakeProfitPlan = {
   hitAt: number;
 };
 
+/** How late after `placeAt` the order may reach the server and still be valid. */
+const LATE_CLICK_MS = 8_000;
+
 /**
  * Finds the market order with a take-profit that the feed hits soonest: for each moment to
  * place it (from `now + prepareMs`, every second) and each side, the take-profit nearest to
@@ -88,7 +91,9 @@ export function planTakeProfit(
   ) {
     let maxAsk = -Infinity;
     let minBid = Infinity;
-    for (let t = placeAt - 1500; t <= placeAt + 2000; t += 250) {
+    // The TP must stay valid from a little before the planned click to well after it: a
+    // loaded machine can click (and the server can check the order) seconds late.
+    for (let t = placeAt - 1500; t <= placeAt + LATE_CLICK_MS; t += 250) {
       const q = market.quoteAt(t);
       if (!q) continue;
       maxAsk = Math.max(maxAsk, q.ask);
@@ -117,7 +122,7 @@ export function planTakeProfit(
           break;
         }
       }
-      if (hitAt === null || hitAt < placeAt + 2000 + holdMs) continue;
+      if (hitAt === null || hitAt < placeAt + LATE_CLICK_MS + holdMs) continue;
       if (best === null || hitAt < best.hitAt) best = { side, placeAt, tp, hitAt };
     }
   }
