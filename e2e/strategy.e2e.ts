@@ -90,15 +90,38 @@ describe('strategy workbench', () => {
     const results = dialog('Backtest Results');
     await results.waitFor({ timeout: 90_000 });
     await results.getByText('Performance Metrics').waitFor();
-    const metrics = await results.locator('table').first().innerText();
+    const metrics = await results.locator('.ant-table').first().innerText();
     expect(metrics).toContain('交易次数');
     expect(metrics).toContain('胜率');
     const trades = results.locator('.ant-table').nth(1).locator('tbody tr.ant-table-row');
     const count = await trades.count();
     expect(count).toBeGreaterThan(0);
     expect(count).toBeLessThanOrEqual(5);
+    // The equity curve is drawn: its canvases hold more than the background colour.
+    const equity = results.getByTestId('equity-chart');
+    expect(Number(await equity.getAttribute('data-points'))).toBeGreaterThan(1);
+    const drawn = await waitUntil(
+      () =>
+        equity.evaluate((root) => {
+          let count = 0;
+          for (const canvas of Array.from(root.querySelectorAll('canvas'))) {
+            const context = canvas.getContext('2d');
+            if (!context || canvas.width === 0 || canvas.height === 0) continue;
+            const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+            for (let i = 4; i < data.length; i += 4) {
+              if (data[i] !== data[0] || data[i + 1] !== data[1] || data[i + 2] !== data[2]) {
+                count += 1;
+              }
+            }
+          }
+          return count;
+        }),
+      (count) => count > 500,
+    );
+    expect(drawn).toBeGreaterThan(500);
     // Default is read-only: its results cannot be saved.
     expect(await results.getByRole('button', { name: 'Save Results' }).isDisabled()).toBe(true);
+    await page.waitForTimeout(500); // the modal's opening animation
     await screenshot(page, 'strategy-results');
   });
 

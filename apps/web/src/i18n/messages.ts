@@ -383,6 +383,7 @@ export const messages = {
     errorTitle: 'Backtest error',
     errorTip: 'Open Run Logs (the Execution Log) for the strategy output.',
     metrics: 'Performance Metrics',
+    equityCurve: 'Equity Curve',
     trades: 'Trade Details',
     noData: 'No backtest data available',
     saveResults: 'Save Results',

@@ -85,4 +85,36 @@ describe('ResultsModal', () => {
       screen.getByText(/annual return and Sharpe ratio over 30 days of data or more/),
     ).toBeInTheDocument();
   });
+
+  it('shows the equity curve when the run has one, and no chart without it', () => {
+    const { unmount } = render(
+      <ResultsModal
+        open
+        view={{
+          deals: [],
+          performance: {
+            ...performance,
+            equity_curve: [
+              ['2024-01-01 00:00:00', 100000],
+              ['2024-01-02 00:00:00', 100015],
+            ],
+          },
+          error: null,
+        }}
+        onClose={() => {}}
+        saveDisabled={false}
+      />,
+    );
+    expect(screen.getByRole('img', { name: 'Equity Curve' })).toHaveAttribute('data-points', '2');
+    unmount();
+    render(
+      <ResultsModal
+        open
+        view={{ deals: [], performance, error: null }}
+        onClose={() => {}}
+        saveDisabled={false}
+      />,
+    );
+    expect(screen.queryByRole('img', { name: 'Equity Curve' })).toBeNull();
+  });
 });

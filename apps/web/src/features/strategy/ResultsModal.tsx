@@ -1,6 +1,7 @@
 import type { Deal, Performance } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
+import { EquityChart } from './EquityChart';
 import { formatWinRate, TRADE_PAGE_SIZE } from './logic';
 
 const m = messages.strategy;
@@ -151,6 +152,16 @@ export function ResultsModal({
           <Empty description={m.noData} />
         ) : (
           <>
+            {performance && (performance.equity_curve?.length ?? 0) > 0 && (
+              <>
+                <Typography.Title level={5}>{m.equityCurve}</Typography.Title>
+                <EquityChart
+                  curve={performance.equity_curve}
+                  initialCapital={performance.initial_capital}
+                  label={m.equityCurve}
+                />
+              </>
+            )}
             {performance && (
               <>
                 <Typography.Title level={5}>{m.metrics}</Typography.Title>
