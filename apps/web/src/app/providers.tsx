@@ -53,7 +53,8 @@ export function AppProviders({ children }: { children: ReactNode }) {
         token: { fontFamily: FONT_FAMILY, borderRadius: 6 },
       }}
     >
-      <AntApp className="app-root">
+      {/* At most three toasts at once: a burst of fills must not cover the page. */}
+      <AntApp className="app-root" message={{ maxCount: 3 }}>
         <DocumentTheme mode={mode} />
         <NotifierBridge />
         {children}
