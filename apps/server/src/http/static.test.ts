@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
@@ -19,6 +20,11 @@ beforeAll(async () => {
     '<!doctype html><title>Chart Terminal</title>',
   );
   fs.writeFileSync(path.join(webDist, 'assets', 'index-abc123.js'), 'console.log(1);');
+  // what the web build's precompress step writes next to a file
+  fs.writeFileSync(
+    path.join(webDist, 'assets', 'index-abc123.js.br'),
+    zlib.brotliCompressSync('console.log(1);'),
+  );
   built = await buildApp({ db: t.db, config: testConfig({ webDist }), now: t.clock.now });
 });
 afterAll(async () => {
@@ -44,6 +50,26 @@ describe('the built web app', () => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/javascript/);
     expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+  });
+
+  it('sends the brotli copy to a browser that accepts it, the plain file otherwise', async () => {
+    const br = await built.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe('console.log(1);');
+    const plain = await built.inject({
+      method: 'GET',
+      url: '/assets/index-abc123.js',
+      headers: { 'accept-encoding': 'identity' },
+    });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe('console.log(1);');
   });
 
   it('answers 404 for a missing asset rather than index.html', async () => {

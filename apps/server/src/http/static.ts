@@ -9,7 +9,8 @@ const NOT_BUILT_TEXT =
 
 /**
  * Serves the built web app. Vite's hashed files under /assets are cached for good;
- * everything else (index.html above all) is revalidated on every load.
+ * everything else (index.html above all) is revalidated on every load. The build writes
+ * `.br`/`.gz` copies of the text files, sent to browsers that accept them.
  */
 export async function registerWebApp(app: FastifyInstance, webDist: string): Promise<void> {
   await app.register(fastifyStatic, {
@@ -17,6 +18,7 @@ export async function registerWebApp(app: FastifyInstance, webDist: string): Pro
     wildcard: true,
     dotfiles: 'deny',
     cacheControl: false,
+    preCompressed: true,
     // A missing dist is explained by sendWebApp on a page load rather than warned at start.
     suppressWarning: true,
     setHeaders: (reply, filePath) => {
