@@ -8,6 +8,7 @@ import {
   maxDrawdown,
   sharpeRatio,
   type BacktestConventions,
+  type MetricsBar,
 } from './metrics.ts';
 import { barsFromHistorical, inferPeriod } from './bars.ts';
 
@@ -15,8 +16,8 @@ const day = (d: number) => Date.UTC(2024, 0, d);
 const bars = (closes: number[]) => closes.map((close, i) => ({ time: day(i + 1), close }));
 const SMALL: BacktestConventions = { ...DEFAULT_BACKTEST_CONVENTIONS, initialCapital: 10_000 };
 
-function run(closes: number[], records: unknown[], conventions: BacktestConventions = SMALL) {
-  const b = bars(closes);
+/** Validates the records against the bars, then computes the deals and performance. */
+function runOn(b: MetricsBar[], records: unknown[], conventions: BacktestConventions = SMALL) {
   const checked = validateTradeRecords(
     records,
     b.map((bar) => bar.time),
@@ -29,6 +30,10 @@ function run(closes: number[], records: unknown[], conventions: BacktestConventi
     period: 'day',
     conventions,
   });
+}
+
+function run(closes: number[], records: unknown[], conventions: BacktestConventions = SMALL) {
+  return runOn(bars(closes), records, conventions);
 }
 
 describe('computeBacktest, by hand', () => {
@@ -282,24 +287,14 @@ describe('metric helpers', () => {
       lots: 10,
       status: 'YES',
     });
-    const twoBars = (lastDay: number, closeDate: string) => {
-      const b = [
-        { time: day(1), close: 100 },
-        { time: day(lastDay), close: 110 },
-      ];
-      const checked = validateTradeRecords(
+    const twoBars = (lastDay: number, closeDate: string) =>
+      runOn(
+        [
+          { time: day(1), close: 100 },
+          { time: day(lastDay), close: 110 },
+        ],
         [trade(closeDate)],
-        b.map((bar) => bar.time),
-      );
-      if (!checked.ok) throw new Error(checked.error);
-      return computeBacktest({
-        bars: b,
-        trades: checked.trades,
-        symbol: 'TEST',
-        period: 'day',
-        conventions: SMALL,
-      }).performance;
-    };
+      ).performance;
     // +100 on 10,000 over 73 days = 1/5 of a year: 1.01 ^ 5 − 1 = 5.1010 %
     const quarter = twoBars(74, '2024-03-14 00:00:00');
     expect(quarter.profit_rate).toBe(0.01);
@@ -307,23 +302,14 @@ describe('metric helpers', () => {
     // exactly 30 days: 1.01 ^ (365 / 30) − 1
     expect(twoBars(31, '2024-01-31 00:00:00').annual_return).toBe(0.128695);
     // 60 days, three bars: r = 0.005, 0.00497512; N = 2 / (60 / 365) = 12.1667 bars a year
-    const threeBars = [
-      { time: day(1), close: 100 },
-      { time: day(31), close: 105 },
-      { time: day(61), close: 110 },
-    ];
-    const checked = validateTradeRecords(
+    const twoMonths = runOn(
+      [
+        { time: day(1), close: 100 },
+        { time: day(31), close: 105 },
+        { time: day(61), close: 110 },
+      ],
       [trade('2024-03-01 00:00:00')],
-      threeBars.map((bar) => bar.time),
-    );
-    if (!checked.ok) throw new Error(checked.error);
-    const twoMonths = computeBacktest({
-      bars: threeBars,
-      trades: checked.trades,
-      symbol: 'TEST',
-      period: 'day',
-      conventions: SMALL,
-    }).performance;
+    ).performance;
     expect(twoMonths.sharpe_ratio).toBe(989.043);
     // 29 days: withheld, the profit rate still says what happened
     const short = twoBars(30, '2024-01-30 00:00:00');

@@ -1,7 +1,6 @@
 import { isIntraday, mergeTick, tickDecimals, type Bar, type Period, type Tick } from '@ct/domain';
 import {
   CandlestickSeries,
-  ColorType,
   createChart,
   createSeriesMarkers,
   CrosshairMode,
@@ -22,7 +21,7 @@ import { createThrottle, type Throttle } from '../../realtime/throttle';
 import type { ChartType } from '../workspace/chart-grid/store';
 import { fetchKlines, HISTORY_BARS } from './api';
 import type { ChartMarker } from './chartMarkers';
-import type { ChartColors } from './chartTheme';
+import { chartLayout, type ChartColors } from './chartTheme';
 import { klineToBar, normalizeBars, prependHistory } from './history';
 import { formatBarTime, formatTickMark } from './periods';
 
@@ -118,10 +117,7 @@ export class ChartController {
     this.chart = createChart(container, {
       autoSize: true,
       layout: {
-        background: { type: ColorType.Solid, color: colors.background },
-        textColor: colors.text,
-        fontSize: 11,
-        fontFamily: colors.fontFamily,
+        ...chartLayout(colors),
         panes: { separatorColor: colors.border, separatorHoverColor: colors.grid },
       },
       grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
@@ -332,9 +328,7 @@ export class ChartController {
     const c = this.colors;
     this.chart.applyOptions({
       layout: {
-        background: { type: ColorType.Solid, color: c.background },
-        textColor: c.text,
-        fontFamily: c.fontFamily,
+        ...chartLayout(c),
         panes: { separatorColor: c.border, separatorHoverColor: c.grid },
       },
       grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },

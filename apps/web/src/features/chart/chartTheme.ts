@@ -1,4 +1,5 @@
 import type { GlobalToken } from 'antd';
+import { ColorType, type DeepPartial, type LayoutOptions } from 'lightweight-charts';
 
 /** Colours of a chart, taken from the antd theme so charts switch theme with the page. */
 export type ChartColors = {
@@ -46,5 +47,15 @@ export function chartColorsFrom(token: GlobalToken): ChartColors {
     volumeDown: withAlpha(token.colorError, 0.45),
     line: token.colorPrimary,
     fontFamily: token.fontFamily,
+  };
+}
+
+/** The layout (background, text, font) of every chart in the app's theme colours. */
+export function chartLayout(colors: ChartColors): DeepPartial<LayoutOptions> {
+  return {
+    background: { type: ColorType.Solid, color: colors.background },
+    textColor: colors.text,
+    fontSize: 11,
+    fontFamily: colors.fontFamily,
   };
 }

@@ -1,7 +1,7 @@
 import { theme } from 'antd';
-import { BaselineSeries, ColorType, createChart } from 'lightweight-charts';
+import { BaselineSeries, createChart } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
-import { chartColorsFrom, withAlpha } from '../chart/chartTheme';
+import { chartColorsFrom, chartLayout, withAlpha } from '../chart/chartTheme';
 import { equityPoints } from './equityCurve';
 
 const HEIGHT = 200;
@@ -37,12 +37,7 @@ export function EquityChart({
     const colors = chartColorsFrom(token);
     const chart = createChart(element, {
       autoSize: true,
-      layout: {
-        background: { type: ColorType.Solid, color: colors.background },
-        textColor: colors.text,
-        fontSize: 11,
-        fontFamily: colors.fontFamily,
-      },
+      layout: chartLayout(colors),
       grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
       rightPriceScale: { borderColor: colors.border },
       timeScale: { borderColor: colors.border, timeVisible: true, secondsVisible: false },
