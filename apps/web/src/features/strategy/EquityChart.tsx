@@ -37,7 +37,8 @@ export function EquityChart({
     const colors = chartColorsFrom(token);
     const chart = createChart(element, {
       autoSize: true,
-      layout: chartLayout(colors),
+      // The price charts on the same page carry the library's attribution logo.
+      layout: { ...chartLayout(colors), attributionLogo: false },
       grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
       rightPriceScale: { borderColor: colors.border },
       timeScale: { borderColor: colors.border, timeVisible: true, secondsVisible: false },
