@@ -70,8 +70,12 @@ describe('strategy workbench', () => {
     await editor().locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
     const text = await waitUntil(editorText, (t) => t.includes('def main'), 30_000);
     expect(text).toContain('def main');
-    const box = await editor().boundingBox();
-    expect(box?.width).toBeGreaterThan(1440 * 0.75);
+    // 80vw once the modal's opening (zoom) animation has ended
+    const width = await waitUntil(
+      async () => (await editor().boundingBox())?.width ?? 0,
+      (w) => w > 1440 * 0.75,
+    );
+    expect(width).toBeGreaterThan(1440 * 0.75);
     await expect(editor().locator('.ant-select').textContent()).resolves.toContain(
       'Default Strategy',
     );
