@@ -162,12 +162,7 @@ export class ClientSession {
   private async connect(id: number, token: string | undefined): Promise<void> {
     const credentials = await this.hub.policy.authenticate(token);
     if (this.isClosed) return;
-    if ('code' in credentials) {
-      // An expired token is answered (the client gets a new one and connects again);
-      // a forged or malformed one ends the connection for good.
-      if (credentials.code === ERROR.tokenExpired.code) return this.replyError(id, credentials);
-      return this.disconnect(DISCONNECT.invalidToken);
-    }
+    if ('code' in credentials) return this.refuseToken(id, credentials);
     this.identity = { userId: credentials.userId };
     this.expiresAt = credentials.expiresAt;
     this.state = 'connected';
@@ -182,10 +177,7 @@ export class ClientSession {
     if (token === '') return this.disconnect(DISCONNECT.badRequest);
     const credentials = await this.hub.policy.authenticate(token);
     if (this.isClosed) return;
-    if ('code' in credentials) {
-      if (credentials.code === ERROR.tokenExpired.code) return this.replyError(id, credentials);
-      return this.disconnect(DISCONNECT.invalidToken);
-    }
+    if ('code' in credentials) return this.refuseToken(id, credentials);
     // another user's token (or any token on an anonymous connection) refreshes nothing
     if (credentials.userId !== this.identity.userId) {
       return this.disconnect(DISCONNECT.invalidToken);
@@ -193,6 +185,15 @@ export class ClientSession {
     this.expiresAt = credentials.expiresAt;
     const refresh = { client: this.id, version: VERSION, ...this.ttl(this.expiresAt) };
     this.enqueue(JSON.stringify({ id, refresh }));
+  }
+
+  /**
+   * A refused connect or refresh token: an expired one is answered (the client gets a new
+   * one and tries again); a forged or malformed one ends the connection for good.
+   */
+  private refuseToken(id: number, error: ProtocolError): void {
+    if (error.code === ERROR.tokenExpired.code) return this.replyError(id, error);
+    this.disconnect(DISCONNECT.invalidToken);
   }
 
   private async subscribe(id: number, channel: string, token: string | undefined): Promise<void> {

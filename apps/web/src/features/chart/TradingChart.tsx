@@ -19,19 +19,12 @@ import { tickOf, useInstrumentCatalogue, useSymbolInfo } from './instruments';
 import { PeriodSelect } from './PeriodSelect';
 import { periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
+import { canDrawCharts } from './canvas';
 
 const m = messages.chart;
 
 /** Charts narrower than this show the period selector as a dropdown. */
 const COMPACT_WIDTH = 640;
-
-let canvasSupport: boolean | null = null;
-
-/** True when the browser gives a 2D canvas context (lightweight-charts needs one). */
-function canDrawCharts(): boolean {
-  canvasSupport ??= document.createElement('canvas').getContext('2d') !== null;
-  return canvasSupport;
-}
 
 const idleStatus = createStore<ChartStatus>(() => ({
   phase: 'idle',

@@ -1,18 +1,11 @@
 import { theme } from 'antd';
 import { BaselineSeries, createChart } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
+import { canDrawCharts } from '../chart/canvas';
 import { chartColorsFrom, chartLayout, withAlpha } from '../chart/chartTheme';
 import { equityPoints } from './equityCurve';
 
 const HEIGHT = 200;
-
-let canvasSupport: boolean | null = null;
-
-/** True when the browser gives a 2D canvas context (lightweight-charts needs one). */
-function canDraw(): boolean {
-  canvasSupport ??= document.createElement('canvas').getContext('2d') !== null;
-  return canvasSupport;
-}
 
 /**
  * The account value at every bar close of a backtest, green above the initial capital and
@@ -33,7 +26,7 @@ export function EquityChart({
 
   useEffect(() => {
     const element = container.current;
-    if (!element || points.length === 0 || !canDraw()) return;
+    if (!element || points.length === 0 || !canDrawCharts()) return;
     const colors = chartColorsFrom(token);
     const chart = createChart(element, {
       autoSize: true,
