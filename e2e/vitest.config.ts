@@ -8,6 +8,7 @@ export default defineConfig({
     root: new URL('.', import.meta.url).pathname,
     include: ['**/*.e2e.ts'],
     globalSetup: ['support/global-setup.ts'],
+    setupFiles: ['support/page-errors.ts'],
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 240_000,

@@ -23,21 +23,43 @@ export function launchBrowser(): Promise<Browser> {
 
 export type Viewport = 'desktop' | 'phone';
 
-/** A fresh browser context (empty storage) at a desktop or phone size. */
-export function newContext(
+/** Uncaught errors of every page opened through newContext, not yet reported. */
+const pageErrors: string[] = [];
+
+/**
+ * Hands over (and forgets) the uncaught page errors seen since the last call. The e2e
+ * setup file fails every journey that leaves one behind (support/page-errors.ts).
+ */
+export function takePageErrors(): string[] {
+  return pageErrors.splice(0);
+}
+
+/**
+ * A fresh browser context (empty storage) at a desktop or phone size. Every page it
+ * opens reports its uncaught errors (`pageerror`) to takePageErrors.
+ */
+export async function newContext(
   browser: Browser,
   viewport: Viewport,
   baseURL: string,
 ): Promise<BrowserContext> {
+  let context: BrowserContext;
   if (viewport === 'phone') {
     const { defaultBrowserType: _ignored, ...phone } = devices['iPhone 13'];
-    return browser.newContext({ ...phone, baseURL, colorScheme: 'light' });
+    context = await browser.newContext({ ...phone, baseURL, colorScheme: 'light' });
+  } else {
+    context = await browser.newContext({
+      viewport: { width: 1440, height: 900 },
+      baseURL,
+      colorScheme: 'light',
+    });
   }
-  return browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    baseURL,
-    colorScheme: 'light',
+  context.on('page', (page) => {
+    page.on('pageerror', (error) => {
+      pageErrors.push(`${page.url()}: ${error.stack ?? error.message}`);
+    });
   });
+  return context;
 }
 
 /** Saves a full-page screenshot under artifacts/screenshots/<name>.png. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_TICK } from './price.ts';
 
 /** Instrument type (spec section 3): 1 Spot/CFD/FX, 2 foreign futures, 3 domestic futures. */
 export const SYMBOL_TYPES = { spot: 1, foreignFutures: 2, domesticFutures: 3 } as const;
@@ -23,6 +24,11 @@ export const symbolSchema = z.object({
   min_limit_ov: z.number(),
 });
 export type SymbolInfo = z.infer<typeof symbolSchema>;
+
+/** Tick size of an instrument; the spec's default 0.01 when it is unknown or gives none. */
+export function tickOfSymbol(info: SymbolInfo | undefined): number {
+  return info && info.min_price_tick > 0 ? info.min_price_tick : DEFAULT_TICK;
+}
 
 /** A market of the instrument list, with its instruments. */
 export const marketSchema = z.object({

@@ -24,6 +24,26 @@ export function tickDecimals(tick: number): number {
   return decimals;
 }
 
+/**
+ * Decimals a price of an instrument is shown with: its tick's (0.01 → 2, 0.00001 → 5,
+ * 1 → 0, at most 8); the spec's 4 (PRICE_DECIMALS) for an instrument without a tick.
+ */
+export function priceDecimals(tick: number | null | undefined): number {
+  return tick !== null && tick !== undefined && tick > 0 ? tickDecimals(tick) : PRICE_DECIMALS;
+}
+
+/**
+ * The one way a price is shown: with its instrument's decimals (see priceDecimals);
+ * '—' for a missing or non-finite price.
+ */
+export function formatPrice(
+  price: number | null | undefined,
+  tick: number | null | undefined,
+): string {
+  if (price === null || price === undefined || !Number.isFinite(price)) return '—';
+  return price.toFixed(priceDecimals(tick));
+}
+
 /** Rounds to a number of decimals, half away from zero, without float residue. */
 export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;

@@ -1,4 +1,10 @@
-import { isOnTick, roundTo, snapToTickDirected, tickDecimals } from '../market/price.ts';
+import {
+  formatPrice,
+  isOnTick,
+  roundTo,
+  snapToTickDirected,
+  tickDecimals,
+} from '../market/price.ts';
 
 export type Side = 'buy' | 'sell';
 
@@ -47,11 +53,6 @@ export function limitPriceBand(price: number, reference: number, tick: number): 
   return price < reference
     ? snappedRange(reference, LIMIT_BAND.belowMin, LIMIT_BAND.belowMax, tick)
     : snappedRange(reference, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick);
-}
-
-/** Formats a price with the decimals of the tick (0.01 → 2, 0.00001 → 5, 1 → 0; at most 8). */
-export function formatPrice(price: number, tick: number): string {
-  return price.toFixed(Math.min(8, tickDecimals(tick)));
 }
 
 /**

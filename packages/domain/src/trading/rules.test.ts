@@ -10,7 +10,6 @@ import {
 } from './lifecycle.ts';
 import {
   exitPriceFromTicks,
-  formatPrice,
   referencePrice,
   validateExitAgainstMarket,
   limitPriceBand,
@@ -21,6 +20,7 @@ import {
   validateStopLoss,
   validateTakeProfit,
 } from './price-rules.ts';
+import { formatPrice, priceDecimals } from '../market/price.ts';
 import { clampQuantityUp, closeQuantityRule, quantityRule, validateQuantity } from './quantity.ts';
 import {
   availableVolume,
@@ -240,6 +240,20 @@ describe('limit price band and tick, by side', () => {
     expect(formatPrice(1.1, 0.00001)).toBe('1.10000');
     expect(formatPrice(3500, 1)).toBe('3500');
     expect(formatPrice(5210.25, 0.25)).toBe('5210.25');
+  });
+
+  it("shows every price with its instrument precision: the tick's decimals, 4 without a tick", () => {
+    // EURUSD quotes in 0.00001: bid and ask 1.29896 / 1.29904 must not both read 1.2990.
+    expect(formatPrice(1.29896, 0.00001)).toBe('1.29896');
+    expect(formatPrice(1.29904, 0.00001)).toBe('1.29904');
+    expect(formatPrice(68788, 0.1)).toBe('68788.0');
+    expect(formatPrice(68829.3, 0.1)).toBe('68829.3');
+    expect(formatPrice(1.2345678, undefined)).toBe('1.2346');
+    expect(formatPrice(2, 0)).toBe('2.0000');
+    expect(formatPrice(null, 0.01)).toBe('—');
+    expect(formatPrice(Number.NaN, 0.01)).toBe('—');
+    expect(priceDecimals(0.00001)).toBe(5);
+    expect(priceDecimals(null)).toBe(4);
   });
 });
 

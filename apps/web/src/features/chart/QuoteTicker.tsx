@@ -1,7 +1,7 @@
+import { formatPrice } from '@ct/domain';
 import { useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
 import { useQuote } from '../../realtime/quotes';
-import { formatPrice } from './format';
 
 /** Restarts the flash animation of an element in the direction a price moved. */
 function useFlash(value: number | null | undefined) {
@@ -20,7 +20,7 @@ function useFlash(value: number | null | undefined) {
 }
 
 /** Bid and ask of a symbol as the live feed (or the quote cache) gives them. */
-export function QuoteTicker({ symbol, decimals }: { symbol: string; decimals: number }) {
+export function QuoteTicker({ symbol, tick }: { symbol: string; tick: number }) {
   const quote = useQuote(symbol);
   const bidRef = useFlash(quote?.bid);
   const askRef = useFlash(quote?.ask);
@@ -29,13 +29,13 @@ export function QuoteTicker({ symbol, decimals }: { symbol: string; decimals: nu
       <span className="quote-side quote-bid">
         <span className="quote-label">{messages.chart.bid}</span>
         <b ref={bidRef} className="quote-value" data-testid="quote-bid">
-          {formatPrice(quote?.bid, decimals)}
+          {formatPrice(quote?.bid, tick)}
         </b>
       </span>
       <span className="quote-side quote-ask">
         <span className="quote-label">{messages.chart.ask}</span>
         <b ref={askRef} className="quote-value" data-testid="quote-ask">
-          {formatPrice(quote?.ask, decimals)}
+          {formatPrice(quote?.ask, tick)}
         </b>
       </span>
     </div>

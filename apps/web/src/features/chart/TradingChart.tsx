@@ -1,5 +1,5 @@
 import { ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
-import { tickDecimals, type Period } from '@ct/domain';
+import { type Period, tickOfSymbol } from '@ct/domain';
 import { Button, Spin, theme } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
@@ -15,7 +15,7 @@ import { useMarkersOf } from './chartMarkers';
 import { chartColorsFrom } from './chartTheme';
 import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
-import { tickOf, useInstrumentCatalogue, useSymbolInfo } from './instruments';
+import { useInstrumentCatalogue, useSymbolInfo } from './instruments';
 import { PeriodSelect } from './PeriodSelect';
 import { periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
@@ -82,8 +82,7 @@ export function TradingChart({
   const [controller, setController] = useState<ChartController | null>(null);
   const [unsupported, setUnsupported] = useState<string | null>(null);
   const info = useSymbolInfo(symbol);
-  const tick = tickOf(info);
-  const decimals = tickDecimals(tick);
+  const tick = tickOfSymbol(info);
   const compact = useNarrowerThan(rootRef, COMPACT_WIDTH) || mobile;
   const reconnecting = useReconnecting();
 
@@ -135,7 +134,7 @@ export function TradingChart({
       <header className="chart-header">
         <InstrumentSelect value={symbol} onChange={onSymbolChange} mobile={mobile} />
         <PeriodSelect value={period} onChange={onPeriodChange} compact={compact} />
-        {symbol && <QuoteTicker symbol={symbol} decimals={decimals} />}
+        {symbol && <QuoteTicker symbol={symbol} tick={tick} />}
       </header>
       <div className="chart-body">
         <ChartToolbar
@@ -154,7 +153,7 @@ export function TradingChart({
           {legend && status.phase === 'ready' && (
             <ChartLegend
               store={legend}
-              decimals={decimals}
+              tick={tick}
               title={title}
               badges={
                 <>

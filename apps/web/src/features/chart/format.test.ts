@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatChange, formatPrice, formatVolume } from './format';
+import { formatChange, formatVolume } from './format';
 
 describe('chart number formats', () => {
-  it('prices with the instrument decimals', () => {
-    expect(formatPrice(227534.5, 1)).toBe('227534.5');
-    expect(formatPrice(1.08, 5)).toBe('1.08000');
-    expect(formatPrice(null, 2)).toBe('—');
-  });
-
   it('volumes kept short', () => {
     expect(formatVolume(0.25)).toBe('0.25');
     expect(formatVolume(950)).toBe('950');

@@ -1,9 +1,3 @@
-/** A price with the instrument's decimals (from its tick size). */
-export function formatPrice(value: number | null | undefined, decimals: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return value.toFixed(decimals);
-}
-
 /** A volume kept short: 950, 12.5K, 3.2M, 1.1B. */
 export function formatVolume(value: number): string {
   const abs = Math.abs(value);

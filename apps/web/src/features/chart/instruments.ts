@@ -1,4 +1,4 @@
-import { DEFAULT_TICK, type InstrumentGroup, type SymbolInfo } from '@ct/domain';
+import { type InstrumentGroup, type SymbolInfo } from '@ct/domain';
 import { useEffect } from 'react';
 import { create } from 'zustand';
 import { fetchInstrumentGroups, fetchSymbolList } from './api';
@@ -93,9 +93,4 @@ export function useInstrumentName(symbol: string | null): string | undefined {
     }
     return undefined;
   });
-}
-
-/** Tick size of an instrument (spec default 0.01 when unknown). */
-export function tickOf(info: SymbolInfo | undefined): number {
-  return info && info.min_price_tick > 0 ? info.min_price_tick : DEFAULT_TICK;
 }

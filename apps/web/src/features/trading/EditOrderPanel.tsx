@@ -3,7 +3,7 @@ import { Button, Checkbox, Descriptions, InputNumber, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { updateTpsl, type EditableOrder } from './actions';
-import { formatPriceOf, formatQuantity } from './format';
+import { formatQuantity } from './format';
 import './trading.css';
 
 const e = messages.editOrder;
@@ -89,7 +89,7 @@ export function EditOrderPanel({
   );
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const level = (value: number) => (value > 0 ? formatPriceOf(value, order.tick) : e.notSet);
+  const level = (value: number) => (value > 0 ? formatPrice(value, order.tick) : e.notSet);
 
   const save = async () => {
     setSaving(true);
@@ -145,7 +145,7 @@ export function EditOrderPanel({
             {
               key: 'open',
               label: e.openPrice,
-              children: <span className="num">{formatPriceOf(order.openPrice, order.tick)}</span>,
+              children: <span className="num">{formatPrice(order.openPrice, order.tick)}</span>,
             },
             {
               key: 'tp',

@@ -2,13 +2,15 @@ import {
   availableVolume,
   closeQuantityRule,
   closingPrice,
-  sideLabel,
-  sideOfCmd,
-  tickDecimals,
-  validateQuantity,
+  formatPrice,
   type PendingView,
   type PositionView,
   type QuantityRule,
+  sideLabel,
+  sideOfCmd,
+  tickDecimals,
+  tickOfSymbol,
+  validateQuantity,
 } from '@ct/domain';
 import { Button, Descriptions, InputNumber, Modal, Tag } from 'antd';
 import { useId, useState } from 'react';
@@ -17,7 +19,7 @@ import { useQuote } from '../../realtime/quotes';
 import { useSymbolInfo } from '../chart/instruments';
 import { cancelPendingOrder, closePosition } from './actions';
 import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
-import { formatLevel, formatPriceOf, formatQuantity, tickOfInfo } from './format';
+import { formatLevel, formatQuantity } from './format';
 
 const c = messages.closePosition;
 const p = messages.cancelPending;
@@ -31,7 +33,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
   const id = useId();
   const info = useSymbolInfo(position.symbol);
   const quote = useQuote(position.symbol);
-  const tick = tickOfInfo(info);
+  const tick = tickOfSymbol(info);
   const available = availableVolume(position);
   // Without instrument data only 0 < quantity ≤ available is checked.
   const rule: QuantityRule = info
@@ -93,12 +95,12 @@ function ClosePositionForm({ position }: { position: PositionView }) {
           {
             key: 'open',
             label: c.openPrice,
-            children: <span className="num">{formatPriceOf(position.price, tick)}</span>,
+            children: <span className="num">{formatPrice(position.price, tick)}</span>,
           },
           {
             key: 'market',
             label: c.marketPrice,
-            children: <span className="num">{formatPriceOf(market, tick)}</span>,
+            children: <span className="num">{formatPrice(market, tick)}</span>,
           },
           {
             key: 'available',
@@ -136,7 +138,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
 
 function CancelPendingConfirm({ pending }: { pending: PendingView }) {
   const info = useSymbolInfo(pending.symbol);
-  const tick = tickOfInfo(info);
+  const tick = tickOfSymbol(info);
   const [canceling, setCanceling] = useState(false);
   const confirm = async () => {
     setCanceling(true);
@@ -166,7 +168,7 @@ function CancelPendingConfirm({ pending }: { pending: PendingView }) {
       <p>{p.question}</p>
       <p className="num">
         <SideText cmd={pending.cmd} /> {formatQuantity(pending.volume)} {pending.symbol} @{' '}
-        {formatPriceOf(pending.pendPrice, tick)} · {pending.expireType}
+        {formatPrice(pending.pendPrice, tick)} · {pending.expireType}
         {pending.tp > 0 ? ` · TP ${formatLevel(pending.tp, tick)}` : ''}
         {pending.sl > 0 ? ` · SL ${formatLevel(pending.sl, tick)}` : ''}
       </p>

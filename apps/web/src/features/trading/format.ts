@@ -1,32 +1,8 @@
-import {
-  DEFAULT_TICK,
-  formatEpochSeconds,
-  PNL_DECIMALS,
-  PRICE_DECIMALS,
-  roundTo,
-  tickDecimals,
-  type SymbolInfo,
-} from '@ct/domain';
-
-/** Tick size of an instrument (spec default 0.01 when unknown). */
-export function tickOfInfo(info: SymbolInfo | undefined): number {
-  return info && info.min_price_tick > 0 ? info.min_price_tick : DEFAULT_TICK;
-}
-
-/** Decimals a price is shown with: the tick's, at most 4 (spec section 9). */
-export function priceDecimals(tick: number): number {
-  return Math.min(tickDecimals(tick), PRICE_DECIMALS);
-}
-
-/** A price with the instrument's decimals; '—' for a missing price. */
-export function formatPriceOf(value: number | null | undefined, tick: number): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '—';
-  return value.toFixed(priceDecimals(tick));
-}
+import { formatEpochSeconds, formatPrice, PNL_DECIMALS, roundTo } from '@ct/domain';
 
 /** A TP or SL level: '—' when not set (0 or less). */
 export function formatLevel(value: number, tick: number): string {
-  return value > 0 ? formatPriceOf(value, tick) : '—';
+  return value > 0 ? formatPrice(value, tick) : '—';
 }
 
 /** A quantity without float noise (0.1 + 0.2 shows 0.3). */

@@ -1,11 +1,12 @@
 import {
   checkTicket,
-  formatPrice,
-  quantityRule,
-  tickDecimals,
   type ExpireType,
+  formatPrice,
   type OrderType,
+  quantityRule,
   type Side,
+  tickDecimals,
+  tickOfSymbol,
 } from '@ct/domain';
 import { Button, Checkbox, Form, InputNumber, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
@@ -16,7 +17,7 @@ import { useAuthStore } from '../../auth/store';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../chart/instruments';
 import { useChartTradeStore } from '../../chart/tradeAction';
 import { placeOrder } from '../actions';
-import { formatPriceOf, formatQuantity, tickOfInfo } from '../format';
+import { formatQuantity } from '../format';
 import {
   exitView,
   initialTicket,
@@ -130,7 +131,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   const info = useSymbolInfo(symbol);
   const quote = useQuote(symbol);
   const hasAccount = useAuthStore((s) => s.currentTrader !== null);
-  const tick = tickOfInfo(info);
+  const tick = tickOfSymbol(info);
   const id = useId();
 
   const [state, setState] = useState<TicketState>(() =>
@@ -231,7 +232,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
       >
         <span className="ticket-side-label">{label}</span>
         <span className="ticket-side-price num" aria-hidden="true">
-          {price != null ? formatPriceOf(price, tick) : '—'}
+          {price != null ? formatPrice(price, tick) : '—'}
         </span>
         <span className="ticket-side-caption">{side === 'buy' ? t.ask : t.bid}</span>
       </button>

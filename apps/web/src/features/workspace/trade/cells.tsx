@@ -1,7 +1,14 @@
-import { closingPrice, floatingProfit, sideLabel, sideOfCmd } from '@ct/domain';
+import {
+  closingPrice,
+  floatingProfit,
+  formatPrice,
+  sideLabel,
+  sideOfCmd,
+  tickOfSymbol,
+} from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../chart/instruments';
-import { formatLevel, formatPnl, formatPriceOf, tickOfInfo } from '../../trading/format';
+import { formatLevel, formatPnl } from '../../trading/format';
 import { usePositionQuote } from '../../trading/positionQuotes';
 import type { PositionRow } from './types';
 
@@ -21,13 +28,13 @@ export function PnlText({ value }: { value: number }) {
 
 /** A price with its instrument's decimals. */
 export function PriceCell({ symbol, value }: { symbol: string; value: number }) {
-  const tick = tickOfInfo(useSymbolInfo(symbol));
-  return <span className="num">{formatPriceOf(value, tick)}</span>;
+  const tick = tickOfSymbol(useSymbolInfo(symbol));
+  return <span className="num">{formatPrice(value, tick)}</span>;
 }
 
 /** A TP or SL level, '—' when not set. */
 export function LevelCell({ symbol, value }: { symbol: string; value: number }) {
-  const tick = tickOfInfo(useSymbolInfo(symbol));
+  const tick = tickOfSymbol(useSymbolInfo(symbol));
   return <span className="num">{formatLevel(value, tick)}</span>;
 }
 
@@ -48,7 +55,7 @@ function useLivePosition(row: PositionRow) {
   const quote = usePositionQuote(row.symbol);
   const side = sideOfCmd(row.cmd);
   if (!quote || quote.bid === null || quote.ask === null) {
-    return { tick: tickOfInfo(info), market: row.marketPrice, profit: row.floatProfit };
+    return { tick: tickOfSymbol(info), market: row.marketPrice, profit: row.floatProfit };
   }
   const live = { bid: quote.bid, ask: quote.ask };
   const profit = info
@@ -58,7 +65,7 @@ function useLivePosition(row: PositionRow) {
         info,
       )
     : row.floatProfit;
-  return { tick: tickOfInfo(info), market: closingPrice(side, live), profit };
+  return { tick: tickOfSymbol(info), market: closingPrice(side, live), profit };
 }
 
 export function MarketPriceCell({ row }: { row: PositionRow }) {
@@ -66,7 +73,7 @@ export function MarketPriceCell({ row }: { row: PositionRow }) {
   const flash = useFlash(market);
   return (
     <span key={market} className={`num live-price${flash ? ` flash-${flash}` : ''}`}>
-      {formatPriceOf(market, tick)}
+      {formatPrice(market, tick)}
     </span>
   );
 }
