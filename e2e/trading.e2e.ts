@@ -2,12 +2,14 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { matchesPrediction, planTakeProfit, simulatedMarket } from './support/market.ts';
+import { releaseQuote, setQuote } from './support/market.ts';
 
 /*
  * The trader's journeys on the trading UI against the started product: orders, positions
  * with live P&L, TP/SL edits, closes, pending orders, a take-profit hit by the live feed,
- * account switching, and the same on a phone. BTCUSDT trades around the clock.
+ * account switching, and the same on a phone. BTCUSDT trades around the clock; the
+ * journeys pin its quote with the product's test-only feed control, so every price they
+ * see is one they set.
  */
 
 const baseURL = inject('baseURL');
@@ -80,6 +82,21 @@ function ticket(page: Page): Locator {
   return page.getByRole('group', { name: 'BTCUSDT Order' }).first();
 }
 
+/** How long a price pinned on the server may take to reach the page. */
+const LIVE = { timeout: 15_000 };
+
+/** Pins BTCUSDT's quote and waits until the ticket shows it (it came over the live feed). */
+async function moveMarket(page: Page, bid: number, ask: number): Promise<void> {
+  await setQuote(page.request, 'BTCUSDT', bid, ask);
+  const shows = async (side: 'Buy' | 'Sell', price: number) =>
+    ((await ticket(page).getByRole('radio', { name: side }).textContent()) ?? '').includes(
+      price.toFixed(1),
+    );
+  await expect
+    .poll(async () => (await shows('Sell', bid)) && (await shows('Buy', ask)), LIVE)
+    .toBe(true);
+}
+
 async function chooseSide(page: Page, side: 'Buy' | 'Sell'): Promise<void> {
   await ticket(page).getByRole('radio', { name: side }).click();
 }
@@ -125,10 +142,12 @@ describe('a trader on a desktop', () => {
     await expectPath(page, '/desktop');
   });
   afterAll(async () => {
+    await releaseQuote(page.request, 'BTCUSDT');
     await page.context().close();
   });
 
   it('buys at market; the position row shows a moving P&L', async () => {
+    await moveMarket(page, 50_000, 50_000.5);
     const place = page.getByRole('button', { name: 'Place Buy Order' });
     await expect.poll(() => place.isEnabled(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'trading-desktop-ticket');
@@ -140,12 +159,12 @@ describe('a trader on a desktop', () => {
     expect(await cellText(row, 0)).toBe('BTCUSDT');
     expect(await cellText(row, POS.side)).toBe('Buy');
     expect(await cellText(row, POS.volume)).toBe('1');
-    expect(await cellText(row, POS.open)).toMatch(/^\d+\.\d$/);
-    const first = await cellText(row, POS.pnl);
-    expect(first).toMatch(/^[+-]?\d+\.\d\d$/);
+    expect(await cellText(row, POS.open)).toBe('50000.5'); // the ask
+    await expect.poll(async () => Number(await cellText(row, POS.pnl)), LIVE).toBe(-0.5); // at the bid
     // the live feed moves the unrealized P&L without any reload
     await markDocument(page);
-    await expect.poll(() => cellText(row, POS.pnl), { timeout: 30_000 }).not.toBe(first);
+    await moveMarket(page, 50_100, 50_100.5);
+    await expect.poll(async () => Number(await cellText(row, POS.pnl)), LIVE).toBe(99.5);
     await expectNotReloaded(page);
     await screenshot(page, 'trading-desktop-position');
     await setTheme(page, 'dark');
@@ -279,54 +298,45 @@ describe('a trader on a desktop', () => {
     await screenshot(page, 'trading-desktop-account-standard');
   });
 
-  it(
-    'a take-profit hit by the live feed closes the position on screen',
-    async () => {
-      await switchAccount(page, 'Demo VIP');
-      await page.getByText('暂无持仓').waitFor();
+  it('a take-profit hit by the live feed closes the position on screen', async () => {
+    await switchAccount(page, 'Demo VIP');
+    await page.getByText('暂无持仓').waitFor();
+    await moveMarket(page, 50_000, 50_000.5);
 
-      // The feed is the product's deterministic simulation: check it, then plan with it.
-      const market = simulatedMarket('BTCUSDT');
-      const answer = await page.request.post('/trading/symbol/cache', {
-        data: { channel: 1, device: 1, symbols: 'BTCUSDT' },
-      });
-      const cache = ((await answer.json()) as { data: { caches: { bid: number; ask: number }[] } })
-        .data.caches[0];
-      expect(cache && matchesPrediction(market, cache, Date.now())).toBe(true);
-      const plan = planTakeProfit(market, { prepareMs: 12_000, holdMs: 10_000 });
-      if (!plan) throw new Error('The feed reaches no take-profit within 10 minutes');
+    await chooseSide(page, 'Buy');
+    await page.getByLabel('Quantity').fill('0.1');
+    await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).check();
+    await page.getByLabel('TP price').fill('50100.0');
+    const place = page.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
+    await place.click();
+    const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    const row = rowWithId(page, id);
+    await row.waitFor();
+    expect(await cellText(row, POS.open)).toBe('50000.5');
+    expect(await cellText(row, POS.tp)).toBe('50100.0');
+    await markDocument(page);
+    await screenshot(page, 'trading-desktop-tp-armed');
 
-      await chooseSide(page, plan.side === 'buy' ? 'Buy' : 'Sell');
-      await page.getByLabel('Quantity').fill('0.1');
-      await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).check();
-      await page.getByLabel('TP price').fill(plan.tp.toFixed(1));
-      await page.waitForTimeout(Math.max(0, plan.placeAt - Date.now()));
-      await page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ }).click();
-      const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
-      const row = rowWithId(page, id);
-      await row.waitFor();
-      expect(await cellText(row, POS.tp)).toBe(plan.tp.toFixed(1));
-      await markDocument(page);
-      await screenshot(page, 'trading-desktop-tp-armed');
+    // one tick short of the take-profit the position stays open
+    await moveMarket(page, 50_099.9, 50_100.4);
+    await expect.poll(async () => Number(await cellText(row, POS.pnl)), LIVE).toBe(9.94);
+    // the feed reaches it: the position leaves the table without a reload
+    await setQuote(page.request, 'BTCUSDT', 50_100, 50_100.5);
+    await row.waitFor({ state: 'detached' });
+    await page.getByText('暂无持仓').waitFor();
+    await expectNotReloaded(page);
+    await screenshot(page, 'trading-desktop-tp-hit');
 
-      await row.waitFor({ state: 'detached', timeout: plan.hitAt - Date.now() + 20_000 });
-      await page.getByText('暂无持仓').waitFor();
-      await expectNotReloaded(page);
-      await screenshot(page, 'trading-desktop-tp-hit');
-
-      await bottomTab(page, 'Orders');
-      const settle = tradeRows(page).filter({ hasText: 'Full' }).first();
-      await settle.waitFor();
-      const closePrice = Number(await cellText(settle, 5));
-      if (plan.side === 'buy') expect(closePrice).toBeGreaterThanOrEqual(plan.tp);
-      else expect(closePrice).toBeLessThanOrEqual(plan.tp);
-      expect(await cellText(settle, 10)).toBe('Take profit'); // close reason
-      await screenshot(page, 'trading-desktop-tp-settlement');
-      await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
-      await bottomTab(page, 'Positions');
-    },
-    15 * 60_000,
-  );
+    await bottomTab(page, 'Orders');
+    const settle = tradeRows(page).filter({ hasText: 'Full' }).first();
+    await settle.waitFor();
+    expect(await cellText(settle, 5)).toBe('50100.0'); // closed at the bid that reached it
+    expect(await cellText(settle, 10)).toBe('Take profit'); // close reason
+    await screenshot(page, 'trading-desktop-tp-settlement');
+    await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
+    await bottomTab(page, 'Positions');
+  });
 });
 
 describe('the same trader on a phone', () => {
@@ -338,8 +348,10 @@ describe('the same trader on a phone', () => {
     page = await context.newPage();
     await loginThroughPage(page, password);
     await expectPath(page, '/phone');
+    await setQuote(page.request, 'BTCUSDT', 50_000, 50_000.5);
   });
   afterAll(async () => {
+    await releaseQuote(page.request, 'BTCUSDT');
     await page.context().close();
   });
 

@@ -84,3 +84,16 @@ export const csvImportRequestSchema = z.object({
   csv: z.string().min(1, 'csv is required'),
 });
 export type CsvImportRequest = z.infer<typeof csvImportRequestSchema>;
+
+/**
+ * Body of POST /api/test/market/quote (test-only, MARKET_TEST_CONTROL=1): the quote an
+ * instrument is pinned at until released; both prices on its tick, ask at least bid.
+ */
+export const testQuoteRequestSchema = z
+  .object({
+    symbol: z.string().trim().min(1, 'symbol is required').max(64),
+    bid: z.number().positive(),
+    ask: z.number().positive(),
+  })
+  .refine((q) => q.ask >= q.bid, { message: 'ask must not be below bid', path: ['ask'] });
+export type TestQuoteRequest = z.infer<typeof testQuoteRequestSchema>;

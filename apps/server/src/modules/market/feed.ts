@@ -24,7 +24,6 @@ export function priceMessages(quote: SimQuote): [LivePriceMessage, LivePriceMess
  * is closed.
  */
 export class MarketFeed {
-  private readonly lastTickTime = new Map<string, number>();
   private readonly latest = new Map<string, SimQuote>();
   private readonly listeners = new Set<QuoteListener>();
   private timer: NodeJS.Timeout | null = null;
@@ -61,14 +60,28 @@ export class MarketFeed {
   /** Publishes every quote that is new at the current time. */
   poll(): void {
     const now = this.now();
-    for (const symbol of this.market.symbols()) {
-      const quote = this.market.quoteAt(symbol, now);
-      if (!quote || this.lastTickTime.get(symbol) === quote.time) continue;
-      this.lastTickTime.set(symbol, quote.time);
-      this.latest.set(symbol, quote);
-      const channel = publicChannel(symbol);
-      for (const message of priceMessages(quote)) this.broker.publish(channel, message);
-      for (const listener of this.listeners) listener({ symbol, quote });
-    }
+    for (const symbol of this.market.symbols()) this.publishNew(symbol, now);
   }
+
+  /**
+   * Publishes the symbol's quote at the current time if it is new: what a poll does for
+   * one instrument (the test-only feed control calls it after pinning a quote).
+   */
+  pollSymbol(symbol: string): void {
+    this.publishNew(symbol, this.now());
+  }
+
+  private publishNew(symbol: string, now: number): void {
+    const quote = this.market.quoteAt(symbol, now);
+    if (!quote || sameTick(this.latest.get(symbol), quote)) return;
+    this.latest.set(symbol, quote);
+    const channel = publicChannel(symbol);
+    for (const message of priceMessages(quote)) this.broker.publish(channel, message);
+    for (const listener of this.listeners) listener({ symbol, quote });
+  }
+}
+
+/** The same tick: simulated ticks are told apart by time, a pinned quote also by prices. */
+function sameTick(a: SimQuote | undefined, b: SimQuote): boolean {
+  return a !== undefined && a.time === b.time && a.bid === b.bid && a.ask === b.ask;
 }

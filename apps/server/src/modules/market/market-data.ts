@@ -2,6 +2,7 @@ import {
   DAY_MS,
   MarketSimulator,
   aggregateBars,
+  bucketStart,
   canAggregate,
   isTradingAt,
   simulatedBars,
@@ -27,6 +28,8 @@ type InstrumentMarket = {
  */
 export class MarketData {
   private readonly markets = new Map<string, InstrumentMarket>();
+  /** Quotes pinned by the test-only feed control (MARKET_TEST_CONTROL); empty in production. */
+  private readonly pins = new Map<string, SimQuote>();
 
   constructor(readonly seed: number) {
     for (const market of CATALOGUE) {
@@ -86,13 +89,35 @@ export class MarketData {
     return instrument ? isTradingAt(instrument.calendar, now) : false;
   }
 
+  /**
+   * Pins the symbol's quote at `now` (test-only feed control): until released it is the
+   * symbol's live and last quote, a tick like the simulator's. Each pin is a new tick, so
+   * its time is after the previous pin's even within one millisecond.
+   */
+  pin(symbol: string, bid: number, ask: number, now: number): SimQuote {
+    const previous = this.pins.get(symbol);
+    const time = previous ? Math.max(now, previous.time + 1) : now;
+    const quote: SimQuote = { time, bid, ask, size: 0 };
+    this.pins.set(symbol, quote);
+    return quote;
+  }
+
+  /** Releases a pin: the simulation quotes the symbol again. False when none was pinned. */
+  unpin(symbol: string): boolean {
+    return this.pins.delete(symbol);
+  }
+
   /** The live quote at `now`; null when the market is closed or the symbol unknown. */
   quoteAt(symbol: string, now: number): SimQuote | null {
-    return this.markets.get(symbol)?.sim.quoteAt(now) ?? null;
+    const live = this.markets.get(symbol)?.sim.quoteAt(now) ?? null;
+    // a pinned quote moves nothing while the market is closed, like any tick
+    return live && (this.pins.get(symbol) ?? live);
   }
 
   /** The last quote at or before `now`, also while the market is closed. */
   lastQuoteAt(symbol: string, now: number): SimQuote | null {
+    const pinned = this.pins.get(symbol);
+    if (pinned && this.markets.has(symbol)) return pinned;
     return this.markets.get(symbol)?.sim.lastQuoteAt(now) ?? null;
   }
 
@@ -102,6 +127,30 @@ export class MarketData {
    * coarse as its resolution; a bucket holding both real and simulated bars is merged.
    */
   bars(symbol: string, period: Period, endBefore: number, limit: number, now: number): Bar[] {
+    const bars = this.marketBars(symbol, period, endBefore, limit, now);
+    return this.withPin(symbol, period, bars, now);
+  }
+
+  /**
+   * A pinned quote enters the bar in progress as a tick would: the bar closes at its bid
+   * and its range includes it (kline prices are bids). Earlier bars stay simulated.
+   */
+  private withPin(symbol: string, period: Period, bars: Bar[], now: number): Bar[] {
+    const pin = this.pins.get(symbol);
+    const last = bars.at(-1);
+    if (!pin || !last || last.time !== bucketStart(period, now)) return bars;
+    const high = Math.max(last.high, pin.bid);
+    const low = Math.min(last.low, pin.bid);
+    return [...bars.slice(0, -1), { ...last, high, low, close: pin.bid }];
+  }
+
+  private marketBars(
+    symbol: string,
+    period: Period,
+    endBefore: number,
+    limit: number,
+    now: number,
+  ): Bar[] {
     const market = this.markets.get(symbol);
     if (!market) return [];
     const simulated = simulatedBars(market.sim, period, endBefore, limit, now);
