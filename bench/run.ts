@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,backtest` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,backtest,ai` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
+import { aiReport, runAiBench } from './ai/run.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { runFanout } from './fanout/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
@@ -11,7 +12,7 @@ const args = new Map(
     return [key ?? '', value] as const;
   }),
 );
-const only = new Set((args.get('only') ?? 'fanout,orders,backtest').split(','));
+const only = new Set((args.get('only') ?? 'fanout,orders,backtest,ai').split(','));
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 async function fanout(): Promise<void> {
@@ -45,4 +46,8 @@ if (only.has('orders')) {
 if (only.has('backtest')) {
   console.log('');
   printBacktestBench(await runBacktestBench());
+}
+if (only.has('ai')) {
+  console.log('');
+  for (const line of aiReport(await runAiBench())) console.log(line);
 }

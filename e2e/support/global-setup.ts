@@ -4,12 +4,15 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { startOpenAiTestServer } from '../../apps/server/src/test/openai-test-server.ts';
 import type {} from 'vitest';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     baseURL: string;
     demoPassword: string;
+    /** The OpenAI-compatible test server the product's Ollama provider calls (no `/v1`). */
+    aiTestServerURL: string;
   }
 }
 
@@ -58,6 +61,8 @@ function startProduct(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; ur
 
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ct-e2e-'));
+  // The AI assistant's model: a scriptable OpenAI-compatible server, the product's Ollama.
+  const aiServer = await startOpenAiTestServer();
   const port = await freePort();
   // Vitest sets NODE_ENV=test; the product runs (and `npm start` builds the web app) as it
   // does for users, so it must not inherit that (antd gives every element id 'test' then).
@@ -68,9 +73,13 @@ export default async function setup(project: TestProject) {
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     DEMO_PASSWORD,
+    OLLAMA_BASE_URL: aiServer.baseUrl,
+    // the test-only feed control: journeys pin quotes (support/market.ts)
+    MARKET_TEST_CONTROL: '1',
   });
   project.provide('baseURL', url);
   project.provide('demoPassword', DEMO_PASSWORD);
+  project.provide('aiTestServerURL', aiServer.baseUrl.replace(/\/v1$/, ''));
 
   return async () => {
     if (child.pid) {
@@ -86,5 +95,6 @@ export default async function setup(project: TestProject) {
       });
     }
     rmSync(dataDir, { recursive: true, force: true });
+    await aiServer.close();
   };
 }

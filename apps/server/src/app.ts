@@ -9,6 +9,7 @@ import { registerWebApp } from './http/static.ts';
 import { installGuard } from './modules/auth/guard.ts';
 import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
+import { registerAi } from './modules/ai/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
@@ -21,6 +22,7 @@ import { MarketData } from './modules/market/market-data.ts';
 import { importRoutes } from './modules/market/imports/routes.ts';
 import { createImportService } from './modules/market/imports/service.ts';
 import { marketRoutes } from './modules/market/routes.ts';
+import { marketTestControlRoutes } from './modules/market/test-control.ts';
 import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
@@ -111,6 +113,7 @@ export async function buildApp({
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
   });
+  registerAi(app, { db, now, dataDir: config.dataDir, config: config.ai });
   app.decorate('services', { market, feed, broker, hub, trading, backtest });
   app.addHook('onClose', async () => {
     feed.stop();
@@ -122,6 +125,9 @@ export async function buildApp({
   healthRoutes(app, now);
   authRoutes(app, auth);
   marketRoutes(app, market, imports, now);
+  if (config.marketTestControl) {
+    marketTestControlRoutes(app, { market, feed, now, settled: () => trading.engine.whenIdle() });
+  }
   importRoutes(app, imports);
   gatewayRoutes(app, hub, now);
   await registerWebApp(app, config.webDist);

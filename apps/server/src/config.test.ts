@@ -55,6 +55,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: '' }, '/x').databaseUrl).toBeNull();
   });
 
+  it('enables the test-only feed control only when MARKET_TEST_CONTROL says so', () => {
+    expect(loadConfig({}, '/x').marketTestControl).toBe(false);
+    expect(loadConfig({ MARKET_TEST_CONTROL: '0' }, '/x').marketTestControl).toBe(false);
+    expect(loadConfig({ MARKET_TEST_CONTROL: '1' }, '/x').marketTestControl).toBe(true);
+    expect(loadConfig({ MARKET_TEST_CONTROL: 'true' }, '/x').marketTestControl).toBe(true);
+    expect(() => loadConfig({ MARKET_TEST_CONTROL: 'yes' }, '/x')).toThrow(/MARKET_TEST_CONTROL/);
+  });
+
   it.each([{ PORT: 'abc' }, { PORT: '70000' }, { SESSION_TTL_HOURS: '0' }, { LOG_LEVEL: 'loud' }])(
     'names the variable at fault in %j',
     (env) => {

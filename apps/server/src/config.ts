@@ -3,6 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import {
+  DEFAULT_AI_CONFIG,
+  DEFAULT_OLLAMA_BASE_URL,
+  loadExtraProviders,
+  type AiConfig,
+} from './modules/ai/config.ts';
+import {
   DEFAULT_SANDBOX_SETTINGS,
   MIB,
   type SandboxSettings,
@@ -27,6 +33,10 @@ export type Config = {
   liveTokenSecret: string;
   /** Walls and limits of the Python strategy sandbox (docs/backtest.md); defaults when absent. */
   sandbox?: SandboxSettings;
+  /** The AI assistant's endpoints, key encryption, timeouts and rate (modules/ai/config.ts). */
+  ai?: AiConfig;
+  /** MARKET_TEST_CONTROL=1: the test-only routes that pin quotes. Never on in production. */
+  marketTestControl?: boolean;
 };
 
 /** The repository root, found from this file rather than the working directory. */
@@ -51,6 +61,13 @@ const envSchema = z.object({
   BACKTEST_EXTRA_RO_PATHS: z.string().optional(),
   BACKTEST_UID_BASE: z.coerce.number().int().min(1000).max(4_294_900_000).default(64_000),
   ALLOW_UNSANDBOXED_PYTHON: z.enum(['0', '1', 'true', 'false']).default('0'),
+  OLLAMA_BASE_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_OLLAMA_BASE_URL),
+  AI_EXTRA_PROVIDERS: z.string().optional(),
+  SETTINGS_ENCRYPTION_KEY: z.string().min(32).optional(),
+  AI_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  AI_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  AI_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
@@ -72,6 +89,12 @@ export function loadConfig(
     throw new ConfigError(`Invalid environment: ${detail}`);
   }
   const e = parsed.data;
+  let extraProviders: AiConfig['extraProviders'];
+  try {
+    extraProviders = loadExtraProviders(e.AI_EXTRA_PROVIDERS, cwd);
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -95,5 +118,14 @@ export function loadConfig(
       extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
       allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',
     },
+    ai: {
+      ollamaBaseUrl: e.OLLAMA_BASE_URL,
+      extraProviders,
+      encryptionSecret: e.SETTINGS_ENCRYPTION_KEY ?? null,
+      firstTokenTimeoutMs: e.AI_FIRST_TOKEN_TIMEOUT_MS,
+      idleTimeoutMs: e.AI_IDLE_TIMEOUT_MS,
+      chatRate: { ...DEFAULT_AI_CONFIG.chatRate, limit: e.AI_CHAT_RATE_LIMIT },
+    },
+    marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
   };
 }

@@ -27,3 +27,4 @@ export * from './trading/ticket.ts';
 export * from './trading/messages.ts';
 export * from './trading/schemas.ts';
 export * from './backtest/index.ts';
+export * from './ai/index.ts';

@@ -3,3 +3,4 @@ export * from './schema/identity.ts';
 export * from './schema/market.ts';
 export * from './schema/trading.ts';
 export * from './schema/strategy.ts';
+export * from './schema/ai.ts';

@@ -1,0 +1,270 @@
+import {
+  chatRequestSchema,
+  chatSizeProblem,
+  type AiProvider,
+  type ChatErrorCode,
+  type ChatEvent,
+} from '@ct/domain';
+import OpenAI, { APIError, APIUserAbortError } from 'openai';
+import { RateLimitedError } from '../../http/errors.ts';
+import { SlidingWindowCounter, type Clock } from '../auth/rate-limit.ts';
+import type { AiConfig } from './config.ts';
+import { historyForProvider, systemMessage } from './context.ts';
+import { parseAiInput, TooLargeError, UnprocessableError } from './errors.ts';
+import type { ProviderCatalogue } from './providers.ts';
+import type { SettingsService } from './settings-service.ts';
+
+/** The spec's text, shown when a chat is sent without a key (section 5). */
+export const MSG_NO_API_KEY = 'Please set OpenAI API Key first';
+
+/** A checked chat, ready to stream: the endpoint is an allowed one, the key is the user's. */
+export type PreparedChat = {
+  provider: AiProvider;
+  model: string;
+  apiKey: string;
+  messages: { role: 'system' | 'user' | 'assistant'; content: string }[];
+};
+
+export type ChatService = {
+  /**
+   * Validates a chat request (422, 413), counts it against the user's rate (429) and
+   * resolves provider, model and key from the request and the saved settings.
+   */
+  prepare(userId: number, body: unknown): Promise<PreparedChat>;
+  /**
+   * Streams the answer into `send`: reasoning and content as they arrive, then `done`, or one
+   * `error` event. Never throws. `signal` aborts the upstream request (the browser went away).
+   */
+  stream(chat: PreparedChat, send: (event: ChatEvent) => void, signal: AbortSignal): Promise<void>;
+};
+
+export type ChatServiceDeps = {
+  config: AiConfig;
+  now: Clock;
+  providers: ProviderCatalogue;
+  settings: SettingsService;
+  /** Failures worth a log line; never given the key. */
+  warn: (details: Record<string, unknown>, message: string) => void;
+};
+
+type StopReason = 'first-token' | 'idle' | 'client';
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** The provider's own words from an API error, without the key, at most 300 characters. */
+function upstreamText(error: APIError, apiKey: string): string {
+  const body = error.error as { message?: unknown } | undefined;
+  const raw =
+    typeof body?.message === 'string' && body.message !== ''
+      ? body.message
+      : error.message.replace(/^\d{3}\s+/, '');
+  const clean = apiKey.length >= 4 ? raw.split(apiKey).join('***') : raw;
+  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
+}
+
+function apiErrorEvent(error: APIError, chat: PreparedChat): ChatEvent {
+  const said = upstreamText(error, chat.apiKey);
+  const status = error.status;
+  const fail = (code: ChatErrorCode, message: string): ChatEvent => ({
+    event: 'error',
+    data: status === undefined ? { code, message } : { code, message, status },
+  });
+  const name = chat.provider.label;
+  if (status === undefined) {
+    return fail('upstream', `${name} reported an error during the answer: ${said}`);
+  }
+  if (status === 401 || status === 403) {
+    return fail(
+      'auth',
+      `${name} refused the API key (HTTP ${status}). Check the key in API Settings. ${said}`,
+    );
+  }
+  if (status === 404) {
+    return fail('model', `${name} does not know the model "${chat.model}" (HTTP 404). ${said}`);
+  }
+  if (status === 429) {
+    return fail('rate_limited', `${name} is rate limiting the requests (HTTP 429). ${said}`);
+  }
+  if (status === 400 || status === 413 || status === 422) {
+    return fail('bad_request', `${name} refused the request (HTTP ${status}). ${said}`);
+  }
+  return fail('upstream', `${name} failed to answer (HTTP ${status}). ${said}`);
+}
+
+function errorEvent(code: ChatErrorCode, message: string): ChatEvent {
+  return { event: 'error', data: { code, message } };
+}
+
+/** Reasoning text of a delta: `reasoning_content` (DeepSeek, Qwen) or `reasoning` (Ollama). */
+function reasoningOf(delta: Record<string, unknown>): string {
+  if (typeof delta.reasoning_content === 'string') return delta.reasoning_content;
+  if (typeof delta.reasoning === 'string') return delta.reasoning;
+  return '';
+}
+
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const { config, providers, settings } = deps;
+  const rate = new SlidingWindowCounter(config.chatRate.limit, config.chatRate.windowMs, deps.now);
+
+  return {
+    async prepare(userId, body) {
+      const request = parseAiInput(chatRequestSchema, body);
+      const tooLarge = chatSizeProblem(request);
+      if (tooLarge) throw new TooLargeError(tooLarge);
+
+      const key = String(userId);
+      const blockedMs = rate.blockedForMs(key);
+      if (blockedMs > 0) {
+        const wait = Math.ceil(blockedMs / 1000);
+        throw new RateLimitedError(
+          `Too many chat messages. Please try again in ${wait} seconds.`,
+          wait,
+        );
+      }
+
+      const saved = await settings.forChat(userId);
+      const providerValue = request.provider ?? saved.provider;
+      const provider = providers.find(providerValue);
+      if (!provider) throw new UnprocessableError(`Unknown service provider: ${providerValue}`);
+      // a saved key goes only to the provider it was saved for
+      const apiKey = providerValue === saved.provider ? saved.apiKey : '';
+      if (provider.requires_key && apiKey === '') throw new UnprocessableError(MSG_NO_API_KEY);
+      const model =
+        request.model ??
+        (providerValue === saved.provider ? saved.model : provider.models[0]?.value);
+      if (!model) throw new UnprocessableError('Please select a model');
+
+      rate.record(key);
+      return {
+        provider,
+        model,
+        // local servers take any non-empty key
+        apiKey: apiKey === '' ? provider.value : apiKey,
+        messages: [
+          { role: 'system', content: systemMessage(request.context) },
+          ...historyForProvider(request.messages),
+        ],
+      };
+    },
+
+    async stream(chat, send, signal) {
+      const upstream = new AbortController();
+      // set from timers and the client's signal, read after the library returns or throws
+      const state: { stopped: StopReason | null } = { stopped: null };
+      const stop = (reason: StopReason) => {
+        state.stopped ??= reason;
+        upstream.abort();
+      };
+      const onClientGone = () => stop('client');
+      if (signal.aborted) return;
+      signal.addEventListener('abort', onClientGone, { once: true });
+      let timer = setTimeout(() => stop('first-token'), config.firstTokenTimeoutMs);
+      const rearm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => stop('idle'), config.idleTimeoutMs);
+      };
+
+      const client = new OpenAI({
+        apiKey: chat.apiKey,
+        baseURL: chat.provider.base_url,
+        organization: null,
+        project: null,
+        webhookSecret: null,
+        // a retry would double the wait behind a spinner; the user can send again
+        maxRetries: 0,
+        // our own first-token timer is the limit; the library's is only a backstop
+        timeout: config.firstTokenTimeoutMs + 5000,
+        logLevel: 'off',
+      });
+
+      let finishReason: string | null | undefined;
+      let sawToken = false;
+      try {
+        const stream = await client.chat.completions.create(
+          { model: chat.model, messages: chat.messages, stream: true },
+          { signal: upstream.signal },
+        );
+        for await (const chunk of stream) {
+          // some servers send `choices: null` in their usage chunk
+          const choice = chunk.choices?.[0];
+          const delta = (choice?.delta ?? {}) as Record<string, unknown>;
+          const reasoning = reasoningOf(delta);
+          if (reasoning !== '') send({ event: 'reasoning', data: { text: reasoning } });
+          const content = typeof delta.content === 'string' ? delta.content : '';
+          if (content !== '') send({ event: 'content', data: { text: content } });
+          if (reasoning !== '' || content !== '') sawToken = true;
+          // before the first token the first-token limit holds; after it, the idle limit
+          if (sawToken) rearm();
+          if (choice?.finish_reason) finishReason = choice.finish_reason;
+        }
+        // an abort ends the library's iteration quietly: say why here
+        if (state.stopped !== null) return finishStopped(state.stopped);
+        if (finishReason === undefined) {
+          return send(
+            errorEvent(
+              'dropped',
+              `${chat.provider.label} ended the stream before the answer was complete.`,
+            ),
+          );
+        }
+        send({ event: 'done', data: { finish_reason: finishReason } });
+      } catch (error) {
+        if (state.stopped !== null) return finishStopped(state.stopped);
+        if (error instanceof APIUserAbortError) return;
+        if (error instanceof OpenAI.APIConnectionError) {
+          deps.warn({ provider: chat.provider.value }, 'AI provider unreachable');
+          return send(
+            errorEvent(
+              'unreachable',
+              `Could not reach ${chat.provider.label} at ${chat.provider.base_url}.`,
+            ),
+          );
+        }
+        if (error instanceof APIError) {
+          const event = apiErrorEvent(error, chat);
+          deps.warn(
+            { provider: chat.provider.value, model: chat.model, status: error.status },
+            'AI provider refused the chat',
+          );
+          return send(event);
+        }
+        // the connection broke while reading the body, or a chunk was not JSON
+        deps.warn(
+          { provider: chat.provider.value, error: (error as Error).message },
+          'AI stream broke',
+        );
+        return send(
+          errorEvent(
+            'dropped',
+            error instanceof SyntaxError
+              ? `${chat.provider.label} sent an answer that could not be read.`
+              : `The connection to ${chat.provider.label} was lost during the answer.`,
+          ),
+        );
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', onClientGone);
+      }
+
+      function finishStopped(reason: StopReason): void {
+        if (reason === 'client') return;
+        if (reason === 'first-token') {
+          return send(
+            errorEvent(
+              'timeout',
+              `${chat.provider.label} sent no answer within ${seconds(config.firstTokenTimeoutMs)}.`,
+            ),
+          );
+        }
+        send(
+          errorEvent(
+            'timeout',
+            `${chat.provider.label} stopped sending for ${seconds(config.idleTimeoutMs)}; the answer is incomplete.`,
+          ),
+        );
+      }
+    },
+  };
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../config.ts';
+import { testTmpDir } from '../../test/tmp-dir.ts';
+import { DEFAULT_AI_CONFIG } from './config.ts';
+
+const dir = fs.mkdtempSync(path.join(testTmpDir(), 'ct-ai-config-'));
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+const LAB = {
+  label: 'Lab',
+  value: 'lab',
+  base_url: 'http://10.0.0.5:8000/v1',
+  models: [{ label: 'm', value: 'm', description: '' }],
+};
+
+describe('AI settings from the environment', () => {
+  it('has the documented defaults', () => {
+    expect(loadConfig({}, dir).ai).toEqual(DEFAULT_AI_CONFIG);
+    expect(DEFAULT_AI_CONFIG).toMatchObject({
+      ollamaBaseUrl: 'http://127.0.0.1:11434/v1',
+      encryptionSecret: null,
+      chatRate: { limit: 20, windowMs: 60_000 },
+    });
+  });
+
+  it('reads every variable; extra providers as JSON or from a file', () => {
+    const env = {
+      OLLAMA_BASE_URL: 'http://gpu-box:11434/v1',
+      SETTINGS_ENCRYPTION_KEY: 'k'.repeat(32),
+      AI_FIRST_TOKEN_TIMEOUT_MS: '5000',
+      AI_IDLE_TIMEOUT_MS: '2000',
+      AI_CHAT_RATE_LIMIT: '3',
+      AI_EXTRA_PROVIDERS: JSON.stringify([LAB]),
+    };
+    expect(loadConfig(env, dir).ai).toEqual({
+      ollamaBaseUrl: 'http://gpu-box:11434/v1',
+      encryptionSecret: 'k'.repeat(32),
+      firstTokenTimeoutMs: 5000,
+      idleTimeoutMs: 2000,
+      chatRate: { limit: 3, windowMs: 60_000 },
+      extraProviders: [{ ...LAB, requires_key: true }],
+    });
+    fs.writeFileSync(path.join(dir, 'providers.json'), JSON.stringify([LAB]));
+    expect(
+      loadConfig({ AI_EXTRA_PROVIDERS: 'providers.json' }, dir).ai?.extraProviders[0]?.value,
+    ).toBe('lab');
+  });
+
+  it.each([
+    [{ SETTINGS_ENCRYPTION_KEY: 'short' }, /SETTINGS_ENCRYPTION_KEY/],
+    [{ OLLAMA_BASE_URL: 'ftp://x' }, /OLLAMA_BASE_URL/],
+    [{ AI_EXTRA_PROVIDERS: '[{"value":"x"}]' }, /AI_EXTRA_PROVIDERS: 0\.label/],
+    [{ AI_EXTRA_PROVIDERS: '[not json' }, /AI_EXTRA_PROVIDERS: not valid JSON/],
+    [{ AI_EXTRA_PROVIDERS: 'missing.json' }, /AI_EXTRA_PROVIDERS: cannot read/],
+  ])('refuses %j naming the variable', (env, message) => {
+    expect(() => loadConfig(env, dir)).toThrow(ConfigError);
+    expect(() => loadConfig(env, dir)).toThrow(message);
+  });
+});

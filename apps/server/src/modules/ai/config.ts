@@ -1,0 +1,66 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { aiProviderSchema, type AiProvider } from '@ct/domain';
+import { z } from 'zod';
+import type { WindowLimit } from '../auth/rate-limit.ts';
+
+/** The AI assistant's settings (README, Configuration); defaults when absent. */
+export type AiConfig = {
+  /** OLLAMA_BASE_URL: the local model server's OpenAI-compatible endpoint. */
+  ollamaBaseUrl: string;
+  /** AI_EXTRA_PROVIDERS: endpoints an administrator allows besides the built-in ones. */
+  extraProviders: AiProvider[];
+  /**
+   * SETTINGS_ENCRYPTION_KEY: the secret API keys are encrypted with. Null: a random key in
+   * `<DATA_DIR>/settings-encryption.key` (mode 0600), made on first use.
+   */
+  encryptionSecret: string | null;
+  /** AI_FIRST_TOKEN_TIMEOUT_MS: from the request to the first streamed token. */
+  firstTokenTimeoutMs: number;
+  /** AI_IDLE_TIMEOUT_MS: the longest pause between two streamed chunks. */
+  idleTimeoutMs: number;
+  /** AI_CHAT_RATE_LIMIT: chat calls per user per minute. */
+  chatRate: WindowLimit;
+};
+
+export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+export const DEFAULT_AI_CONFIG: AiConfig = {
+  ollamaBaseUrl: DEFAULT_OLLAMA_BASE_URL,
+  extraProviders: [],
+  encryptionSecret: null,
+  firstTokenTimeoutMs: 60_000,
+  idleTimeoutMs: 30_000,
+  chatRate: { limit: 20, windowMs: 60_000 },
+};
+
+const extraProvidersSchema = z.array(aiProviderSchema);
+
+/**
+ * AI_EXTRA_PROVIDERS: a JSON array of providers, or the path of a file holding one
+ * (relative paths from `cwd`). Throws an Error naming the problem.
+ */
+export function loadExtraProviders(raw: string | undefined, cwd: string): AiProvider[] {
+  if (raw === undefined || raw.trim() === '') return [];
+  let text = raw;
+  if (!raw.trim().startsWith('[')) {
+    const file = path.resolve(cwd, raw.trim());
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch {
+      throw new Error(`AI_EXTRA_PROVIDERS: cannot read ${file}`);
+    }
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new Error('AI_EXTRA_PROVIDERS: not valid JSON');
+  }
+  const parsed = extraProvidersSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`AI_EXTRA_PROVIDERS: ${issue?.path.join('.')}: ${issue?.message}`);
+  }
+  return parsed.data;
+}

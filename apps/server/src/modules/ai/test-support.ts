@@ -1,0 +1,60 @@
+import { parseChatEvent, type ChatEvent } from '@ct/domain';
+
+export type ChatReply =
+  | { status: number; stream: false; body: { code: number; msg: string; detail: string } }
+  | { status: number; stream: true; events: ChatEvent[] };
+
+/**
+ * POSTs a chat to a listening server and reads the whole answer: the events of a stream
+ * (each checked against the domain's event schemas), or the JSON of a refusal.
+ * `onEvent` sees each event as it arrives (a test may abort from there).
+ */
+export async function postChat(
+  origin: string,
+  cookie: string,
+  body: unknown,
+  options: { signal?: AbortSignal; onEvent?: (event: ChatEvent) => void } = {},
+): Promise<ChatReply> {
+  const res = await fetch(`${origin}/api/ai/chat`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', cookie: `ct_sid=${cookie}` },
+    body: JSON.stringify(body),
+    signal: options.signal,
+  });
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return { status: res.status, stream: false, body: (await res.json()) as never };
+  }
+  const events: ChatEvent[] = [];
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const reader = res.body?.getReader();
+  if (!reader) throw new Error('no body');
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += decoder.decode(value, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) !== -1) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const lines = block.split('\n').filter((line) => !line.startsWith(':'));
+        if (lines.length === 0) continue;
+        const name = lines.find((l) => l.startsWith('event: '))?.slice(7);
+        const data = lines.find((l) => l.startsWith('data: '))?.slice(6) ?? '';
+        const event = parseChatEvent(name, data);
+        if (!event) throw new Error(`not a chat event: ${block}`);
+        events.push(event);
+        options.onEvent?.(event);
+      }
+    }
+  } catch (error) {
+    if (!options.signal?.aborted) throw error;
+  }
+  return { status: res.status, stream: true, events };
+}
+
+/** The text of all events of one kind, joined. */
+export function textOf(events: ChatEvent[], kind: 'reasoning' | 'content'): string {
+  return events.map((e) => (e.event === kind ? e.data.text : '')).join('');
+}

@@ -1,0 +1,3 @@
+export * from './providers.ts';
+export * from './settings.ts';
+export * from './chat.ts';
