@@ -246,3 +246,210 @@ describe('strategy workbench', () => {
     expect(await log.getByTestId('strategy-log').innerText()).toContain('about to fail');
   });
 });
+
+/** A saved strategy's code as the server holds it (the page's session). */
+async function savedCode(name: string): Promise<string | null> {
+  const answer = await page.request.get('/api/strategies/');
+  const body = (await answer.json()) as { strategies: { name: string; code: string }[] };
+  return body.strategies.find((s) => s.name === name)?.code ?? null;
+}
+
+async function saveThroughApi(name: string, code: string): Promise<void> {
+  const answer = await page.request.post('/api/strategies/', { data: { name, code } });
+  expect(answer.status()).toBe(200);
+}
+
+/** About 2,300 characters in 24 lines: every line shows in the editor at 1440 × 900. */
+function longStrategy(tag: string): string {
+  const lines = ['def main(data_array):', `    # ${tag}`, '    records = []'];
+  for (let i = 0; lines.length < 23; i += 1) {
+    lines.push(
+      `    fast_${i} = sum(row[6] for row in data_array[-${i + 5}:]) / ${i + 5}  # moving average of the closing price over ${i + 5} bars`,
+    );
+  }
+  lines.push('    return records');
+  return `${lines.join('\n')}\n`;
+}
+
+/**
+ * The editor's visible lines in screen order, without trailing blanks. Monaco reuses line
+ * elements, so their document order is not the screen order after edits: sort by offset.
+ */
+async function editorLines(): Promise<string> {
+  const lines = await editor()
+    .locator('.monaco-editor .view-lines')
+    .evaluate((root) =>
+      Array.from(root.querySelectorAll<HTMLElement>('.view-line'))
+        .map((line) => ({ top: parseFloat(line.style.top) || 0, text: line.textContent ?? '' }))
+        .sort((a, b) => a.top - b.top)
+        .map((line) => line.text.replace(/\u00a0/g, ' ')),
+    );
+  return lines
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .trimEnd();
+}
+
+function asShown(code: string): string {
+  return code
+    .split('\n')
+    .map((line) => line.trimEnd())
+    .join('\n')
+    .trimEnd();
+}
+
+/** Closes every open dialog (Escape closes the topmost), then opens the editor afresh. */
+async function openEditor(): Promise<void> {
+  const open = page.locator('.ant-modal-wrap:visible');
+  for (let count = await open.count(); count > 0; count = await open.count()) {
+    await page.keyboard.press('Escape');
+    await waitUntil(
+      () => open.count(),
+      (n) => n < count,
+    );
+  }
+  if (!chartId) {
+    const chart = page.locator('[data-chart-id]').filter({
+      has: page.locator('[data-testid=chart-canvas][data-phase=ready]'),
+    });
+    await chart.first().waitFor({ timeout: 30_000 });
+    chartId = (await chart.first().getAttribute('data-chart-id')) ?? '';
+  }
+  const button = page
+    .locator(`[data-chart-id="${chartId}"]`)
+    .getByRole('button', { name: 'Python Code Editor' });
+  await waitUntil(
+    () => button.isEnabled(),
+    (enabled) => enabled,
+  );
+  await button.click();
+  await editor().locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
+}
+
+async function chooseStrategy(name: string): Promise<void> {
+  await editor().locator('.ant-select').click();
+  await page.locator('.ant-select-dropdown:visible').getByTitle(name, { exact: true }).click();
+}
+
+/** Waits for the auto-save that follows the last edit to end (the indicator leaves 'saving'). */
+async function autoSaveSettled(): Promise<string | null> {
+  const indicator = editor().getByTestId('save-indicator');
+  await waitUntil(
+    () => indicator.getAttribute('data-state'),
+    (s) => s === 'saving' || s === 'success' || s === 'error' || s === 'skipped',
+    10_000,
+  );
+  return waitUntil(
+    () => indicator.getAttribute('data-state'),
+    (s) => s === 'success' || s === 'error' || s === 'skipped',
+    10_000,
+  );
+}
+
+describe('the editor never loses saved code', () => {
+  it('undo stops at the loaded code and the server keeps it', async () => {
+    const name = `E2E undo ${Date.now().toString(36)}`;
+    const code = longStrategy('kept through undo');
+    expect(code.length).toBeGreaterThan(2000);
+    await saveThroughApi(name, code);
+    await openEditor();
+    await chooseStrategy(name);
+    await waitUntil(editorLines, (t) => t === asShown(code));
+
+    await editor().locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('x');
+    await waitUntil(editorLines, (t) => t.endsWith('x'));
+    for (let i = 0; i < 6; i += 1) await page.keyboard.press('Control+Z');
+    expect(await waitUntil(editorLines, (t) => t === asShown(code))).toBe(asShown(code));
+
+    // The auto-save after the last undo stores the loaded code, not an empty editor.
+    expect(await autoSaveSettled()).toBe('success');
+    expect(await savedCode(name)).toBe(code);
+    expect(await editorLines()).toBe(asShown(code));
+  });
+
+  it('re-selecting Default after editing it shows the template again', async () => {
+    const template = (await (await page.request.get('/api/strategy/template')).json()) as {
+      code: string;
+    };
+    // The template is longer than the editor: its first lines show.
+    const isTemplate = (t: string) => t.length > 100 && asShown(template.code).startsWith(t);
+    await openEditor();
+    await chooseStrategy('Default Strategy (read-only)');
+    await waitUntil(editorLines, isTemplate);
+    await editor().locator('.monaco-editor .view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.insertText('# scratch edit\n');
+    await waitUntil(editorLines, (t) => t.startsWith('# scratch edit'));
+    await chooseStrategy('Default Strategy (read-only)');
+    expect(isTemplate(await waitUntil(editorLines, isTemplate))).toBe(true);
+    // Loading is not an edit: undo does not bring the scratch edit back.
+    await editor().locator('.monaco-editor .view-lines').click();
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Control+Z');
+    expect(isTemplate(await editorLines())).toBe(true);
+  });
+
+  it('Restore previous version brings back an earlier code and the server holds it', async () => {
+    const name = `E2E restore ${Date.now().toString(36)}`;
+    const first = longStrategy('first version');
+    const second = longStrategy('second version');
+    await saveThroughApi(name, first);
+    await saveThroughApi(name, second);
+    await openEditor();
+    await chooseStrategy(name);
+    await waitUntil(editorLines, (t) => t === asShown(second));
+
+    await editor().getByRole('button', { name: 'Save', exact: true }).click();
+    const item = page.getByRole('menuitem', { name: 'Restore previous version' });
+    await waitUntil(
+      () => item.getAttribute('aria-disabled'),
+      (disabled) => disabled !== 'true',
+    );
+    await item.click();
+    const versions = dialog(`Restore previous version · ${name}`);
+    const rows = versions.locator('tbody tr.ant-table-row');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(1);
+    expect(await rows.first().innerText()).toContain(
+      `${first.length.toLocaleString('en-US')} characters`,
+    );
+    await rows.first().click();
+    const preview = versions.getByTestId('strategy-version-preview');
+    await waitUntil(
+      () => preview.innerText(),
+      (t) => t.includes('# first version'),
+    );
+    expect(await preview.innerText()).toContain('# first version');
+    await screenshot(page, 'strategy-versions');
+    await versions.getByRole('button', { name: 'Restore' }).click();
+    await toast('Previous version restored');
+
+    expect(await waitUntil(editorLines, (t) => t === asShown(first))).toBe(asShown(first));
+    expect(
+      await waitUntil(
+        () => savedCode(name),
+        (c) => c === first,
+      ),
+    ).toBe(first);
+    // The code it replaced is a version now: restoring again undoes the restore.
+    const list = (await (
+      await page.request.get(`/api/strategies/${encodeURIComponent(name)}/versions`)
+    ).json()) as { versions: { id: number }[] };
+    expect(list.versions).toHaveLength(2);
+    const newest = (await (
+      await page.request.get(
+        `/api/strategies/${encodeURIComponent(name)}/versions/${list.versions[0]?.id}`,
+      )
+    ).json()) as { code: string };
+    expect(newest.code).toBe(second);
+  });
+
+  it('the Generate Strategy Prompt button describes itself', async () => {
+    const button = editor().getByRole('button', { name: 'Generate Strategy Prompt' });
+    await button.locator('..').hover();
+    const tip = page.locator('.ant-tooltip:visible');
+    await tip.waitFor();
+    expect(await tip.innerText()).toMatch(/^Generate Strategy Prompt: /);
+  });
+});

@@ -49,11 +49,15 @@ export const strategyCodeSchema = z
   .string()
   .max(MAX_STRATEGY_CODE_CHARS, `code must be at most ${MAX_STRATEGY_CODE_CHARS} characters`);
 
-/** Body of POST /api/strategies/: `create: true` fails when the name exists; else upsert. */
+/**
+ * Body of POST /api/strategies/: `create: true` fails when the name exists; else upsert.
+ * Replacing a strategy's non-empty code with blank code needs `allow_empty: true`.
+ */
 export const saveStrategyRequestSchema = z.object({
   name: strategyNameSchema,
   code: strategyCodeSchema,
   create: z.boolean().optional().default(false),
+  allow_empty: z.boolean().optional().default(false),
 });
 export type SaveStrategyRequest = z.infer<typeof saveStrategyRequestSchema>;
 

@@ -32,6 +32,27 @@ export const strategies = pgTable(
 );
 
 /**
+ * Earlier codes of a saved strategy: a save that changes the code keeps the replaced code here
+ * (the last 20 per strategy; older ones are pruned in the same transaction).
+ */
+export const strategyVersions = pgTable(
+  'strategy_versions',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    strategyId: integer('strategy_id')
+      .notNull()
+      .references(() => strategies.id, { onDelete: 'cascade' }),
+    code: text('code').notNull(),
+    /** When this code was saved (the strategy's updated_at then). */
+    createdAt: epochSeconds('created_at').notNull(),
+  },
+  (t) => [index('strategy_versions_strategy_idx').on(t.strategyId, t.id)],
+);
+
+/**
  * Every backtest run with its full log (kept per user, newest first; older runs are pruned).
  * `deals` and `performance` are what our code computed from the strategy's records.
  */
@@ -97,3 +118,4 @@ export const strategyResults = pgTable(
 export type StrategyRow = typeof strategies.$inferSelect;
 export type BacktestRunRow = typeof backtestRuns.$inferSelect;
 export type StrategyResultRow = typeof strategyResults.$inferSelect;
+export type StrategyVersionRow = typeof strategyVersions.$inferSelect;

@@ -1,4 +1,9 @@
-import { resultsQuerySchema, saveResultRequestSchema, saveStrategyRequestSchema } from '@ct/domain';
+import {
+  resultsQuerySchema,
+  saveResultRequestSchema,
+  saveStrategyRequestSchema,
+  strategyVersionParamsSchema,
+} from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { NotFoundError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
@@ -28,6 +33,15 @@ export function strategyRoutes(app: FastifyInstance, service: StrategyService): 
   app.delete<{ Params: { name: string } }>('/api/strategies/:name', guard, async (request) =>
     service.remove(sessionOf(request).userId, request.params.name),
   );
+
+  // Earlier codes of a strategy (kept by each save that changed it), newest first.
+  app.get<{ Params: { name: string } }>('/api/strategies/:name/versions', guard, async (request) =>
+    service.listVersions(sessionOf(request).userId, request.params.name),
+  );
+  app.get('/api/strategies/:name/versions/:id', guard, async (request) => {
+    const params = parseInput(strategyVersionParamsSchema, request.params);
+    return service.getVersion(sessionOf(request).userId, params.name, params.id);
+  });
 
   for (const path of ['/api/strategy-results/', '/api/strategy-results']) {
     app.post(path, { ...guard, bodyLimit: RESULT_BODY_LIMIT }, async (request) =>

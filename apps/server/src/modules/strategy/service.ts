@@ -1,9 +1,15 @@
 import {
   MAX_STRATEGIES_PER_USER,
+  MAX_STRATEGY_VERSIONS,
+  codeLineCount,
+  codePreview,
   isReservedStrategyName,
+  wouldBlankSavedCode,
   type ResultsQuery,
   type SaveResultRequest,
   type SaveStrategyRequest,
+  type StrategyVersion,
+  type StrategyVersionList,
   type StrategyView,
 } from '@ct/domain';
 import type { StrategyResultRow, StrategyRow } from '../../db/schema.ts';
@@ -16,10 +22,14 @@ import {
   deleteStrategy,
   findResult,
   findStrategy,
+  findStrategyForUpdate,
+  findVersion,
   insertResult,
   insertStrategy,
+  keepVersion,
   listResults,
   listStrategies,
+  listVersions,
   updateStrategyCode,
 } from './store.ts';
 
@@ -32,6 +42,11 @@ export class ConflictError extends AppError {
 
 /** The spec's message for any change to the built-in strategy. */
 export const MSG_DEFAULT_READ_ONLY = 'Default strategy cannot be modified';
+
+/** Blank code over saved code is refused unless the request confirms it. */
+export function msgBlankRefused(name: string): string {
+  return `Refused to replace the saved code of ${name} with empty code; send allow_empty: true to confirm`;
+}
 
 export function strategyView(row: StrategyRow): StrategyView {
   return { name: row.name, code: row.code, created_at: row.createdAt, updated_at: row.updatedAt };
@@ -84,37 +99,90 @@ export function createStrategyService(
       return (await listStrategies(db, userId)).map(strategyView);
     },
 
-    /** create: true → a new strategy or 409; otherwise insert or replace the code. */
+    /**
+     * create: true → a new strategy or 409; otherwise insert or replace the code. Replacing
+     * changed code keeps the old code as a version (the newest MAX_STRATEGY_VERSIONS stay), in
+     * the same transaction; blank code over non-blank code needs allow_empty.
+     */
     async save(
       userId: number,
-      request: SaveStrategyRequest,
+      request: Omit<SaveStrategyRequest, 'allow_empty'> & { allow_empty?: boolean },
     ): Promise<StrategyView & { created: boolean }> {
       if (isReservedStrategyName(request.name)) throw new BadRequestError(MSG_DEFAULT_READ_ONLY);
       const at = seconds();
-      const existing = await findStrategy(db, userId, request.name);
-      if (existing) {
-        if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
-        const updated = await updateStrategyCode(db, existing.id, request.code, at);
-        if (!updated) throw new NotFoundError(`Strategy not found: ${request.name}`);
-        return { ...strategyView(updated), created: false };
-      }
-      if ((await countStrategies(db, userId)) >= MAX_STRATEGIES_PER_USER) {
-        throw new BadRequestError(
-          `Too many strategies (at most ${MAX_STRATEGIES_PER_USER}); delete one first`,
-        );
-      }
-      const inserted = await insertStrategy(db, {
-        userId,
-        name: request.name,
-        code: request.code,
-        at,
+      return db.transaction(async (tx) => {
+        const replace = async (existing: StrategyRow) => {
+          if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
+          if (wouldBlankSavedCode(existing.code, request.code) && !request.allow_empty) {
+            throw new BadRequestError(msgBlankRefused(existing.name));
+          }
+          if (existing.code !== request.code) {
+            await keepVersion(
+              tx,
+              {
+                userId,
+                strategyId: existing.id,
+                code: existing.code,
+                createdAt: existing.updatedAt,
+              },
+              MAX_STRATEGY_VERSIONS,
+            );
+          }
+          const updated = await updateStrategyCode(tx, existing.id, request.code, at);
+          if (!updated) throw new NotFoundError(`Strategy not found: ${request.name}`);
+          return { ...strategyView(updated), created: false };
+        };
+
+        const existing = await findStrategyForUpdate(tx, userId, request.name);
+        if (existing) return replace(existing);
+        if ((await countStrategies(tx, userId)) >= MAX_STRATEGIES_PER_USER) {
+          throw new BadRequestError(
+            `Too many strategies (at most ${MAX_STRATEGIES_PER_USER}); delete one first`,
+          );
+        }
+        const inserted = await insertStrategy(tx, {
+          userId,
+          name: request.name,
+          code: request.code,
+          at,
+        });
+        if (inserted) return { ...strategyView(inserted), created: true };
+        // another request created it meanwhile
+        const again = await findStrategyForUpdate(tx, userId, request.name);
+        if (!again) throw new NotFoundError(`Strategy not found: ${request.name}`);
+        return replace(again);
       });
-      if (inserted) return { ...strategyView(inserted), created: true };
-      // another request created it meanwhile
-      if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
-      const again = await ownStrategy(userId, request.name);
-      const updated = await updateStrategyCode(db, again.id, request.code, at);
-      return { ...strategyView(updated ?? again), created: false };
+    },
+
+    /** The strategy's kept versions, newest first (none for Default). */
+    async listVersions(userId: number, name: string): Promise<StrategyVersionList> {
+      if (isReservedStrategyName(name)) return { strategy_name: name, versions: [] };
+      const strategy = await ownStrategy(userId, name);
+      const rows = await listVersions(db, strategy.id);
+      return {
+        strategy_name: strategy.name,
+        versions: rows.map((row) => ({
+          id: row.id,
+          created_at: row.createdAt,
+          length: row.length,
+          lines: row.lines,
+          preview: codePreview(row.head),
+        })),
+      };
+    },
+
+    async getVersion(userId: number, name: string, id: number): Promise<StrategyVersion> {
+      const strategy = await ownStrategy(userId, name);
+      const row = await findVersion(db, strategy.id, id);
+      if (!row) throw new NotFoundError(`Version not found: ${id}`);
+      return {
+        id: row.id,
+        strategy_name: strategy.name,
+        created_at: row.createdAt,
+        length: row.code.length,
+        lines: codeLineCount(row.code),
+        code: row.code,
+      };
     },
 
     async remove(userId: number, name: string): Promise<{ deleted: string }> {

@@ -1,9 +1,11 @@
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, notInArray, sql } from 'drizzle-orm';
 import {
   strategies,
   strategyResults,
+  strategyVersions,
   type StrategyResultRow,
   type StrategyRow,
+  type StrategyVersionRow,
 } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 
@@ -25,6 +27,21 @@ export async function findStrategy(
     .from(strategies)
     .where(and(eq(strategies.userId, userId), eq(strategies.name, name)))
     .limit(1);
+  return row ?? null;
+}
+
+/** Like findStrategy, and locks the row until the transaction ends (saves of one strategy queue). */
+export async function findStrategyForUpdate(
+  tx: Db,
+  userId: number,
+  name: string,
+): Promise<StrategyRow | null> {
+  const [row] = await tx
+    .select()
+    .from(strategies)
+    .where(and(eq(strategies.userId, userId), eq(strategies.name, name)))
+    .limit(1)
+    .for('update');
   return row ?? null;
 }
 
@@ -115,6 +132,69 @@ export async function findResult(
     .select()
     .from(strategyResults)
     .where(and(eq(strategyResults.strategyId, strategyId), eq(strategyResults.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+/** Keeps `code` as a version of the strategy and prunes all but the newest `keep` versions. */
+export async function keepVersion(
+  tx: Db,
+  values: { userId: number; strategyId: number; code: string; createdAt: number },
+  keep: number,
+): Promise<void> {
+  await tx.insert(strategyVersions).values(values);
+  const newest = tx
+    .select({ id: strategyVersions.id })
+    .from(strategyVersions)
+    .where(eq(strategyVersions.strategyId, values.strategyId))
+    .orderBy(desc(strategyVersions.id))
+    .limit(keep);
+  await tx
+    .delete(strategyVersions)
+    .where(
+      and(
+        eq(strategyVersions.strategyId, values.strategyId),
+        notInArray(strategyVersions.id, newest),
+      ),
+    );
+}
+
+/** A version as listed: no code, its size and the start of its text. */
+export type VersionSummaryRow = {
+  id: number;
+  createdAt: number;
+  length: number;
+  lines: number;
+  head: string;
+};
+
+/** The strategy's versions, newest first, without their full code. */
+export async function listVersions(db: Db, strategyId: number): Promise<VersionSummaryRow[]> {
+  return db
+    .select({
+      id: strategyVersions.id,
+      createdAt: strategyVersions.createdAt,
+      length: sql<number>`char_length(${strategyVersions.code})`.mapWith(Number),
+      lines:
+        sql<number>`coalesce(array_length(string_to_array(${strategyVersions.code}, chr(10)), 1), 0)`.mapWith(
+          Number,
+        ),
+      head: sql<string>`left(${strategyVersions.code}, 4000)`,
+    })
+    .from(strategyVersions)
+    .where(eq(strategyVersions.strategyId, strategyId))
+    .orderBy(desc(strategyVersions.id));
+}
+
+export async function findVersion(
+  db: Db,
+  strategyId: number,
+  id: number,
+): Promise<StrategyVersionRow | null> {
+  const [row] = await db
+    .select()
+    .from(strategyVersions)
+    .where(and(eq(strategyVersions.strategyId, strategyId), eq(strategyVersions.id, id)))
     .limit(1);
   return row ?? null;
 }

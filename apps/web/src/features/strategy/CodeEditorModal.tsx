@@ -6,9 +6,12 @@ import {
   HistoryOutlined,
   PlayCircleOutlined,
   RobotOutlined,
+  RollbackOutlined,
   SaveOutlined,
 } from '@ant-design/icons';
+import { wouldBlankSavedCode, type StrategyVersion, type StrategyVersionSummary } from '@ct/domain';
 import Editor from '@monaco-editor/react';
+import type { editor as MonacoEditor } from 'monaco-editor';
 import { App, Button, Dropdown, Form, Input, Modal, Select, Space, Spin, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { notify } from '../../app/notify';
@@ -21,6 +24,7 @@ import {
   deleteStrategy,
   failureDetail,
   fetchStrategies,
+  fetchVersions,
   runBacktest,
   saveResult,
   saveStrategy,
@@ -41,6 +45,7 @@ import './monacoSetup';
 import { ResultsModal, type ResultView } from './ResultsModal';
 import { RunHistoryModal } from './RunHistoryModal';
 import { closeWorkbench, useWorkbenchStore } from './store';
+import { VersionsModal, versionTime } from './VersionsModal';
 
 const m = messages.strategy;
 
@@ -68,27 +73,71 @@ export default function CodeEditorModal() {
   const [nameOpen, setNameOpen] = useState(false);
   const [newName, setNewName] = useState('');
   const [nameError, setNameError] = useState<string | null>(null);
+  const [versionsOpen, setVersionsOpen] = useState(false);
+  /** Counts saves, so the versions list is fetched again after each. */
+  const [saves, setSaves] = useState(0);
+  const [versionsAnswer, setVersionsAnswer] = useState<{
+    key: string;
+    name: string;
+    list: StrategyVersionSummary[];
+  } | null>(null);
+
+  const editorRef = useRef<MonacoEditor.IStandaloneCodeEditor | null>(null);
+  /** The editor's text, also between renders. */
+  const codeRef = useRef('');
 
   const saver = useMemo(
     () =>
       new AutoSaver(
-        async (name, text) => {
-          await saveStrategy(name, text);
-          setStrategies((list) => list.map((s) => (s.name === name ? { ...s, code: text } : s)));
+        (name, text) => saveStrategy(name, text),
+        (state, name) => {
+          setIndicator(state);
+          if (state === 'skipped') notify.warning(m.autoSaveSkipped(name));
+          if (state === 'success') setSaves((n) => n + 1);
         },
-        (state) => setIndicator(state),
       ),
     [],
   );
   useEffect(() => () => saver.dispose(), [saver]);
 
+  const applyList = useCallback(
+    (list: SavedStrategy[]) => {
+      saver.setSavedList(list);
+      setStrategies(list);
+    },
+    [saver],
+  );
+
+  const markSaved = (name: string, text: string) => {
+    saver.setSaved(name, text);
+    setStrategies((list) => list.map((s) => (s.name === name ? { ...s, code: text } : s)));
+    setSaves((n) => n + 1);
+  };
+
+  /**
+   * Shows `text` as the loaded code of the selection. The model's setValue replaces the text
+   * and clears the undo history, so Ctrl+Z never goes back past a loaded strategy (into the
+   * previous one, or into an empty editor that auto-save would then store).
+   */
+  const load = useCallback((text: string) => {
+    codeRef.current = text;
+    setCode(text);
+    editorRef.current?.getModel()?.setValue(text);
+  }, []);
+
+  const onMount = (editor: MonacoEditor.IStandaloneCodeEditor) => {
+    editorRef.current = editor;
+    const model = editor.getModel();
+    if (model && model.getValue() !== codeRef.current) model.setValue(codeRef.current);
+  };
+
   const loadList = useCallback(async () => {
     try {
-      setStrategies(await fetchStrategies());
+      applyList(await fetchStrategies());
     } catch {
       notify.error(m.loadListFailed);
     }
-  }, []);
+  }, [applyList]);
 
   // Each opening: the template (once) and the saved strategies.
   useEffect(() => {
@@ -97,45 +146,107 @@ export default function CodeEditorModal() {
       console.warn('The strategy template could not be loaded', error),
     );
     fetchStrategies()
-      .then(setStrategies)
+      .then(applyList)
       .catch(() => notify.error(m.loadListFailed));
-  }, [open]);
+  }, [open, applyList]);
 
   // Default shows the template's code as soon as it is known.
   const defaultSelected = selected !== null && isDefaultStrategy(selected);
-  const loadedDefault = useRef(false);
+  const templatePending = useRef(true);
   useEffect(() => {
-    if (defaultSelected && template !== null && !loadedDefault.current) {
-      loadedDefault.current = true;
-      setCode(template);
+    if (defaultSelected && template !== null && templatePending.current) {
+      templatePending.current = false;
+      load(template);
     }
-  }, [defaultSelected, template]);
+  }, [defaultSelected, template, load]);
 
+  // The selected saved strategy's kept versions, fetched again after each save.
+  const savedSelected =
+    selected !== null &&
+    !isDefaultStrategy(selected) &&
+    strategies.some((s) => s.name === selected);
+  const versionsKey = open && savedSelected ? `${selected}\u0000${saves}` : null;
+  useEffect(() => {
+    if (versionsKey === null || selected === null) return;
+    let live = true;
+    fetchVersions(selected)
+      .then((list) => live && setVersionsAnswer({ key: versionsKey, name: selected, list }))
+      .catch(() => live && setVersionsAnswer({ key: versionsKey, name: selected, list: [] }));
+    return () => {
+      live = false;
+    };
+  }, [versionsKey, selected]);
+  // While a new answer is on its way, the last one of the same strategy stands.
+  const versions = savedSelected && versionsAnswer?.name === selected ? versionsAnswer.list : [];
+  const versionsLoading = versionsKey !== null && versionsAnswer?.key !== versionsKey;
+
+  /** Selecting (or re-selecting) a strategy loads its code; Default loads the template again. */
   const select = (name: string) => {
-    saver.cancel();
+    if (name === selected && !isDefaultStrategy(name)) return; // its code is in the editor
+    void saver.flush(); // a pending auto-save of the previous selection
     setSelected(name);
-    if (isDefaultStrategy(name)) setCode(template ?? '');
-    else setCode(strategies.find((s) => s.name === name)?.code ?? '');
+    if (isDefaultStrategy(name)) {
+      templatePending.current = template === null;
+      load(template ?? '');
+    } else {
+      load(saver.savedCode(name) ?? '');
+    }
   };
 
-  const onEdit = (value: string | undefined) => {
+  const onEdit = (value: string | undefined, event: MonacoEditor.IModelContentChangedEvent) => {
+    if (event.isFlush) return; // a load (setValue), not an edit
     const text = value ?? '';
-    if (text === code) return;
+    codeRef.current = text;
     setCode(text);
     saver.edited(selected, text);
   };
 
-  const saveCurrent = async () => {
-    if (!selected) return notify.warning(m.selectFirst);
-    if (isDefaultStrategy(selected)) return notify.warning(m.defaultReadOnly);
+  const writeCode = async (name: string, text: string, allowEmpty: boolean, success: string) => {
     saver.cancel();
     try {
-      await saveStrategy(selected, code);
-      setStrategies((list) => list.map((s) => (s.name === selected ? { ...s, code } : s)));
-      notify.success(m.saved);
+      await saveStrategy(name, text, { allowEmpty });
+      markSaved(name, text);
+      notify.success(success);
     } catch {
       notify.error(m.saveFailed);
     }
+  };
+
+  /** Save Current Strategy; replacing saved code with empty code asks first. */
+  const saveCurrent = (text = codeRef.current, success: string = m.saved) => {
+    if (!selected) return notify.warning(m.selectFirst);
+    if (isDefaultStrategy(selected)) return notify.warning(m.defaultReadOnly);
+    const name = selected;
+    const saved = saver.savedCode(name);
+    if (saved !== undefined && wouldBlankSavedCode(saved, text)) {
+      modal.confirm({
+        title: m.emptySaveTitle,
+        content: m.emptySaveConfirm(name, saved.length),
+        okText: m.emptySaveOk,
+        cancelText: m.cancel,
+        okButtonProps: { danger: true },
+        onOk: () => writeCode(name, text, true, success),
+      });
+      return;
+    }
+    void writeCode(name, text, false, success);
+  };
+
+  /**
+   * Puts a kept version back: an edit of the editor (Ctrl+Z returns to the code it replaced),
+   * saved at once, so the replaced code becomes a version in turn.
+   */
+  const restore = (version: StrategyVersion) => {
+    const editor = editorRef.current;
+    const model = editor?.getModel();
+    if (!editor || !model) return;
+    editor.pushUndoStop();
+    editor.executeEdits('restore-version', [
+      { range: model.getFullModelRange(), text: version.code, forceMoveMarkers: true },
+    ]);
+    editor.pushUndoStop();
+    setVersionsOpen(false);
+    saveCurrent(version.code, m.restored(versionTime(version.created_at)));
   };
 
   const createNew = async () => {
@@ -143,7 +254,7 @@ export default function CodeEditorModal() {
     if (!name) return setNameError(m.namePlaceholder);
     if (isDefaultStrategy(name)) return setNameError(m.defaultReadOnly);
     try {
-      await saveStrategy(name, code, true);
+      await saveStrategy(name, codeRef.current, { create: true });
       notify.success(m.created);
       setNameOpen(false);
       setNewName('');
@@ -171,7 +282,8 @@ export default function CodeEditorModal() {
           notify.success(m.deleted);
           saver.cancel();
           setSelected(null);
-          setCode('');
+          load('');
+          saver.setSaved(name, null);
           setStrategies((list) => list.filter((s) => s.name !== name));
         } catch {
           notify.error(m.deleteFailed);
@@ -296,7 +408,7 @@ export default function CodeEditorModal() {
         }
         width="80vw"
         onCancel={() => {
-          saver.cancel();
+          void saver.flush();
           closeWorkbench();
         }}
         footer={null}
@@ -308,14 +420,14 @@ export default function CodeEditorModal() {
             style={{ minWidth: 220 }}
             placeholder={m.selectPlaceholder}
             value={selected ?? undefined}
-            onChange={select}
+            onSelect={select}
             options={[
               { value: DEFAULT_STRATEGY, label: `${DEFAULT_STRATEGY} (${m.readOnly})` },
               ...strategies.map((s) => ({ value: s.name, label: s.name })),
             ]}
           />
           <Space.Compact>
-            <Button icon={<SaveOutlined />} onClick={() => void saveCurrent()}>
+            <Button icon={<SaveOutlined />} onClick={() => saveCurrent()}>
               <span data-testid="save-indicator" data-state={indicator}>
                 {indicatorLabel}
               </span>
@@ -326,6 +438,12 @@ export default function CodeEditorModal() {
                 items: [
                   { key: 'current', label: m.saveCurrent, icon: <SaveOutlined /> },
                   { key: 'new', label: m.saveAsNew, icon: <SaveOutlined /> },
+                  {
+                    key: 'versions',
+                    label: m.restoreVersion,
+                    icon: <RollbackOutlined />,
+                    disabled: !savedSelected || versions.length === 0,
+                  },
                   { type: 'divider' },
                   {
                     key: 'delete',
@@ -335,8 +453,9 @@ export default function CodeEditorModal() {
                   },
                 ],
                 onClick: ({ key }) => {
-                  if (key === 'current') void saveCurrent();
+                  if (key === 'current') saveCurrent();
                   else if (key === 'new') setNameOpen(true);
+                  else if (key === 'versions') setVersionsOpen(true);
                   else remove();
                 },
               }}
@@ -352,7 +471,7 @@ export default function CodeEditorModal() {
               {m.aiTaskList}
             </Button>
           </Tooltip>
-          <Tooltip title={m.aiTaskListSoon}>
+          <Tooltip title={m.generatePromptSoon}>
             <Button icon={<RobotOutlined />} disabled>
               {m.generatePrompt}
             </Button>
@@ -374,7 +493,8 @@ export default function CodeEditorModal() {
           <Editor
             language="python"
             theme={dark ? 'vs-dark' : 'light'}
-            value={code}
+            defaultValue={code}
+            onMount={onMount}
             onChange={onEdit}
             loading={<Spin tip={m.editorLoading} />}
             options={{
@@ -437,6 +557,16 @@ export default function CodeEditorModal() {
           height={400}
         />
       </Modal>
+
+      {versionsOpen && selected && (
+        <VersionsModal
+          strategy={selected}
+          versions={versions}
+          loading={versionsLoading}
+          onRestore={restore}
+          onClose={() => setVersionsOpen(false)}
+        />
+      )}
 
       {history && selected && (
         <RunHistoryModal

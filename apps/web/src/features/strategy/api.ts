@@ -1,4 +1,11 @@
-import type { Deal, Performance } from '@ct/domain';
+import {
+  strategyVersionListSchema,
+  strategyVersionSchema,
+  type Deal,
+  type Performance,
+  type StrategyVersion,
+  type StrategyVersionSummary,
+} from '@ct/domain';
 import { ApiError, http } from '../../api/client';
 
 export type SavedStrategy = { name: string; code: string; created_at: number; updated_at: number };
@@ -46,10 +53,36 @@ export async function fetchStrategies(): Promise<SavedStrategy[]> {
   return answer.strategies;
 }
 
-export async function saveStrategy(name: string, code: string, create = false) {
-  return (await http.post('/api/strategies/', { name, code, create })) as SavedStrategy & {
-    created: boolean;
-  };
+/**
+ * Saves a strategy's code (`create`: a new one). The server refuses blank code over non-blank
+ * saved code unless `allowEmpty` (the user confirmed it).
+ */
+export async function saveStrategy(
+  name: string,
+  code: string,
+  options: { create?: boolean; allowEmpty?: boolean } = {},
+) {
+  return (await http.post('/api/strategies/', {
+    name,
+    code,
+    create: options.create ?? false,
+    ...(options.allowEmpty ? { allow_empty: true } : {}),
+  })) as SavedStrategy & { created: boolean };
+}
+
+/** The strategy's kept earlier codes, newest first (without their code). */
+export async function fetchVersions(name: string): Promise<StrategyVersionSummary[]> {
+  const answer = await http.get(`/api/strategies/${encodeURIComponent(name)}/versions`, {
+    noCache: true,
+  });
+  return strategyVersionListSchema.parse(answer).versions;
+}
+
+export async function fetchVersion(name: string, id: number): Promise<StrategyVersion> {
+  const answer = await http.get(`/api/strategies/${encodeURIComponent(name)}/versions/${id}`, {
+    noCache: true,
+  });
+  return strategyVersionSchema.parse(answer);
 }
 
 export async function deleteStrategy(name: string): Promise<void> {

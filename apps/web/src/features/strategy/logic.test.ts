@@ -145,3 +145,100 @@ describe('AutoSaver (1500 ms debounce, indicator back to idle after 1.5 s)', () 
     expect(save).not.toHaveBeenCalled();
   });
 });
+
+describe('AutoSaver never replaces saved code with empty code', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  const SAVED = 'def main(data_array):\n    return []\n';
+
+  function setup(saved: string | null) {
+    const states: SaveIndicator[] = [];
+    const save = vi.fn((_name: string, _code: string) => Promise.resolve());
+    const saver = new AutoSaver(save, (s) => states.push(s));
+    if (saved !== null) saver.setSavedList([{ name: 'Mine', code: saved }]);
+    return { saver, states, save };
+  }
+
+  it.each(['', '   ', '\n\t\n'])(
+    'skips blank code %j over saved code and says so, then idle',
+    async (blank) => {
+      const { saver, states, save } = setup(SAVED);
+      saver.edited('Mine', blank);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(save).not.toHaveBeenCalled();
+      expect(states).toEqual(['skipped']);
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(states).toEqual(['skipped', 'idle']);
+    },
+  );
+
+  it('saves non-blank code, and blank code where nothing was saved', async () => {
+    const withCode = setup(SAVED);
+    withCode.saver.edited('Mine', '# x');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(withCode.save).toHaveBeenCalledWith('Mine', '# x');
+
+    for (const saved of ['', '  ', null]) {
+      const blank = setup(saved);
+      blank.saver.edited('Mine', '');
+      await vi.advanceTimersByTimeAsync(1500);
+      expect(blank.save).toHaveBeenCalledWith('Mine', '');
+    }
+  });
+
+  it('only the code after the last edit counts: an undo back to the saved code is saved', async () => {
+    const { saver, save } = setup(SAVED);
+    saver.edited('Mine', '');
+    await vi.advanceTimersByTimeAsync(500);
+    saver.edited('Mine', SAVED);
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(save.mock.calls).toEqual([['Mine', SAVED]]);
+  });
+
+  it('flush saves a pending edit at once (switching strategy, closing the editor)', async () => {
+    const { saver, save } = setup(SAVED);
+    saver.edited('Mine', '# pending');
+    await saver.flush();
+    expect(save.mock.calls).toEqual([['Mine', '# pending']]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(save).toHaveBeenCalledTimes(1);
+    // nothing pending: flush does nothing
+    await saver.flush();
+    expect(save).toHaveBeenCalledTimes(1);
+  });
+
+  it('knows the code it saved itself, and forgets a deleted strategy', async () => {
+    const { saver, save, states } = setup(null);
+    saver.edited('Mine', '# first');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(saver.savedCode('Mine')).toBe('# first');
+    saver.edited('Mine', '');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(save).toHaveBeenCalledTimes(1);
+    expect(states.filter((s) => s !== 'idle')).toEqual(['saving', 'success', 'skipped']);
+    saver.setSaved('Mine', null);
+    saver.edited('Mine', '');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(save).toHaveBeenLastCalledWith('Mine', '');
+  });
+
+  it('a failed save keeps the code known before', async () => {
+    const saver = new AutoSaver(
+      () => Promise.reject(new Error('down')),
+      () => undefined,
+    );
+    saver.setSavedList([{ name: 'Mine', code: SAVED }]);
+    saver.edited('Mine', '# other');
+    await vi.advanceTimersByTimeAsync(1500);
+    expect(saver.savedCode('Mine')).toBe(SAVED);
+  });
+
+  it('flush of blank code over saved code is skipped too', async () => {
+    const { saver, save, states } = setup(SAVED);
+    saver.edited('Mine', ' ');
+    await saver.flush();
+    expect(save).not.toHaveBeenCalled();
+    expect(states).toEqual(['skipped']);
+  });
+});

@@ -1,4 +1,4 @@
-import type { Deal } from '@ct/domain';
+import { wouldBlankSavedCode, type Deal } from '@ct/domain';
 import type { ChartMarker } from '../chart/chartMarkers';
 
 /** The built-in strategy's name; it is never saved, modified or auto-saved. */
@@ -54,41 +54,68 @@ export function markersFromDeals(deals: readonly Deal[]): ChartMarker[] {
   return markers.sort((a, b) => a.time - b.time);
 }
 
-export type SaveIndicator = 'idle' | 'saving' | 'success' | 'error';
+/** 'skipped': an auto-save that would have replaced saved code with empty code. */
+export type SaveIndicator = 'idle' | 'saving' | 'success' | 'error' | 'skipped';
 
 /**
  * Auto-save of the selected strategy: each edit restarts a 1500 ms debounce; then `save`
  * runs, the indicator shows saving, then success or error, and returns to idle 1.5 s later.
- * Default is never auto-saved.
+ * Default is never auto-saved. Blank code never replaces a strategy's non-blank saved code
+ * (the saver knows what the server holds: the listed codes, then its own and other saves):
+ * the save is skipped and the indicator says so; only an explicit, confirmed save may do that.
  */
 export class AutoSaver {
   private debounce: ReturnType<typeof setTimeout> | null = null;
+  private pending: { name: string; code: string } | null = null;
   private reset: ReturnType<typeof setTimeout> | null = null;
   private state: SaveIndicator = 'idle';
+  private saved = new Map<string, string>();
 
   constructor(
     private readonly save: (name: string, code: string) => Promise<unknown>,
-    private readonly onState: (state: SaveIndicator) => void,
+    private readonly onState: (state: SaveIndicator, name: string) => void,
   ) {}
 
   get indicator(): SaveIndicator {
     return this.state;
   }
 
+  /** What the server holds for each saved strategy (a fresh list replaces all). */
+  setSavedList(list: readonly { name: string; code: string }[]): void {
+    this.saved = new Map(list.map((s) => [s.name, s.code]));
+  }
+
+  /** `name` was saved with `code` (or deleted: null). */
+  setSaved(name: string, code: string | null): void {
+    if (code === null) this.saved.delete(name);
+    else this.saved.set(name, code);
+  }
+
+  /** The code the server holds for `name`, if known. */
+  savedCode(name: string): string | undefined {
+    return this.saved.get(name);
+  }
+
   /** An edit of `name`'s code. */
   edited(name: string | null, code: string): void {
     if (!name || isDefaultStrategy(name)) return;
     this.cancel();
-    this.debounce = setTimeout(() => {
-      this.debounce = null;
-      void this.run(name, code);
-    }, AUTO_SAVE_DEBOUNCE_MS);
+    this.pending = { name, code };
+    this.debounce = setTimeout(() => void this.flush(), AUTO_SAVE_DEBOUNCE_MS);
   }
 
-  /** Drops a pending save (selection changed, editor closed). */
+  /** Saves a pending edit now (before the selection changes or the editor closes). */
+  async flush(): Promise<void> {
+    const pending = this.pending;
+    this.cancel();
+    if (pending) await this.run(pending.name, pending.code);
+  }
+
+  /** Drops a pending save. */
   cancel(): void {
     if (this.debounce) clearTimeout(this.debounce);
     this.debounce = null;
+    this.pending = null;
   }
 
   dispose(): void {
@@ -97,25 +124,31 @@ export class AutoSaver {
     this.reset = null;
   }
 
-  private set(state: SaveIndicator): void {
+  private set(state: SaveIndicator, name: string): void {
     this.state = state;
-    this.onState(state);
+    this.onState(state, name);
   }
 
   private async run(name: string, code: string): Promise<void> {
     if (this.reset) clearTimeout(this.reset);
     this.reset = null;
-    this.set('saving');
-    let ok = true;
-    try {
-      await this.save(name, code);
-    } catch {
-      ok = false;
+    let outcome: SaveIndicator;
+    if (wouldBlankSavedCode(this.savedCode(name), code)) {
+      outcome = 'skipped';
+    } else {
+      this.set('saving', name);
+      outcome = 'success';
+      try {
+        await this.save(name, code);
+        this.saved.set(name, code);
+      } catch {
+        outcome = 'error';
+      }
     }
-    this.set(ok ? 'success' : 'error');
+    this.set(outcome, name);
     this.reset = setTimeout(() => {
       this.reset = null;
-      this.set('idle');
+      this.set('idle', name);
     }, INDICATOR_RESET_MS);
   }
 }
