@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser';
@@ -80,6 +80,47 @@ async function dataset(chart: Locator): Promise<Record<string, string>> {
   return chart.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
 }
 
+/** Kline requests for bars older than the loaded ones (paging back into history). */
+function countOlderBarRequests(page: Page): { count: () => number; stop: () => void } {
+  const urls: string[] = [];
+  const onRequest = (request: Request) => {
+    const url = new URL(request.url());
+    if (url.pathname === '/trading/kline/lists' && url.searchParams.has('last_id')) {
+      urls.push(request.url());
+    }
+  };
+  page.on('request', onRequest);
+  return { count: () => urls.length, stop: () => page.off('request', onRequest) };
+}
+
+/** The first and last bar times on screen, as the chart reports them. */
+async function visibleBars(chart: Locator): Promise<string> {
+  const d = await dataset(chart);
+  return `${d.visibleFrom}..${d.visibleTo}`;
+}
+
+/**
+ * Presses a chart type button and waits until the chart draws that type: candles paint in
+ * the up and down colours (`candlePixels` of them when shown), the line in another colour.
+ */
+async function switchChartType(
+  page: Page,
+  chart: Locator,
+  type: 'Line' | 'Candles',
+  candlePixels: number,
+) {
+  const button = page.getByRole('button', { name: type, exact: true }).first();
+  await button.click();
+  await expect.poll(() => button.getAttribute('aria-pressed')).toBe('true');
+  const drawn = (p: Pixels) =>
+    type === 'Candles' ? p.candles > candlePixels * 0.7 : p.candles < candlePixels * 0.2;
+  expect(drawn(await waitUntil(() => canvasPixels(chart), drawn)), `${type} drawn`).toBe(true);
+  // Two more frames: whatever the redraw sets off (range events, paging back) has run.
+  await page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))),
+  );
+}
+
 describe('charts', () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -139,6 +180,75 @@ describe('charts', () => {
     expect(await page.locator('.quote-ticker').first().getAttribute('data-source')).toBe(
       'realtime',
     );
+  });
+
+  it('switches Candles → Line → Candles keeping the bars in view, without paging back', async () => {
+    const chart = chartCanvas(page);
+    await page.waitForSelector(ready({ symbol: 'BTCUSDT', period: '1m' }));
+    // Scroll back a little: new live bars then do not move the view.
+    const box = (await chart.boundingBox())!;
+    const y = box.y + box.height * 0.4;
+    await page.mouse.move(box.x + box.width * 0.4, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.4 + 120, y, { steps: 4 });
+    await page.mouse.up();
+    await page.mouse.move(5, 5);
+    const before = await waitUntil(
+      () => dataset(chart),
+      (d) => Boolean(d.visibleFrom && d.visibleTo),
+    );
+    const candles = (await canvasPixels(chart)).candles;
+    const older = countOlderBarRequests(page);
+    try {
+      for (const type of ['Line', 'Candles', 'Line', 'Candles'] as const) {
+        await switchChartType(page, chart, type, candles);
+        expect(await visibleBars(chart), `after ${type}`).toBe(
+          `${before.visibleFrom}..${before.visibleTo}`,
+        );
+      }
+      expect(older.count(), 'requests for older bars').toBe(0);
+      expect((await dataset(chart)).oldest, 'oldest bar').toBe(before.oldest);
+    } finally {
+      older.stop();
+    }
+  });
+
+  it('switches the chart type at every period without errors or paging back', async () => {
+    const chart = chartCanvas(page);
+    const periods = page.getByRole('radiogroup', { name: 'Period' }).first();
+    for (const [label, period] of [
+      ['5m', '5m'],
+      ['15m', '15m'],
+      ['30m', '30m'],
+      ['1h', '1h'],
+      ['4h', '4h'],
+      ['1D', 'day'],
+      ['1W', 'week'],
+      ['1M', 'month'],
+      ['1m', '1m'],
+    ] as const) {
+      await periods.getByText(label, { exact: true }).click();
+      await page.waitForSelector(ready({ symbol: 'BTCUSDT', period }));
+      const older = countOlderBarRequests(page);
+      try {
+        const before = await dataset(chart);
+        const candles = (await canvasPixels(chart)).candles;
+        await switchChartType(page, chart, 'Line', candles);
+        await switchChartType(page, chart, 'Candles', candles);
+        const after = await dataset(chart);
+        // A new bar may arrive meanwhile and move the newest bars along; none did if the
+        // newest bar is the same.
+        if (after.newest === before.newest) {
+          expect(`${after.visibleFrom}..${after.visibleTo}`, period).toBe(
+            `${before.visibleFrom}..${before.visibleTo}`,
+          );
+        }
+        expect(after.bars, period).toBe(before.bars);
+        expect(older.count(), `requests for older bars at ${period}`).toBe(0);
+      } finally {
+        older.stop();
+      }
+    }
   });
 
   it('switches the instrument through the grouped search selector', async () => {
@@ -258,6 +368,96 @@ describe('charts', () => {
   });
 });
 
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Whether `inner` lies inside `outer` (1 px of rounding allowed). */
+function inside(inner: Box, outer: Box): boolean {
+  return (
+    inner.x >= outer.x - 1 &&
+    inner.y >= outer.y - 1 &&
+    inner.x + inner.width <= outer.x + outer.width + 1 &&
+    inner.y + inner.height <= outer.y + outer.height + 1
+  );
+}
+
+describe('charts in a crowded layout', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  for (const [width, height] of [
+    [1024, 768],
+    [1440, 900],
+  ] as const) {
+    it(`keeps bid, ask, legend, tools and attribution in each of 4 charts at ${width}×${height}`, async () => {
+      const context = await newContext(browser, 'desktop', baseURL);
+      const page = await context.newPage();
+      try {
+        await page.setViewportSize({ width, height });
+        await login(page);
+        await page.getByTitle('4 charts').click();
+        await expect.poll(() => page.locator(READY).count(), { timeout: 30_000 }).toBe(4);
+        for (let i = 0; i < 4; i++) {
+          const cell = page.getByRole('region', { name: `Chart ${i + 1}` });
+          const cellBox = (await cell.boundingBox())!;
+          const ask = cell.getByTestId('quote-ask');
+          await waitUntil(
+            () => ask.textContent(),
+            (t) => t !== null && /\d/.test(t),
+          );
+          for (const quote of [cell.getByTestId('quote-bid'), ask]) {
+            expect(inside((await quote.boundingBox())!, cellBox), `chart ${i + 1} quote`).toBe(
+              true,
+            );
+          }
+          // The legend is one line at the top, not a block over the bars.
+          const legend = (await cell.locator('.chart-legend').boundingBox())!;
+          expect(legend.height, `chart ${i + 1} legend height`).toBeLessThanOrEqual(24);
+          expect(inside(legend, cellBox)).toBe(true);
+          const tools = cell.getByRole('toolbar', { name: 'Chart tools' }).getByRole('button');
+          expect(await tools.count()).toBeGreaterThanOrEqual(3);
+          for (const tool of await tools.all()) {
+            const label = await tool.getAttribute('aria-label');
+            expect(inside((await tool.boundingBox())!, cellBox), `chart ${i + 1} ${label}`).toBe(
+              true,
+            );
+          }
+          // The attribution sits in the corner under the price scale, beside the time scale.
+          const attribution = cell.getByRole('link', { name: 'TradingView' });
+          expect(await attribution.getAttribute('href')).toBe('https://www.tradingview.com/');
+          const corner = (await cell
+            .locator('table tr')
+            .last()
+            .locator('td')
+            .last()
+            .boundingBox())!;
+          expect(inside((await attribution.boundingBox())!, corner), `chart ${i + 1}`).toBe(true);
+        }
+        // What a tool in the More tools menu does is still at hand.
+        const first = page.getByRole('region', { name: 'Chart 1' });
+        const more = first.getByRole('button', { name: 'More tools' });
+        if ((await more.count()) > 0) {
+          await more.click();
+          await expect
+            .poll(() => page.getByRole('menuitem', { name: 'Python Code Editor' }).count())
+            .toBe(1);
+          await page.keyboard.press('Escape');
+        }
+        await page.mouse.move(5, 5);
+        await screenshot(page, `charts-grid4-${width}-light`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});
+
 describe('charts on a phone', () => {
   let browser: Browser;
 
@@ -296,7 +496,16 @@ describe('charts on a phone', () => {
           const target = (await page.getByRole('button', { name }).boundingBox())!;
           expect(Math.min(target.width, target.height), name).toBeGreaterThanOrEqual(44);
         }
-        await page.waitForTimeout(1200); // let the login toast go
+        // One-line legend; bid and ask whole within the chart.
+        expect(
+          (await page.locator('.chart-legend').first().boundingBox())!.height,
+        ).toBeLessThanOrEqual(24);
+        const ask = (await page.getByTestId('quote-ask').boundingBox())!;
+        expect(inside(ask, box)).toBe(true);
+        // The login toast has gone before the screenshot.
+        await expect
+          .poll(() => page.locator('.ant-message-notice').count(), { timeout: 10_000 })
+          .toBe(0);
         await screenshot(page, `charts-phone-${scheme}`);
 
         const picker = page.getByRole('button', { name: 'Instrument: BTCUSDT' });

@@ -29,6 +29,8 @@ import { formatBarTime, formatTickMark } from './periods';
 export const HISTORY_TRIGGER_BARS = 20;
 /** After a failed history page, scrolling back asks again at the earliest after this. */
 const HISTORY_RETRY_MS = 3000;
+/** Least width of the price scale: the corner below it holds the attribution link. */
+export const ATTRIBUTION_CORNER_PX = 60;
 /** Share of the height the volume pane takes under the price pane. */
 const VOLUME_PANE_STRETCH = 0.28;
 
@@ -68,6 +70,18 @@ const defaultDeps: ChartDeps = {
 
 type MainSeries = ISeriesApi<'Candlestick'> | ISeriesApi<'Line'>;
 
+/** The first and last bar times (seconds) a logical range shows, or null without bars. */
+export function visibleBarTimes(
+  bars: readonly Bar[],
+  range: { from: number; to: number } | null,
+): { from: number; to: number } | null {
+  if (!range || bars.length === 0) return null;
+  const last = bars.length - 1;
+  const first = Math.min(Math.max(Math.ceil(range.from), 0), last);
+  const end = Math.min(Math.max(Math.floor(range.to), first), last);
+  return { from: bars[first]!.time / 1000, to: bars[end]!.time / 1000 };
+}
+
 const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
 
 function describe(error: unknown): string {
@@ -93,7 +107,14 @@ export class ChartController {
   }));
 
   private readonly chart: IChartApi;
-  private main: MainSeries;
+  /**
+   * Both price series live as long as the chart; only the one of the chart type holds
+   * bars. Removing a series and adding another instead leaves lightweight-charts with a
+   * time scale whose points no longer match the series (the volume series alone rebuilds
+   * it), so its visible range turns null ('Value is null') and jumps to the oldest bars.
+   */
+  private readonly candles: ISeriesApi<'Candlestick'>;
+  private readonly line: ISeriesApi<'Line'>;
   private readonly volume: ISeriesApi<'Histogram'>;
   private bars: Bar[] = [];
   private source: ChartSource | null = null;
@@ -106,7 +127,7 @@ export class ChartController {
   private historyRetryAt = 0;
   private disposed = false;
   private markers: readonly ChartMarker[] = [];
-  private markerPlugin: ISeriesMarkersPluginApi<Time> | null = null;
+  private readonly markerPlugins = new Map<MainSeries, ISeriesMarkersPluginApi<Time>>();
 
   constructor(
     private readonly container: HTMLElement,
@@ -119,10 +140,18 @@ export class ChartController {
       layout: {
         ...chartLayout(colors),
         panes: { separatorColor: colors.border, separatorHoverColor: colors.grid },
+        // The logo would sit on the bars; TradingChart links TradingView in the corner
+        // under the price scale instead, as the library's licence allows.
+        attributionLogo: false,
       },
       grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
       crosshair: { mode: CrosshairMode.Normal },
-      rightPriceScale: { borderColor: colors.border, scaleMargins: { top: 0.12, bottom: 0.06 } },
+      rightPriceScale: {
+        borderColor: colors.border,
+        scaleMargins: { top: 0.12, bottom: 0.06 },
+        // Wide enough for the attribution link in the corner below it.
+        minimumWidth: ATTRIBUTION_CORNER_PX,
+      },
       timeScale: {
         borderColor: colors.border,
         rightOffset: 6,
@@ -131,7 +160,9 @@ export class ChartController {
         secondsVisible: false,
       },
     });
-    this.main = this.addMainSeries();
+    this.candles = this.chart.addSeries(CandlestickSeries, { borderVisible: false }, 0);
+    this.line = this.chart.addSeries(LineSeries, { lineWidth: 2, crosshairMarkerRadius: 3 }, 0);
+    this.showChartType();
     this.volume = this.chart.addSeries(
       HistogramSeries,
       {
@@ -222,19 +253,20 @@ export class ChartController {
     this.applyColors();
   }
 
+  /**
+   * Candles or a line. The bars go to the other price series first, then leave the one
+   * shown so far: the time scale keeps the same points, so the same bars stay in view and
+   * nothing pages back into history.
+   */
   setChartType(type: ChartType): void {
     if (type === this.chartType) return;
+    const previous = this.main;
     this.chartType = type;
-    const old = this.main;
-    // Added before the old one goes, so the price pane never empties and disappears.
-    this.main = this.addMainSeries();
-    this.markerPlugin?.detach();
-    this.markerPlugin = null;
-    this.chart.removeSeries(old);
-    this.applyColors();
-    if (this.markers.length > 0) this.setMarkers(this.markers);
-    if (this.source) this.setTick(this.source.tick);
     this.setSeriesData();
+    this.setMarkers(this.markers);
+    this.markerPlugins.get(previous)?.setMarkers([]);
+    previous.setData([]);
+    this.showChartType();
   }
 
   /** Draws markers (strategy deals) on the price series; an empty list clears them. */
@@ -242,8 +274,11 @@ export class ChartController {
     this.markers = markers;
     this.container.dataset.markers = String(markers.length);
     const points = markers.map((m) => ({ ...m, time: m.time as UTCTimestamp }));
-    if (this.markerPlugin) this.markerPlugin.setMarkers(points);
-    else if (points.length > 0) this.markerPlugin = createSeriesMarkers(this.main, points);
+    const plugin = this.markerPlugins.get(this.main);
+    if (plugin) plugin.setMarkers(points);
+    else if (points.length > 0) {
+      this.markerPlugins.set(this.main, createSeriesMarkers(this.main, points));
+    }
   }
 
   /** Shows every loaded bar. */
@@ -317,11 +352,15 @@ export class ChartController {
 
   // ---- internals ----
 
-  private addMainSeries(): MainSeries {
-    if (this.chartType === 'line') {
-      return this.chart.addSeries(LineSeries, { lineWidth: 2, crosshairMarkerRadius: 3 }, 0);
-    }
-    return this.chart.addSeries(CandlestickSeries, { borderVisible: false }, 0);
+  /** The price series of the chart type: the one holding the bars. */
+  private get main(): MainSeries {
+    return this.chartType === 'line' ? this.line : this.candles;
+  }
+
+  private showChartType(): void {
+    this.candles.applyOptions({ visible: this.chartType === 'candles' });
+    this.line.applyOptions({ visible: this.chartType === 'line' });
+    this.container.dataset.chartType = this.chartType;
   }
 
   private applyColors(): void {
@@ -339,16 +378,13 @@ export class ChartController {
       rightPriceScale: { borderColor: c.border },
       timeScale: { borderColor: c.border },
     });
-    if (this.chartType === 'line') {
-      (this.main as ISeriesApi<'Line'>).applyOptions({ color: c.line });
-    } else {
-      (this.main as ISeriesApi<'Candlestick'>).applyOptions({
-        upColor: c.up,
-        downColor: c.down,
-        wickUpColor: c.up,
-        wickDownColor: c.down,
-      });
-    }
+    this.line.applyOptions({ color: c.line });
+    this.candles.applyOptions({
+      upColor: c.up,
+      downColor: c.down,
+      wickUpColor: c.up,
+      wickDownColor: c.down,
+    });
     // Volume colours are per bar.
     if (this.bars.length > 0) this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
   }
@@ -365,9 +401,9 @@ export class ChartController {
   }
 
   private setTick(tick: number): void {
-    this.main.applyOptions({
-      priceFormat: { type: 'price', precision: tickDecimals(tick), minMove: tick },
-    });
+    const priceFormat = { type: 'price', precision: tickDecimals(tick), minMove: tick } as const;
+    this.candles.applyOptions({ priceFormat });
+    this.line.applyOptions({ priceFormat });
   }
 
   private mainPoint(bar: Bar) {
@@ -459,8 +495,10 @@ export class ChartController {
 
   private readonly onRange = (range: LogicalRange | null): void => {
     if (!range) return;
-    const visible = this.chart.timeScale().getVisibleRange();
-    if (visible) this.container.dataset.visibleFrom = String(visible.from);
+    // From the controller's bars: the chart's own time range throws while it has none.
+    const visible = visibleBarTimes(this.bars, range);
+    this.container.dataset.visibleFrom = visible ? String(visible.from) : '';
+    this.container.dataset.visibleTo = visible ? String(visible.to) : '';
     if (range.from < HISTORY_TRIGGER_BARS) void this.loadOlder();
   };
 

@@ -5,52 +5,98 @@ import type { StoreApi } from 'zustand/vanilla';
 import { messages } from '../../i18n/messages';
 import type { LegendState } from './ChartController';
 import { formatChange, formatVolume } from './format';
+import { legendParts } from './legendLayout';
 
 const l = messages.chart.legend;
 
-/** OHLCV of the hovered bar, or of the newest bar when the pointer is elsewhere. */
+/** A session or connection flag after the legend's title. */
+export type LegendBadge = {
+  key: string;
+  icon: ReactNode;
+  text: string;
+  /** Tooltip; the text when the badge shows only its icon. */
+  hint?: string;
+  warning?: boolean;
+};
+
+/**
+ * OHLCV of the hovered bar, or of the newest bar when the pointer is elsewhere, on one
+ * line: in a narrow chart it drops parts (legendLayout) instead of covering the bars.
+ */
 export function ChartLegend({
   store,
   tick,
   title,
-  badges,
+  badges = [],
+  width = null,
 }: {
   store: StoreApi<LegendState>;
   /** Tick size of the instrument: prices show its decimals. */
   tick: number;
   title: string;
-  /** Session and connection flags shown after the title. */
-  badges?: ReactNode;
+  badges?: readonly LegendBadge[];
+  /** Room for the legend in px; null while not measured (everything shows). */
+  width?: number | null;
 }) {
   const { bar, previousClose } = useStore(store);
   const direction = bar ? (bar.close >= bar.open ? 'up' : 'down') : 'flat';
+  const open = bar ? formatPrice(bar.open, tick) : '';
+  const high = bar ? formatPrice(bar.high, tick) : '';
+  const low = bar ? formatPrice(bar.low, tick) : '';
+  const close = bar ? formatPrice(bar.close, tick) : '';
+  const change = bar ? formatChange(bar.close, previousClose) : '';
+  const volume = bar ? formatVolume(bar.volume) : '';
+  const parts = legendParts(width, {
+    title,
+    badges: badges.map((b) => b.text),
+    openHighLow: bar ? [`${l.open} ${open}`, `${l.high} ${high}`, `${l.low} ${low}`] : [],
+    close: bar ? `${l.close} ${close}` : '',
+    change,
+    volume: bar ? `${l.volume} ${volume}` : '',
+  });
   return (
     <div className="chart-legend" data-direction={direction} aria-live="off">
-      <span className="chart-legend-title">{title}</span>
-      {badges}
+      {parts.title && <span className="chart-legend-title">{title}</span>}
+      {badges.map((badge) => (
+        <span
+          key={badge.key}
+          className={badge.warning ? 'chart-badge chart-badge-warning' : 'chart-badge'}
+          title={parts.badgeText ? badge.hint : (badge.hint ?? badge.text)}
+          aria-label={parts.badgeText ? undefined : badge.text}
+        >
+          {badge.icon}
+          {parts.badgeText && ` ${badge.text}`}
+        </span>
+      ))}
       {bar && (
         <span className="chart-legend-values">
-          <span>
-            {l.open} <b className="chart-legend-num">{formatPrice(bar.open, tick)}</b>
-          </span>
-          <span>
-            {l.high} <b className="chart-legend-num">{formatPrice(bar.high, tick)}</b>
-          </span>
-          <span>
-            {l.low} <b className="chart-legend-num">{formatPrice(bar.low, tick)}</b>
-          </span>
+          {parts.openHighLow && (
+            <>
+              <span>
+                {l.open} <b className="chart-legend-num">{open}</b>
+              </span>
+              <span>
+                {l.high} <b className="chart-legend-num">{high}</b>
+              </span>
+              <span>
+                {l.low} <b className="chart-legend-num">{low}</b>
+              </span>
+            </>
+          )}
           <span>
             {l.close}{' '}
             <b className="chart-legend-num" data-testid="legend-close">
-              {formatPrice(bar.close, tick)}
+              {close}
             </b>
           </span>
-          <span className="chart-legend-change chart-legend-num">
-            {formatChange(bar.close, previousClose)}
-          </span>
-          <span>
-            {l.volume} <b className="chart-legend-num">{formatVolume(bar.volume)}</b>
-          </span>
+          {parts.change && change && (
+            <span className="chart-legend-change chart-legend-num">{change}</span>
+          )}
+          {parts.volume && (
+            <span>
+              {l.volume} <b className="chart-legend-num">{volume}</b>
+            </span>
+          )}
         </span>
       )}
     </div>

@@ -3,16 +3,18 @@ import {
   ArrowUpOutlined,
   CodeOutlined,
   ColumnWidthOutlined,
+  EllipsisOutlined,
   LineChartOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
 import Icon from '@ant-design/icons';
 import type { Period } from '@ct/domain';
-import { Button, Tooltip } from 'antd';
-import type { ReactNode } from 'react';
+import { Button, Dropdown, Tooltip } from 'antd';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { messages } from '../../i18n/messages';
 import type { ChartType } from '../workspace/chart-grid/store';
 import { useCodeEditorHook } from './codeEditorHook';
+import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
 import { emitChartTradeAction } from './tradeAction';
 
 const m = messages.chart;
@@ -61,9 +63,54 @@ function Tool({
   );
 }
 
+type ToolSpec = {
+  key: string;
+  title: string;
+  label?: string;
+  icon: ReactNode;
+  onClick?: () => void;
+  pressed?: boolean;
+  disabled?: boolean;
+  className?: string;
+  /** Starts a new group: a divider comes before it. */
+  group?: boolean;
+};
+
+/** Space between two buttons and the dividers' margins (chart.css). */
+const GAP_PX = 2;
+const DIVIDER_PX = 1 + 2 * 4;
+const PADDING_PX = 2 * 4;
+
+/**
+ * The toolbar's height and its buttons' height in px; null until measured (or where the
+ * browser cannot tell, as in test DOMs).
+ */
+function useToolbarRoom(ref: React.RefObject<HTMLElement | null>) {
+  const [room, setRoom] = useState<{ height: number; tool: number } | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(() => {
+      const button = el.querySelector<HTMLElement>('.chart-tool');
+      const height = el.clientHeight;
+      if (height > 0 && button && button.offsetHeight > 0) {
+        setRoom((old) =>
+          old?.height === height && old.tool === button.offsetHeight
+            ? old
+            : { height, tool: button.offsetHeight },
+        );
+      }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return room;
+}
+
 /**
  * The chart's left toolbar: chart type, zoom, one-click Buy and Sell (chart trade
- * action for the trading panel) and the code editor button (not on phones).
+ * action for the trading panel) and the code editor button (not on phones). Tools that
+ * do not fit the chart's height go into a 'More tools' menu at its end.
  */
 export function ChartToolbar({
   chartId,
@@ -85,54 +132,129 @@ export function ChartToolbar({
   mobile?: boolean;
 }) {
   const openEditor = useCodeEditorHook((s) => s.open);
+  const ref = useRef<HTMLDivElement>(null);
+  const room = useToolbarRoom(ref);
   const trade = (tradeAction: 'buy' | 'sell') => {
     if (symbol) emitChartTradeAction({ chartId, symbol, tradeAction });
   };
+  const tools: ToolSpec[] = [
+    {
+      key: 'candles',
+      title: m.candles,
+      icon: <Icon component={CandlesSvg} />,
+      pressed: chartType === 'candles',
+      onClick: () => onChartType('candles'),
+    },
+    {
+      key: 'line',
+      title: m.line,
+      icon: <LineChartOutlined />,
+      pressed: chartType === 'line',
+      onClick: () => onChartType('line'),
+    },
+    {
+      key: 'fit',
+      title: m.fitContent,
+      icon: <ColumnWidthOutlined />,
+      onClick: onFitContent,
+      group: true,
+    },
+    { key: 'reset', title: m.resetZoom, icon: <UndoOutlined />, onClick: onResetZoom },
+    {
+      key: 'buy',
+      title: m.buy,
+      label: symbol ? m.buySymbol(symbol) : m.buy,
+      icon: <ArrowUpOutlined />,
+      className: 'chart-tool-buy',
+      disabled: !symbol,
+      onClick: () => trade('buy'),
+      group: true,
+    },
+    {
+      key: 'sell',
+      title: m.sell,
+      label: symbol ? m.sellSymbol(symbol) : m.sell,
+      icon: <ArrowDownOutlined />,
+      className: 'chart-tool-sell',
+      disabled: !symbol,
+      onClick: () => trade('sell'),
+    },
+  ];
+  if (!mobile) {
+    tools.push({
+      key: 'code',
+      title: openEditor ? m.codeEditor : m.codeEditorSoon,
+      label: m.codeEditor,
+      icon: <CodeOutlined />,
+      disabled: !openEditor || !symbol,
+      onClick: () => symbol && openEditor?.({ chartId, symbol, period }),
+      group: true,
+    });
+  }
+
+  // Entries in order: each tool, with a divider before the first of a group.
+  const entries: { entry: ToolbarEntry; tool?: ToolSpec }[] = tools.flatMap((tool) =>
+    tool.group
+      ? [{ entry: { kind: 'divider' as const } }, { entry: { kind: 'tool' as const }, tool }]
+      : [{ entry: { kind: 'tool' as const }, tool }],
+  );
+  const shown = room
+    ? toolsThatFit(
+        room.height,
+        entries.map((e) => e.entry),
+        { tool: room.tool + GAP_PX, divider: DIVIDER_PX + GAP_PX, padding: PADDING_PX },
+      )
+    : entries.length;
+  const visible = entries.slice(0, shown);
+  const hidden = entries.slice(shown).flatMap((e) => (e.tool ? [e.tool] : []));
+
   return (
-    <div className="chart-tools" role="toolbar" aria-label={m.tools} aria-orientation="vertical">
-      <Tool
-        title={m.candles}
-        icon={<Icon component={CandlesSvg} />}
-        pressed={chartType === 'candles'}
-        onClick={() => onChartType('candles')}
-      />
-      <Tool
-        title={m.line}
-        icon={<LineChartOutlined />}
-        pressed={chartType === 'line'}
-        onClick={() => onChartType('line')}
-      />
-      <span className="chart-tools-divider" aria-hidden="true" />
-      <Tool title={m.fitContent} icon={<ColumnWidthOutlined />} onClick={onFitContent} />
-      <Tool title={m.resetZoom} icon={<UndoOutlined />} onClick={onResetZoom} />
-      <span className="chart-tools-divider" aria-hidden="true" />
-      <Tool
-        title={m.buy}
-        label={symbol ? m.buySymbol(symbol) : m.buy}
-        icon={<ArrowUpOutlined />}
-        className="chart-tool-buy"
-        disabled={!symbol}
-        onClick={() => trade('buy')}
-      />
-      <Tool
-        title={m.sell}
-        label={symbol ? m.sellSymbol(symbol) : m.sell}
-        icon={<ArrowDownOutlined />}
-        className="chart-tool-sell"
-        disabled={!symbol}
-        onClick={() => trade('sell')}
-      />
-      {!mobile && (
-        <>
-          <span className="chart-tools-divider" aria-hidden="true" />
+    <div
+      ref={ref}
+      className="chart-tools"
+      role="toolbar"
+      aria-label={m.tools}
+      aria-orientation="vertical"
+    >
+      {visible.map(({ tool }, index) =>
+        tool ? (
           <Tool
-            title={openEditor ? m.codeEditor : m.codeEditorSoon}
-            label={m.codeEditor}
-            icon={<CodeOutlined />}
-            disabled={!openEditor || !symbol}
-            onClick={() => symbol && openEditor?.({ chartId, symbol, period })}
+            key={tool.key}
+            title={tool.title}
+            label={tool.label}
+            icon={tool.icon}
+            pressed={tool.pressed}
+            disabled={tool.disabled}
+            className={tool.className}
+            onClick={tool.onClick}
           />
-        </>
+        ) : (
+          <span key={`divider-${index}`} className="chart-tools-divider" aria-hidden="true" />
+        ),
+      )}
+      {hidden.length > 0 && (
+        <Dropdown
+          trigger={['click']}
+          placement="bottomLeft"
+          menu={{
+            items: hidden.map((tool) => ({
+              key: tool.key,
+              label: tool.label ?? tool.title,
+              icon: tool.icon,
+              disabled: tool.disabled,
+              className: tool.pressed ? 'chart-tool-menu-pressed' : undefined,
+            })),
+            onClick: ({ key }) => hidden.find((tool) => tool.key === key)?.onClick?.(),
+          }}
+        >
+          <Button
+            type="text"
+            className="chart-tool"
+            aria-label={m.moreTools}
+            title={m.moreTools}
+            icon={<EllipsisOutlined />}
+          />
+        </Dropdown>
       )}
     </div>
   );

@@ -10,7 +10,7 @@ import type { ChartType } from '../workspace/chart-grid/store';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
 import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
-import { ChartLegend } from './ChartLegend';
+import { ChartLegend, type LegendBadge } from './ChartLegend';
 import { useMarkersOf } from './chartMarkers';
 import { chartColorsFrom } from './chartTheme';
 import { ChartToolbar } from './ChartToolbar';
@@ -25,6 +25,10 @@ const m = messages.chart;
 
 /** Charts narrower than this show the period selector as a dropdown. */
 const COMPACT_WIDTH = 640;
+/** What the legend leaves free on the right of the chart: the price scale. */
+const LEGEND_RIGHT_PX = 72;
+/** The library's licence asks for its attribution notice and a link to TradingView. */
+const ATTRIBUTION_URL = 'https://www.tradingview.com/';
 
 const idleStatus = createStore<ChartStatus>(() => ({
   phase: 'idle',
@@ -46,6 +50,23 @@ function useNarrowerThan(ref: React.RefObject<HTMLElement | null>, width: number
     return () => observer.disconnect();
   }, [ref, width]);
   return narrow;
+}
+
+/** The element's width in px (to 4 px), null until it has been measured. */
+function useWidth(ref: React.RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver !== 'function') return;
+    const observer = new ResizeObserver(([entry]) => {
+      if (entry && entry.contentRect.width > 0) {
+        setWidth(Math.floor(entry.contentRect.width / 4) * 4);
+      }
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
 }
 
 export type TradingChartProps = {
@@ -79,6 +100,8 @@ export function TradingChart({
   const { token } = theme.useToken();
   const colors = useMemo(() => chartColorsFrom(token), [token]);
   const rootRef = useRef<HTMLElement>(null);
+  const canvasWrapRef = useRef<HTMLDivElement>(null);
+  const canvasWidth = useWidth(canvasWrapRef);
   const [controller, setController] = useState<ChartController | null>(null);
   const [unsupported, setUnsupported] = useState<string | null>(null);
   const info = useSymbolInfo(symbol);
@@ -123,6 +146,23 @@ export function TradingChart({
   const status = useStore(controller?.status ?? idleStatus);
   const legend = controller?.legend;
   const title = symbol ? `${symbol} · ${periodLabel(period)}` : '';
+  const badges: LegendBadge[] = [];
+  if (info && !info.is_trading) {
+    badges.push({
+      key: 'closed',
+      icon: <ClockCircleOutlined aria-hidden="true" />,
+      text: m.marketClosed,
+      hint: m.marketClosedHint,
+    });
+  }
+  if (reconnecting) {
+    badges.push({
+      key: 'reconnecting',
+      icon: <DisconnectOutlined aria-hidden="true" />,
+      text: m.reconnecting,
+      warning: true,
+    });
+  }
 
   return (
     <section
@@ -148,28 +188,28 @@ export function TradingChart({
           mobile={mobile}
         />
         {!mobile && <StrategyWorkbenchHost />}
-        <div className="chart-canvas-wrap">
+        <div ref={canvasWrapRef} className="chart-canvas-wrap">
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
           {legend && status.phase === 'ready' && (
             <ChartLegend
               store={legend}
               tick={tick}
               title={title}
-              badges={
-                <>
-                  {info && !info.is_trading && (
-                    <span className="chart-badge" title={m.marketClosedHint}>
-                      <ClockCircleOutlined aria-hidden="true" /> {m.marketClosed}
-                    </span>
-                  )}
-                  {reconnecting && (
-                    <span className="chart-badge chart-badge-warning">
-                      <DisconnectOutlined aria-hidden="true" /> {m.reconnecting}
-                    </span>
-                  )}
-                </>
-              }
+              badges={badges}
+              width={canvasWidth === null ? null : canvasWidth - LEGEND_RIGHT_PX}
             />
+          )}
+          {controller && (
+            // In the corner under the price scale, beside the time scale: it covers no bars.
+            <a
+              className="chart-attribution"
+              href={ATTRIBUTION_URL}
+              target="_blank"
+              rel="noopener noreferrer"
+              title={m.attribution}
+            >
+              TradingView
+            </a>
           )}
           {status.loadingHistory && (
             <div className="chart-history-loading" role="status">

@@ -14,6 +14,8 @@ describe('chart number formats', () => {
     expect(formatChange(101, 100)).toBe('+1.00%');
     expect(formatChange(99, 100)).toBe('−1.00%');
     expect(formatChange(100, 100)).toBe('0.00%');
+    expect(formatChange(71290.3, 71290.4)).toBe('0.00%');
+    expect(formatChange(71290.4, 71290.3)).toBe('0.00%');
     expect(formatChange(100, null)).toBe('');
   });
 });

@@ -12,6 +12,8 @@ export function formatVolume(value: number): string {
 export function formatChange(close: number, previousClose: number | null): string {
   if (previousClose === null || previousClose === 0) return '';
   const pct = ((close - previousClose) / previousClose) * 100;
-  const sign = pct > 0 ? '+' : pct < 0 ? '−' : '';
-  return `${sign}${Math.abs(pct).toFixed(2)}%`;
+  const shown = Math.abs(pct).toFixed(2);
+  // A change that rounds to zero has no sign ('−0.00%' reads as a fall).
+  const sign = Number(shown) === 0 ? '' : pct > 0 ? '+' : '−';
+  return `${sign}${shown}%`;
 }
