@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { waitUntil } from './support/wait.ts';
+import { animationsDone, waitUntil } from './support/wait.ts';
 
 /*
  * The strategy workbench against the started product: the code editor opened from a chart's
@@ -125,7 +125,7 @@ describe('strategy workbench', () => {
     expect(drawn).toBeGreaterThan(500);
     // Default is read-only: its results cannot be saved.
     expect(await results.getByRole('button', { name: 'Save Results' }).isDisabled()).toBe(true);
-    await page.waitForTimeout(500); // the modal's opening animation
+    await animationsDone(results);
     await screenshot(page, 'strategy-results');
   });
 
@@ -255,7 +255,10 @@ async function savedCode(name: string): Promise<string | null> {
 }
 
 async function saveThroughApi(name: string, code: string): Promise<void> {
-  const answer = await page.request.post('/api/strategies/', { data: { name, code } });
+  // an explicit save, as Save Current Strategy sends it: the replaced code becomes a version
+  const answer = await page.request.post('/api/strategies/', {
+    data: { name, code, keep_version: true },
+  });
   expect(answer.status()).toBe(200);
 }
 

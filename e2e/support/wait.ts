@@ -1,3 +1,6 @@
+import type { Locator } from 'playwright-core';
+import { expect } from 'vitest';
+
 /**
  * Polls `read` every 250 ms until `accept` holds or `timeoutMs` passes; returns the last
  * value read, so the caller's assertion shows what the page had at the end.
@@ -14,4 +17,13 @@ export async function waitUntil<T>(
     value = await read();
   }
   return value;
+}
+
+/** Waits until no CSS animation or transition runs in the element or below it (a modal's zoom). */
+export async function animationsDone(locator: Locator): Promise<void> {
+  const running = await waitUntil(
+    () => locator.evaluate((el) => el.getAnimations({ subtree: true }).length),
+    (count) => count === 0,
+  );
+  expect(running, 'animations still running').toBe(0);
 }

@@ -52,12 +52,15 @@ export const strategyCodeSchema = z
 /**
  * Body of POST /api/strategies/: `create: true` fails when the name exists; else upsert.
  * Replacing a strategy's non-empty code with blank code needs `allow_empty: true`.
+ * `keep_version: true` (an explicit save, a restore) keeps the replaced code as a version.
  */
 export const saveStrategyRequestSchema = z.object({
   name: strategyNameSchema,
   code: strategyCodeSchema,
   create: z.boolean().optional().default(false),
   allow_empty: z.boolean().optional().default(false),
+  /** Keep the replaced code as a version even if it was saved moments ago (see keepsReplacedCode). */
+  keep_version: z.boolean().optional().default(false),
 });
 export type SaveStrategyRequest = z.infer<typeof saveStrategyRequestSchema>;
 

@@ -2,6 +2,21 @@ import { z } from 'zod';
 
 /** Earlier codes kept per strategy; a save beyond this prunes the oldest. */
 export const MAX_STRATEGY_VERSIONS = 20;
+/**
+ * A replaced code becomes a version when it stood unchanged at least this long (seconds):
+ * while a user types, auto-save replaces the code every few seconds and those passing states
+ * are not worth a version each (20 of them would hold a minute of typing). The code as it
+ * was before an editing session, and every pause of a minute, stay recoverable. An explicit
+ * save or a restore (`keep_version: true`), and replacing code with empty code
+ * (`allow_empty: true`), keep the replaced code whatever its age.
+ */
+export const VERSION_SETTLE_SECONDS = 60;
+
+/** True when a save at `at` replacing code saved at `savedAt` keeps that code as a version. */
+export function keepsReplacedCode(savedAt: number, at: number, explicit: boolean): boolean {
+  return explicit || at - savedAt >= VERSION_SETTLE_SECONDS;
+}
+
 /** Characters of a version's first non-blank line shown in the list. */
 export const VERSION_PREVIEW_CHARS = 120;
 

@@ -1,5 +1,6 @@
 import {
   MAX_STRATEGIES_PER_USER,
+  keepsReplacedCode,
   MAX_STRATEGY_VERSIONS,
   codeLineCount,
   codePreview,
@@ -101,12 +102,16 @@ export function createStrategyService(
 
     /**
      * create: true → a new strategy or 409; otherwise insert or replace the code. Replacing
-     * changed code keeps the old code as a version (the newest MAX_STRATEGY_VERSIONS stay), in
-     * the same transaction; blank code over non-blank code needs allow_empty.
+     * changed code keeps the old code as a version when it had settled or the save asks for it
+     * (keepsReplacedCode; the newest MAX_STRATEGY_VERSIONS stay), in the same transaction;
+     * blank code over non-blank code needs allow_empty.
      */
     async save(
       userId: number,
-      request: Omit<SaveStrategyRequest, 'allow_empty'> & { allow_empty?: boolean },
+      request: Omit<SaveStrategyRequest, 'allow_empty' | 'keep_version'> & {
+        allow_empty?: boolean;
+        keep_version?: boolean;
+      },
     ): Promise<StrategyView & { created: boolean }> {
       if (isReservedStrategyName(request.name)) throw new BadRequestError(MSG_DEFAULT_READ_ONLY);
       const at = seconds();
@@ -116,7 +121,14 @@ export function createStrategyService(
           if (wouldBlankSavedCode(existing.code, request.code) && !request.allow_empty) {
             throw new BadRequestError(msgBlankRefused(existing.name));
           }
-          if (existing.code !== request.code) {
+          if (
+            existing.code !== request.code &&
+            keepsReplacedCode(
+              existing.updatedAt,
+              at,
+              Boolean(request.keep_version || request.allow_empty),
+            )
+          ) {
             await keepVersion(
               tx,
               {

@@ -1,4 +1,4 @@
-import { MAX_STRATEGY_VERSIONS } from '@ct/domain';
+import { MAX_STRATEGY_VERSIONS, VERSION_SETTLE_SECONDS } from '@ct/domain';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strategies, strategyVersions } from '../../db/schema.ts';
@@ -52,7 +52,7 @@ describe('strategy versions', () => {
     await asAlice('POST', '/api/strategies/', { name: 'Versioned', code: codeV(0), create: true });
     expect((await versions(asAlice, 'Versioned')).list).toEqual([]);
     for (let n = 1; n <= 24; n += 1) {
-      t.clock.advance(10_000);
+      t.clock.advance(VERSION_SETTLE_SECONDS * 1000);
       const res = await asAlice('POST', '/api/strategies/', { name: 'Versioned', code: codeV(n) });
       expect(res.statusCode).toBe(200);
     }
@@ -71,12 +71,12 @@ describe('strategy versions', () => {
     // each version carries the time its code was saved, its size and line count
     expect(list[0]).toEqual({
       id: ids[0],
-      created_at: startS + 230,
+      created_at: startS + 23 * VERSION_SETTLE_SECONDS,
       length: codeV(23).length,
       lines: 5,
       preview: '# version 23',
     });
-    expect(list[19]?.created_at).toBe(startS + 40);
+    expect(list[19]?.created_at).toBe(startS + 4 * VERSION_SETTLE_SECONDS);
     expect(await versionRows('Versioned')).toHaveLength(MAX_STRATEGY_VERSIONS);
 
     // one version with its code
@@ -85,18 +85,50 @@ describe('strategy versions', () => {
     expect(one.json()).toEqual({
       id: ids[3],
       strategy_name: 'Versioned',
-      created_at: startS + 200,
+      created_at: startS + 20 * VERSION_SETTLE_SECONDS,
       length: codeV(20).length,
       lines: 5,
       code: codeV(20),
     });
   });
 
+  it('auto-saves while typing keep the code from before the edits and each settled state, not every keystroke', async () => {
+    await asAlice('POST', '/api/strategies/', { name: 'Typed', code: codeV(0), create: true });
+    t.clock.advance(3_600_000); // opened an hour later
+    // typing: an auto-save every 2 s for a while
+    for (let n = 1; n <= 30; n += 1) {
+      t.clock.advance(2_000);
+      await asAlice('POST', '/api/strategies/', { name: 'Typed', code: codeV(n) });
+    }
+    // a pause of a minute, then more typing
+    t.clock.advance(VERSION_SETTLE_SECONDS * 1000);
+    for (let n = 31; n <= 40; n += 1) {
+      t.clock.advance(2_000);
+      await asAlice('POST', '/api/strategies/', { name: 'Typed', code: codeV(n) });
+    }
+    const { list } = await versions(asAlice, 'Typed');
+    // the code as opened, and the code the user paused on; the passing states are not kept
+    expect(list.map((v) => v.preview)).toEqual(['# version 30', '# version 0']);
+    // an explicit save keeps the code it replaces even seconds after it was saved
+    t.clock.advance(2_000);
+    await asAlice('POST', '/api/strategies/', {
+      name: 'Typed',
+      code: codeV(41),
+      keep_version: true,
+    });
+    expect((await versions(asAlice, 'Typed')).list[0]?.preview).toBe('# version 40');
+  });
+
   it('restoring a version is a save: the code it replaces becomes a version in turn', async () => {
     const { list } = await versions(asAlice, 'Versioned');
     const older = await asAlice('GET', `/api/strategies/Versioned/versions/${list[5]?.id}`);
     const restored = older.json<{ code: string }>().code;
-    await asAlice('POST', '/api/strategies/', { name: 'Versioned', code: restored });
+    // the editor restores with keep_version: the code it replaces was saved moments ago
+    await asAlice('POST', '/api/strategies/', {
+      name: 'Versioned',
+      code: restored,
+      keep_version: true,
+    });
     expect(await savedCode(asAlice, 'Versioned')).toBe(restored);
     const after = (await versions(asAlice, 'Versioned')).list;
     expect(after[0]?.preview).toBe('# version 24');
@@ -171,8 +203,8 @@ describe('strategy versions', () => {
 
   it('deleting a strategy deletes its versions', async () => {
     await asAlice('POST', '/api/strategies/', { name: 'Gone', code: codeV(1), create: true });
-    await asAlice('POST', '/api/strategies/', { name: 'Gone', code: codeV(2) });
-    await asAlice('POST', '/api/strategies/', { name: 'Gone', code: codeV(3) });
+    await asAlice('POST', '/api/strategies/', { name: 'Gone', code: codeV(2), keep_version: true });
+    await asAlice('POST', '/api/strategies/', { name: 'Gone', code: codeV(3), keep_version: true });
     expect((await versions(asAlice, 'Gone')).list).toHaveLength(2);
     const [strategy] = await t.db.select().from(strategies).where(eq(strategies.name, 'Gone'));
     expect((await asAlice('DELETE', '/api/strategies/Gone')).statusCode).toBe(200);

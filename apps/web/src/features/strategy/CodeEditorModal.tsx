@@ -204,7 +204,8 @@ export default function CodeEditorModal() {
   const writeCode = async (name: string, text: string, allowEmpty: boolean, success: string) => {
     saver.cancel();
     try {
-      await saveStrategy(name, text, { allowEmpty });
+      // an explicit save: the code it replaces is kept as a version whatever its age
+      await saveStrategy(name, text, { allowEmpty, keepVersion: true });
       markSaved(name, text);
       notify.success(success);
     } catch {

@@ -55,18 +55,20 @@ export async function fetchStrategies(): Promise<SavedStrategy[]> {
 
 /**
  * Saves a strategy's code (`create`: a new one). The server refuses blank code over non-blank
- * saved code unless `allowEmpty` (the user confirmed it).
+ * saved code unless `allowEmpty` (the user confirmed it). `keepVersion` (an explicit save, a
+ * restore) keeps the replaced code as a version even when it was saved moments ago.
  */
 export async function saveStrategy(
   name: string,
   code: string,
-  options: { create?: boolean; allowEmpty?: boolean } = {},
+  options: { create?: boolean; allowEmpty?: boolean; keepVersion?: boolean } = {},
 ) {
   return (await http.post('/api/strategies/', {
     name,
     code,
     create: options.create ?? false,
     ...(options.allowEmpty ? { allow_empty: true } : {}),
+    ...(options.keepVersion ? { keep_version: true } : {}),
   })) as SavedStrategy & { created: boolean };
 }
 
