@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { QUANTITY_MESSAGES } from './quantity.ts';
-import { checkTicket, exitRange, nearestExitPrice, type TicketInput } from './ticket.ts';
+import { exitPriceFromTicks } from './price-rules.ts';
+import {
+  checkTicket,
+  DEFAULT_EXIT_TICKS,
+  exitRange,
+  nearestExitPrice,
+  startingExitTicks,
+  validateExitPrice,
+  type TicketInput,
+} from './ticket.ts';
 
 const BTC = { vol_limit_min: 0.01, vol_limit_max: 100, min_limit_ov: 0.01, max_limit_ov: 100 };
 const QUOTE = { bid: 99.9, ask: 100 };
@@ -39,19 +48,13 @@ describe('order ticket check', () => {
     ['limit price below the band', { orderType: 'limit', limitPrice: 79.9 }],
     ['limit price in the gap under the reference', { orderType: 'limit', limitPrice: 99.95 }],
     ['limit price above the band', { orderType: 'limit', limitPrice: 120.1 }],
-  ])('the place button is disabled with %s', (_name, overrides) => {
-    const check = checkTicket(ticket(overrides));
-    expect(check.canPlace).toBe(false);
-    expect(check.canSubmit).toBe(false);
-  });
-
-  it.each<[string, Partial<TicketInput>]>([
+    ['limit price off the tick', { orderType: 'limit', limitPrice: 95.05 }],
     ['a TP out of range', { tp: 100.05 }],
+    ['a TP on the wrong side', { tp: 99 }],
     ['an SL out of range', { sl: 130 }],
-  ])('%s does not disable the button but blocks the submit', (_name, overrides) => {
-    const check = checkTicket(ticket(overrides));
-    expect(check.canPlace).toBe(true);
-    expect(check.canSubmit).toBe(false);
+    ['a TP not set yet (empty)', { tp: Number.NaN }],
+  ])('the place button is disabled with %s', (_name, overrides) => {
+    expect(checkTicket(ticket(overrides)).canPlace).toBe(false);
   });
 
   it('names the quantity rule that is broken', () => {
@@ -65,7 +68,7 @@ describe('order ticket check', () => {
 
   it('a limit order is measured from its price and checked against the band', () => {
     const inside = checkTicket(ticket({ orderType: 'limit', limitPrice: 95 }));
-    expect(inside).toMatchObject({ orderPrice: 95, priceError: null, canSubmit: true });
+    expect(inside).toMatchObject({ orderPrice: 95, priceError: null, canPlace: true });
     const outside = checkTicket(ticket({ orderType: 'limit', limitPrice: 79.9 }));
     expect(outside.priceError).toBe('Limit price must be between 80.0 and 99.9');
     const sell = checkTicket(ticket({ side: 'sell', orderType: 'limit', limitPrice: 121 }));
@@ -73,7 +76,7 @@ describe('order ticket check', () => {
   });
 
   it('checks TP and SL against the order price by side', () => {
-    expect(checkTicket(ticket({ tp: 101, sl: 99 })).canSubmit).toBe(true);
+    expect(checkTicket(ticket({ tp: 101, sl: 99 })).canPlace).toBe(true);
     expect(checkTicket(ticket({ tp: 99 })).tpError).toBe(
       'TP price must be between 100.1 and 120.0',
     );
@@ -91,5 +94,44 @@ describe('exit ranges and the nearest allowed level', () => {
     expect(nearestExitPrice('sl', 'buy', 100, 0.1)).toBe(99.9);
     expect(nearestExitPrice('tp', 'sell', 100, 0.1)).toBe(99.9);
     expect(nearestExitPrice('sl', 'sell', 100, 0.1)).toBe(100.1);
+  });
+});
+
+describe('where an enabled TP or SL starts', () => {
+  it('at the default 10 ticks when that level is allowed', () => {
+    // 10 ticks of 1 from 100 is 110: inside 100.1–120
+    expect(startingExitTicks('tp', 'buy', 100, 1)).toBe(DEFAULT_EXIT_TICKS);
+    expect(startingExitTicks('sl', 'sell', 100, 1)).toBe(DEFAULT_EXIT_TICKS);
+  });
+
+  it.each([
+    ['tp', 'buy'],
+    ['sl', 'buy'],
+    ['tp', 'sell'],
+    ['sl', 'sell'],
+  ] as const)(
+    'a %s of a %s at the nearest allowed level when 10 ticks are too close',
+    (kind, side) => {
+      // EURUSD: 10 ticks of 0.00001 from 1.29904 lie inside 0.1 % of the price
+      const [price, tick] = [1.29904, 0.00001];
+      expect(
+        validateExitPrice(
+          kind,
+          side,
+          price,
+          exitPriceFromTicks(kind, side, price, DEFAULT_EXIT_TICKS, tick),
+          tick,
+        ),
+      ).not.toBeNull();
+      const ticks = startingExitTicks(kind, side, price, tick);
+      const level = exitPriceFromTicks(kind, side, price, ticks, tick);
+      expect(level).toBe(nearestExitPrice(kind, side, price, tick));
+      expect(validateExitPrice(kind, side, price, level, tick)).toBeNull();
+    },
+  );
+
+  it('stays allowed from an order price off the tick grid', () => {
+    const ticks = startingExitTicks('tp', 'buy', 100.05, 0.1);
+    expect(validateExitPrice('tp', 'buy', 100.05, 100.05 + ticks * 0.1, 0.1)).toBeNull();
   });
 });

@@ -1,5 +1,5 @@
 import {
-  limitPriceBand,
+  exitPriceFromTicks,
   referencePrice,
   stopLossRange,
   takeProfitRange,
@@ -50,12 +50,11 @@ export type TicketCheck = {
   slError: string | null;
   /**
    * The place button is enabled (spec section 5): disabled without quotes, without an
-   * account, with an invalid quantity, and for limit orders with a price not above 0 or
-   * outside the band.
+   * account, with an invalid quantity, for limit orders with a price not above 0, outside
+   * the band or off the tick, and with an enabled TP or SL out of its range or off the tick.
+   * Every error the ticket shows disables it, so an enabled button always sends the order.
    */
   canPlace: boolean;
-  /** canPlace and every other field valid (limit tick, TP, SL): the order may be sent. */
-  canSubmit: boolean;
 };
 
 function positive(value: number | null | undefined): value is number {
@@ -77,21 +76,11 @@ export function checkTicket(input: TicketInput): TicketCheck {
   const quantityError = validateQuantity(input.quantity ?? Number.NaN, rule);
 
   let priceError: string | null = null;
-  let priceBlocksPlacing = false;
   let orderPrice: number | null = reference;
   if (orderType === 'limit') {
     const price = input.limitPrice ?? Number.NaN;
     priceError = validateLimitPrice(price, reference, tick);
-    if (!positive(price)) {
-      priceBlocksPlacing = true;
-      orderPrice = null;
-    } else {
-      orderPrice = price;
-      if (reference !== null) {
-        const band = limitPriceBand(price, reference, tick);
-        priceBlocksPlacing = price < band.min - 1e-12 || price > band.max + 1e-12;
-      }
-    }
+    orderPrice = positive(price) ? price : null;
   }
 
   const tpError =
@@ -104,17 +93,13 @@ export function checkTicket(input: TicketInput): TicketCheck {
       : validateStopLoss(side, orderPrice, input.sl, tick);
 
   const canPlace =
-    input.hasAccount && reference !== null && quantityError === null && !priceBlocksPlacing;
-  return {
-    reference,
-    orderPrice,
-    quantityError,
-    priceError,
-    tpError,
-    slError,
-    canPlace,
-    canSubmit: canPlace && priceError === null && tpError === null && slError === null,
-  };
+    input.hasAccount &&
+    reference !== null &&
+    quantityError === null &&
+    priceError === null &&
+    tpError === null &&
+    slError === null;
+  return { reference, orderPrice, quantityError, priceError, tpError, slError, canPlace };
 }
 
 /** The TP or SL range of an order at `orderPrice` (see takeProfitRange / stopLossRange). */
@@ -142,4 +127,37 @@ export function nearestExitPrice(
   const range = exitRange(kind, side, orderPrice, tick);
   const above = (kind === 'tp') === (side === 'buy');
   return above ? range.min : range.max;
+}
+
+/** The TP or SL rule (see validateTakeProfit / validateStopLoss); null when valid. */
+export function validateExitPrice(
+  kind: 'tp' | 'sl',
+  side: Side,
+  orderPrice: number,
+  exitPrice: number,
+  tick: number,
+): string | null {
+  return kind === 'tp'
+    ? validateTakeProfit(side, orderPrice, exitPrice, tick)
+    : validateStopLoss(side, orderPrice, exitPrice, tick);
+}
+
+/**
+ * How many ticks from the order price a TP or SL of the ticket starts at when it is
+ * enabled: the default 10 (spec section 9) when that level is allowed, otherwise the
+ * allowed level nearest to the order price (nearestExitPrice), like the edit panel.
+ */
+export function startingExitTicks(
+  kind: 'tp' | 'sl',
+  side: Side,
+  orderPrice: number,
+  tick: number,
+): number {
+  const byDefault = exitPriceFromTicks(kind, side, orderPrice, DEFAULT_EXIT_TICKS, tick);
+  if (validateExitPrice(kind, side, orderPrice, byDefault, tick) === null) {
+    return DEFAULT_EXIT_TICKS;
+  }
+  // whole ticks reaching at least to the nearest level (the order price may be off the grid)
+  const nearest = nearestExitPrice(kind, side, orderPrice, tick);
+  return Math.ceil(Math.abs(nearest - orderPrice) / tick - 1e-6);
 }

@@ -1,6 +1,8 @@
-import type { Performance } from '@ct/domain';
-import { render, screen } from '@testing-library/react';
-import { describe, expect, it } from 'vitest';
+import type { Deal, Performance } from '@ct/domain';
+import { render, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { useInstrumentStore } from '../chart/instruments';
+import { BTC_INFO } from '../trading/testSupport';
 import { metricRows, ResultsModal } from './ResultsModal';
 
 const performance = {
@@ -116,5 +118,64 @@ describe('ResultsModal', () => {
       />,
     );
     expect(screen.queryByRole('img', { name: 'Equity Curve' })).toBeNull();
+  });
+
+  describe('trade details', () => {
+    const deal = (overrides: Partial<Deal>): Deal => ({
+      open_date: '2024-01-02 00:00:00',
+      close_date: '2024-01-03 00:00:00',
+      open_price: 68_788,
+      close_price: 68_829.3,
+      lots: 1,
+      status: 'YES',
+      profit: 41.3,
+      commission: 0,
+      start: 1_704_153_600,
+      end: 1_704_240_000,
+      qty: 1,
+      ...overrides,
+    });
+    const priceCells = () =>
+      within(screen.getByRole('table', { name: 'Trade Details' }))
+        .getAllByRole('row')
+        .slice(1)
+        .map((row) => {
+          const cells = within(row).getAllByRole('cell');
+          return [cells[4]?.textContent, cells[5]?.textContent];
+        });
+    afterEach(() => useInstrumentStore.setState({ symbols: {} }));
+
+    it('shows the open and close prices with the run instrument’s precision', () => {
+      useInstrumentStore.setState({ symbols: { BTCUSDT: { ...BTC_INFO, min_price_tick: 0.01 } } });
+      render(
+        <ResultsModal
+          open
+          view={{
+            deals: [deal({}), deal({ start: 2, open_price: 68_829.3, close_price: 68_788 })],
+            performance: { ...performance, 合约: 'BTCUSDT' },
+            error: null,
+            symbol: 'BTCUSDT',
+          }}
+          onClose={() => {}}
+          saveDisabled={false}
+        />,
+      );
+      expect(priceCells()).toEqual([
+        ['68788.00', '68829.30'],
+        ['68829.30', '68788.00'],
+      ]);
+    });
+
+    it('uses 4 decimals when the instrument’s tick is unknown', () => {
+      render(
+        <ResultsModal
+          open
+          view={{ deals: [deal({})], performance, error: null }}
+          onClose={() => {}}
+          saveDisabled={false}
+        />,
+      );
+      expect(priceCells()).toEqual([['68788.0000', '68829.3000']]);
+    });
   });
 });

@@ -1,6 +1,7 @@
-import type { Deal, Performance } from '@ct/domain';
+import { formatPrice, type Deal, type Performance } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
+import { useSymbolInfo } from '../chart/instruments';
 import { EquityChart } from './EquityChart';
 import { formatWinRate, TRADE_PAGE_SIZE } from './logic';
 
@@ -11,6 +12,8 @@ export type ResultView = {
   deals: readonly Deal[];
   performance: Performance | null;
   error: string | null;
+  /** The run's instrument: its tick sets the decimals of the trades' prices. */
+  symbol?: string | null;
 };
 
 const num = (value: number | null | undefined, digits = 2) =>
@@ -100,6 +103,13 @@ export function ResultsModal({
   const performance = view?.performance ?? null;
   const deals = view?.deals ?? [];
   const conventions = performance ? conventionsText(performance) : null;
+  // every price of the run with its instrument's decimals (4 while the tick is unknown)
+  const tick = useSymbolInfo(view?.symbol ?? performance?.合约 ?? '')?.min_price_tick;
+  const price = (value: number | null | undefined) => (
+    <span className="num">
+      {value === null || value === undefined ? '-' : formatPrice(value, tick)}
+    </span>
+  );
   return (
     <Modal
       open={open}
@@ -203,8 +213,8 @@ export function ResultsModal({
                     ),
                 },
                 { title: m.deal.lots, dataIndex: 'lots' },
-                { title: m.deal.openPrice, dataIndex: 'open_price' },
-                { title: m.deal.closePrice, dataIndex: 'close_price' },
+                { title: m.deal.openPrice, dataIndex: 'open_price', render: price },
+                { title: m.deal.closePrice, dataIndex: 'close_price', render: price },
                 {
                   title: m.deal.profit,
                   dataIndex: 'profit',

@@ -9,7 +9,6 @@ import {
   sideLabel,
   sideOfCmd,
   tickDecimals,
-  tickOfSymbol,
   validateQuantity,
 } from '@ct/domain';
 import { Button, Descriptions, InputNumber, Modal, Tag } from 'antd';
@@ -33,14 +32,14 @@ function ClosePositionForm({ position }: { position: PositionView }) {
   const id = useId();
   const info = useSymbolInfo(position.symbol);
   const quote = useQuote(position.symbol);
-  const tick = tickOfSymbol(info);
+  // prices with the instrument's own tick (4 decimals while it is unknown)
+  const tick = info?.min_price_tick;
   const available = availableVolume(position);
   // Without instrument data only 0 < quantity ≤ available is checked.
   const rule: QuantityRule = info
     ? closeQuantityRule(info, available)
     : { min: 0, max: available, step: 0 };
   const [quantity, setQuantity] = useState<number | null>(available);
-  const [submitted, setSubmitted] = useState(false);
   const [closing, setClosing] = useState(false);
   // The rule's message; an empty or unreadable quantity is 'Invalid quantity'.
   const error = validateQuantity(quantity ?? Number.NaN, rule);
@@ -51,8 +50,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
       : position.marketPrice;
 
   const submit = async () => {
-    setSubmitted(true);
-    if (error || quantity === null) return;
+    if (error !== null || quantity === null || closing) return;
     setClosing(true);
     try {
       const outcome = await closePosition(position, quantity);
@@ -78,7 +76,8 @@ function ClosePositionForm({ position }: { position: PositionView }) {
           type="primary"
           danger
           loading={closing}
-          disabled={submitted && error !== null}
+          // disabled while the quantity breaks a rule; its message shows under the input
+          disabled={error !== null}
           onClick={() => void submit()}
         >
           {c.confirm}
@@ -137,8 +136,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
 }
 
 function CancelPendingConfirm({ pending }: { pending: PendingView }) {
-  const info = useSymbolInfo(pending.symbol);
-  const tick = tickOfSymbol(info);
+  const tick = useSymbolInfo(pending.symbol)?.min_price_tick;
   const [canceling, setCanceling] = useState(false);
   const confirm = async () => {
     setCanceling(true);

@@ -1,7 +1,7 @@
 import {
   availableVolume,
-  DEFAULT_TICK,
   sideOfCmd,
+  tickOfSymbol,
   type PendingView,
   type PositionView,
 } from '@ct/domain';
@@ -30,11 +30,6 @@ export const useTradingDialogs = create<DialogState>(() => ({
   cancelPending: null,
 }));
 
-function tickOfSymbol(symbol: string): number {
-  const info = useInstrumentStore.getState().symbols[symbol];
-  return info && info.min_price_tick > 0 ? info.min_price_tick : DEFAULT_TICK;
-}
-
 /** The edit panel's view of a position (spec section 3, Order (edit panel)). */
 export function editableOrderOf(position: PositionView): EditableOrder {
   return {
@@ -46,7 +41,7 @@ export function editableOrderOf(position: PositionView): EditableOrder {
     openPrice: position.price,
     tp: position.tp,
     sl: position.sl,
-    tick: tickOfSymbol(position.symbol),
+    tick: tickOfSymbol(useInstrumentStore.getState().symbols[position.symbol]),
   };
 }
 

@@ -1,7 +1,7 @@
 import { formatEpochSeconds, formatPrice, PNL_DECIMALS, roundTo } from '@ct/domain';
 
-/** A TP or SL level: '—' when not set (0 or less). */
-export function formatLevel(value: number, tick: number): string {
+/** A TP or SL level with its instrument's decimals (see formatPrice): '—' when not set (0 or less). */
+export function formatLevel(value: number, tick: number | null | undefined): string {
   return value > 0 ? formatPrice(value, tick) : '—';
 }
 

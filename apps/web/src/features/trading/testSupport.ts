@@ -29,6 +29,24 @@ export function knowBtc(): void {
   useInstrumentStore.setState({ symbols: { BTCUSDT: BTC_INFO } });
 }
 
+/** EURUSD as the instrument list gives it: tick 0.00001, lots 0.01 to 100, margin 1 %. */
+export const EURUSD_INFO: SymbolInfo = {
+  ...BTC_INFO,
+  symbol: 'EURUSD',
+  symbol_cn: '欧元/美元',
+  symbol_en: 'Euro / US Dollar',
+  volume_multiple: 100_000,
+  margin_ratio_by_money: 0.01,
+  min_price_tick: 0.00001,
+};
+
+/** Makes the instrument list know EURUSD too (with `overrides` to its terms). */
+export function knowEurusd(overrides: Partial<SymbolInfo> = {}): void {
+  useInstrumentStore.setState((s) => ({
+    symbols: { ...s.symbols, EURUSD: { ...EURUSD_INFO, ...overrides } },
+  }));
+}
+
 /** A live quote of a symbol, as the throttled quote store holds it. */
 export function setQuote(symbol: string, bid: number, ask: number): void {
   useQuoteStore.setState((s) => ({

@@ -12,6 +12,7 @@ import {
   buildPosition,
   helperOk,
   knowBtc,
+  knowEurusd,
   refused,
   setQuote,
   stubTradingFetch,
@@ -28,8 +29,8 @@ vi.mock('../../../realtime/live', async (importOriginal) => ({
   watchSymbol: () => () => {},
 }));
 
-function renderTicket() {
-  const view = renderWithProviders(<OrderTicket symbol="BTCUSDT" />);
+function renderTicket(symbol = 'BTCUSDT') {
+  const view = renderWithProviders(<OrderTicket symbol={symbol} />);
   const place = () => screen.getByRole('button', { name: /^Place (Buy|Sell) Order$/ });
   const quantity = () => screen.getByLabelText('Quantity');
   const limitPrice = () => screen.getByLabelText('Limit Price');
@@ -115,8 +116,12 @@ describe('order ticket', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Take Profit' }));
     const tpTicks = screen.getByLabelText('TP ticks');
     const tpPrice = screen.getByLabelText('TP price');
-    // default 10 ticks above the ask for a buy
-    expect(tpTicks).toHaveValue('10');
+    // 10 ticks above the ask would be inside 0.1 % of it: the nearest allowed level instead
+    expect(tpTicks).toHaveValue('451');
+    expect(tpPrice).toHaveValue('45045.6');
+    expect(screen.queryByText(/TP price must be between/)).not.toBeInTheDocument();
+
+    await fill(tpTicks, '10');
     expect(tpPrice).toHaveValue('45001.5');
     expect(screen.getByText('TP price must be between 45045.6 and 54000.6')).toBeInTheDocument();
 
@@ -146,6 +151,98 @@ describe('order ticket', () => {
     expect(limitPrice()).toHaveValue('45000.0');
     expect(screen.getByLabelText('TP price')).toHaveValue('44900.0');
     expect(screen.getByLabelText('SL price')).toHaveValue('45060.0');
+  });
+
+  it('enabling TP or SL starts at the default 10 ticks when that level is allowed', async () => {
+    setQuote('BTCUSDT', 100, 100.5);
+    const { user, place } = renderTicket();
+    await user.click(screen.getByRole('checkbox', { name: 'Take Profit' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Stop Loss' }));
+    expect(screen.getByLabelText('TP ticks')).toHaveValue('10');
+    expect(screen.getByLabelText('TP price')).toHaveValue('101.5');
+    expect(screen.getByLabelText('SL ticks')).toHaveValue('10');
+    expect(screen.getByLabelText('SL price')).toHaveValue('99.5');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(place()).toBeEnabled();
+  });
+
+  it('enabling TP or SL starts valid where 10 ticks lie inside the band (EURUSD)', async () => {
+    knowEurusd();
+    setQuote('EURUSD', 1.29896, 1.29904);
+    const { user, place } = renderTicket('EURUSD');
+    await user.click(screen.getByRole('checkbox', { name: 'Take Profit' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Stop Loss' }));
+    // buy: TP from 1.29904 × 1.001, SL up to 1.29904 × 0.999, on the 0.00001 grid
+    expect(screen.getByLabelText('TP price')).toHaveValue('1.30034');
+    expect(screen.getByLabelText('TP ticks')).toHaveValue('130');
+    expect(screen.getByLabelText('SL price')).toHaveValue('1.29774');
+    expect(screen.getByLabelText('SL ticks')).toHaveValue('130');
+    expect(screen.queryByText(/(TP|SL) price must be between/)).not.toBeInTheDocument();
+    expect(place()).toBeEnabled();
+  });
+
+  it('a TP or SL the ticket chose stays at the nearest allowed level as the quote moves', async () => {
+    const { user, fill, place } = renderTicket();
+    await user.click(screen.getByRole('checkbox', { name: 'Take Profit' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Stop Loss' }));
+    expect(screen.getByLabelText('TP price')).toHaveValue('45045.6');
+    expect(screen.getByLabelText('SL price')).toHaveValue('44955.4');
+    // 45100.5 × 1.001 = 45145.6005 and × 0.999 = 45055.3995, inwards to the tick
+    act(() => setQuote('BTCUSDT', 45_100, 45_100.5));
+    expect(screen.getByLabelText('TP price')).toHaveValue('45145.7');
+    expect(screen.getByLabelText('TP ticks')).toHaveValue('452');
+    expect(screen.getByLabelText('SL price')).toHaveValue('45055.3');
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+    expect(place()).toBeEnabled();
+    // a level the user typed stays where it was put
+    await fill(screen.getByLabelText('TP ticks'), '500');
+    act(() => setQuote('BTCUSDT', 45_000, 45_000.5));
+    expect(screen.getByLabelText('TP price')).toHaveValue('45050.5');
+  });
+
+  it('an enabled TP or SL out of range disables the place button with its message', async () => {
+    const { user, fill, place } = renderTicket();
+    await user.click(screen.getByRole('checkbox', { name: 'Take Profit' }));
+    await fill(screen.getByLabelText('TP ticks'), '10');
+    expect(screen.getByText('TP price must be between 45045.6 and 54000.6')).toBeInTheDocument();
+    expect(place()).toBeDisabled();
+    await fill(screen.getByLabelText('TP ticks'), '500');
+    expect(place()).toBeEnabled();
+
+    await user.click(screen.getByRole('checkbox', { name: 'Stop Loss' }));
+    await fill(screen.getByLabelText('SL price'), '45000');
+    expect(screen.getByText('SL price must be between 36000.4 and 44955.4')).toBeInTheDocument();
+    expect(place()).toBeDisabled();
+    // an SL that is not set any more does not count
+    await user.click(screen.getByRole('checkbox', { name: 'Stop Loss' }));
+    expect(place()).toBeEnabled();
+  });
+
+  it('a limit price off the tick disables the place button with its message', async () => {
+    knowEurusd({ min_price_tick: 0.25 });
+    setQuote('EURUSD', 100, 100.25);
+    const { fill, chooseLimit, limitPrice, place } = renderTicket('EURUSD');
+    await chooseLimit();
+    await fill(limitPrice(), '95.1');
+    expect(
+      screen.getByText('Limit price must be a multiple of the tick size 0.25'),
+    ).toBeInTheDocument();
+    expect(place()).toBeDisabled();
+  });
+
+  it('shows EURUSD’s bid and ask with its 5 decimals, the spread visible', () => {
+    knowEurusd();
+    setQuote('EURUSD', 1.29896, 1.29904);
+    renderTicket('EURUSD');
+    expect(screen.getByRole('radio', { name: 'Sell' })).toHaveTextContent('1.29896');
+    expect(screen.getByRole('radio', { name: 'Buy' })).toHaveTextContent('1.29904');
+  });
+
+  it('shows prices with 4 decimals while the instrument is unknown', () => {
+    setQuote('EURUSD', 1.29896, 1.29904);
+    renderTicket('EURUSD');
+    expect(screen.getByRole('radio', { name: 'Sell' })).toHaveTextContent('1.2990');
+    expect(screen.getByRole('radio', { name: 'Sell' })).not.toHaveTextContent('1.30');
   });
 
   it('margin and limit price are linked: a margin sets the price', async () => {

@@ -10,6 +10,7 @@ import {
 } from '@ct/domain';
 import { Button, Checkbox, Form, InputNumber, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { notify } from '../../../app/notify';
 import { messages } from '../../../i18n/messages';
 import { watchSymbol } from '../../../realtime/live';
 import { useQuote, useQuoteStore } from '../../../realtime/quotes';
@@ -132,6 +133,8 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   const quote = useQuote(symbol);
   const hasAccount = useAuthStore((s) => s.currentTrader !== null);
   const tick = tickOfSymbol(info);
+  // prices are shown with the instrument's own tick (4 decimals while it is unknown)
+  const priceTick = info?.min_price_tick;
   const id = useId();
 
   const [state, setState] = useState<TicketState>(() =>
@@ -200,7 +203,18 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   const currency = info?.currency ?? 'USD';
 
   const submit = async () => {
-    if (!check.canSubmit || submitting) return;
+    if (submitting) return;
+    if (!check.canPlace) {
+      // the button is disabled then; a click that still comes says why nothing was sent
+      notify.error(
+        check.quantityError ??
+          check.priceError ??
+          check.tpError ??
+          check.slError ??
+          (hasAccount ? t.noQuote : t.noAccountInfo),
+      );
+      return;
+    }
     setSubmitting(true);
     try {
       await placeOrder({
@@ -232,7 +246,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
       >
         <span className="ticket-side-label">{label}</span>
         <span className="ticket-side-price num" aria-hidden="true">
-          {price != null ? formatPrice(price, tick) : '—'}
+          {formatPrice(price, priceTick)}
         </span>
         <span className="ticket-side-caption">{side === 'buy' ? t.ask : t.bid}</span>
       </button>
@@ -374,7 +388,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         {orderPrice !== null && (
           <div className="ticket-summary num">
             {formatQuantity(state.quantity ?? 0)} {symbol} @{' '}
-            {isLimit ? formatPrice(orderPrice, tick) : t.market}
+            {isLimit ? formatPrice(orderPrice, priceTick) : t.market}
           </div>
         )}
 

@@ -9,7 +9,9 @@ import {
   referencePrice,
   requiredMargin,
   snapToTick,
+  startingExitTicks,
   ticksFromExitPrice,
+  validateExitPrice,
   type ContractTerms,
   type ExpireType,
   type OrderType,
@@ -27,10 +29,14 @@ import {
 
 export type ExitKind = 'tp' | 'sl';
 
-/** A TP or SL of the ticket: the value the user typed last (ticks or price) leads. */
+/**
+ * A TP or SL of the ticket: the value the user typed last (ticks or price) leads; until
+ * the user types one, 'start' keeps it at its starting level (startingExitTicks) as the
+ * order price moves, so a level the ticket chose stays allowed.
+ */
 export type ExitState = {
   enabled: boolean;
-  anchor: 'ticks' | 'price';
+  anchor: 'start' | 'ticks' | 'price';
   ticks: number | null;
   price: number | null;
 };
@@ -59,7 +65,7 @@ export type TicketContext = {
 
 const noExit: ExitState = {
   enabled: false,
-  anchor: 'ticks',
+  anchor: 'start',
   ticks: DEFAULT_EXIT_TICKS,
   price: null,
 };
@@ -102,18 +108,24 @@ export function exitView(
   orderPrice: number | null,
   tick: number,
 ): { ticks: number | null; price: number | null } {
-  if (exit.anchor === 'ticks') {
-    const price =
-      orderPrice !== null && exit.ticks !== null
-        ? exitPriceFromTicks(kind, side, orderPrice, exit.ticks, tick)
+  if (exit.anchor === 'price') {
+    const ticks =
+      orderPrice !== null && exit.price !== null
+        ? ticksFromExitPrice(orderPrice, exit.price, tick)
         : null;
-    return { ticks: exit.ticks, price };
+    return { ticks, price: exit.price };
   }
   const ticks =
-    orderPrice !== null && exit.price !== null
-      ? ticksFromExitPrice(orderPrice, exit.price, tick)
+    exit.anchor === 'start'
+      ? orderPrice !== null
+        ? startingExitTicks(kind, side, orderPrice, tick)
+        : DEFAULT_EXIT_TICKS
+      : exit.ticks;
+  const price =
+    orderPrice !== null && ticks !== null
+      ? exitPriceFromTicks(kind, side, orderPrice, ticks, tick)
       : null;
-  return { ticks, price: exit.price };
+  return { ticks, price };
 }
 
 /** The margin field: as typed, or the margin of order price × quantity. */
@@ -124,7 +136,10 @@ export function marginOf(state: TicketState, ctx: TicketContext): number | null 
   return requiredMargin(price, state.quantity, ctx.terms);
 }
 
-/** A TP/SL led by its price keeps its tick distance instead (the side or price moved). */
+/**
+ * A TP/SL led by its price keeps its tick distance instead (the side or price moved); one
+ * at its starting level stays there.
+ */
 function anchorOnTicks(
   kind: ExitKind,
   exit: ExitState,
@@ -132,9 +147,33 @@ function anchorOnTicks(
   orderPrice: number | null,
   tick: number,
 ): ExitState {
-  if (exit.anchor === 'ticks') return exit;
+  if (exit.anchor !== 'price') return exit;
   const { ticks } = exitView(kind, exit, side, orderPrice, tick);
   return { ...exit, anchor: 'ticks', ticks: ticks ?? exit.ticks ?? DEFAULT_EXIT_TICKS };
+}
+
+/**
+ * A TP or SL as its checkbox is ticked: a level the user typed is kept while it is
+ * allowed; otherwise it starts at its starting level (startingExitTicks: the default 10
+ * ticks, or the nearest allowed level when those are too close to the order price).
+ */
+function enabledExit(
+  kind: ExitKind,
+  exit: ExitState,
+  state: TicketState,
+  ctx: TicketContext,
+): ExitState {
+  const orderPrice = orderPriceOf(state, ctx);
+  if (exit.anchor !== 'start' && orderPrice !== null) {
+    const { price } = exitView(kind, exit, state.side, orderPrice, ctx.tick);
+    if (
+      price !== null &&
+      validateExitPrice(kind, state.side, orderPrice, price, ctx.tick) === null
+    ) {
+      return { ...exit, enabled: true };
+    }
+  }
+  return { ...noExit, enabled: true };
 }
 
 export type TicketAction =
@@ -214,16 +253,8 @@ export function ticketReducer(
       return state.marginDraft === null ? state : { ...state, marginDraft: null };
     case 'exitEnabled': {
       const exit = state[action.kind];
-      return {
-        ...state,
-        [action.kind]: {
-          ...exit,
-          enabled: action.enabled,
-          ...(action.enabled && exit.anchor === 'ticks' && exit.ticks === null
-            ? { ticks: DEFAULT_EXIT_TICKS }
-            : {}),
-        },
-      };
+      if (!action.enabled) return { ...state, [action.kind]: { ...exit, enabled: false } };
+      return { ...state, [action.kind]: enabledExit(action.kind, exit, state, ctx) };
     }
     case 'exitTicks':
       return {

@@ -2,6 +2,7 @@ import { Button, Empty, Table, Typography } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
 import { useEffect, useRef } from 'react';
 import { messages } from '../../../i18n/messages';
+import { tableScrollWidth } from './columns';
 import type { TableData, TablePaging } from './data';
 import { useRowMenu, type RowAction } from './rowMenu';
 
@@ -82,7 +83,8 @@ export function TradeTable<T extends object>({
         loading={data.loading && view.rows.length < view.expected}
         rowKey={rowKey}
         pagination={pagination}
-        scroll={{ x: 'max-content' }}
+        // the columns' widths add up to the scroll width (see columns.tsx)
+        scroll={{ x: tableScrollWidth(columns) }}
         onRow={withMenu ? menu.onRow : undefined}
         locale={{
           emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />,

@@ -18,6 +18,7 @@ import {
   idColumn,
   labelColumn,
   levelColumn,
+  messageColumn,
   moneyColumn,
   pnlColumn,
   priceColumn,
@@ -47,10 +48,10 @@ const positionColumns = (narrow: boolean): TableColumnsType<PositionRow> => [
   quantityColumn('volume', c.volume),
   quantityColumn('settledVol', c.settledVolume),
   priceColumn('price', c.openPrice),
-  rowColumn('marketPrice', c.marketPrice, (row) => <MarketPriceCell row={row} />),
+  rowColumn('marketPrice', c.marketPrice, 'price', (row) => <MarketPriceCell row={row} />),
   levelColumn('tp', c.tp),
   levelColumn('sl', c.sl),
-  rowColumn('floatProfit', c.floatProfit, (row) => <FloatingPnlCell row={row} />),
+  rowColumn('floatProfit', c.floatProfit, 'pnl', (row) => <FloatingPnlCell row={row} />),
   moneyColumn('commissionFee', c.commission),
   moneyColumn('storage', c.swap),
   textColumn('currency', c.currency),
@@ -192,9 +193,14 @@ const orderLogColumns: TableColumnsType<OrderLogRow> = [
   quantityColumn('volume', c.volume),
   priceColumn('price', c.price),
   priceColumn('marketPrice', c.marketPrice),
-  labelColumn('orderStatus', c.status, (status) => (
-    <span className={`order-status order-status-${status}`}>{orderStatusLabel(status)}</span>
-  )),
+  labelColumn(
+    'orderStatus',
+    c.status,
+    (status) => (
+      <span className={`order-status order-status-${status}`}>{orderStatusLabel(status)}</span>
+    ),
+    orderStatusLabel(3), // Partially Filled
+  ),
   levelColumn('tp', c.tp),
   levelColumn('sl', c.sl),
   moneyColumn('commissionFee', c.commission),
@@ -202,7 +208,7 @@ const orderLogColumns: TableColumnsType<OrderLogRow> = [
   timeColumn('createdAt', c.createdAt),
   timeColumn('transactTime', c.transactTime),
   // why it was rejected, canceled, expired or closed by TP/SL
-  textColumn('message', c.message, 'log-message'),
+  messageColumn('message', c.message, 'log-message'),
 ];
 
 export function OrderLogsTable({ active = true, narrow = false }: TradeTableProps) {

@@ -1,11 +1,4 @@
-import {
-  closingPrice,
-  floatingProfit,
-  formatPrice,
-  sideLabel,
-  sideOfCmd,
-  tickOfSymbol,
-} from '@ct/domain';
+import { closingPrice, floatingProfit, formatPrice, sideLabel, sideOfCmd } from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../chart/instruments';
 import { formatLevel, formatPnl } from '../../trading/format';
@@ -26,16 +19,19 @@ export function PnlText({ value }: { value: number }) {
   return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
 }
 
+/** The tick a price of `symbol` is shown with; undefined (4 decimals) while it is unknown. */
+function usePriceTick(symbol: string): number | undefined {
+  return useSymbolInfo(symbol)?.min_price_tick;
+}
+
 /** A price with its instrument's decimals. */
 export function PriceCell({ symbol, value }: { symbol: string; value: number }) {
-  const tick = tickOfSymbol(useSymbolInfo(symbol));
-  return <span className="num">{formatPrice(value, tick)}</span>;
+  return <span className="num">{formatPrice(value, usePriceTick(symbol))}</span>;
 }
 
 /** A TP or SL level, '—' when not set. */
 export function LevelCell({ symbol, value }: { symbol: string; value: number }) {
-  const tick = tickOfSymbol(useSymbolInfo(symbol));
-  return <span className="num">{formatLevel(value, tick)}</span>;
+  return <span className="num">{formatLevel(value, usePriceTick(symbol))}</span>;
 }
 
 /** Flashes a changed value in its direction (background only: the row never moves). */
@@ -55,7 +51,7 @@ function useLivePosition(row: PositionRow) {
   const quote = usePositionQuote(row.symbol);
   const side = sideOfCmd(row.cmd);
   if (!quote || quote.bid === null || quote.ask === null) {
-    return { tick: tickOfSymbol(info), market: row.marketPrice, profit: row.floatProfit };
+    return { tick: info?.min_price_tick, market: row.marketPrice, profit: row.floatProfit };
   }
   const live = { bid: quote.bid, ask: quote.ask };
   const profit = info
@@ -65,7 +61,7 @@ function useLivePosition(row: PositionRow) {
         info,
       )
     : row.floatProfit;
-  return { tick: tickOfSymbol(info), market: closingPrice(side, live), profit };
+  return { tick: info?.min_price_tick, market: closingPrice(side, live), profit };
 }
 
 export function MarketPriceCell({ row }: { row: PositionRow }) {

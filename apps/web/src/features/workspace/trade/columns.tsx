@@ -15,88 +15,169 @@ export type Column<T> = TableColumnsType<T>[number];
 type FieldOf<T, V> = { [K in keyof T]-?: T[K] extends V ? K : never }[keyof T] & string;
 type WithSymbol = { symbol: string };
 
+/*
+ * Every column has a width, so the table's scroll width is their sum (tableScrollWidth):
+ * the table scrolls inside itself, its pinned columns cover nothing at the end of the
+ * scroll, and live values changing length do not shift the columns.
+ */
+
+/** Widths (px) by what a column holds; a longer title or word widens its column (textWidth). */
+export const COLUMN_WIDTHS = {
+  symbol: 96,
+  side: 64,
+  quantity: 80,
+  price: 104,
+  money: 96,
+  pnl: 104,
+  time: 160,
+  id: 88,
+  text: 72,
+  label: 96,
+  message: 240,
+  button: 72,
+} as const;
+type WidthKind = keyof typeof COLUMN_WIDTHS;
+
+/** Room a text needs: 14 px semibold letters and the cell's padding, rounded up to 8 px. */
+export function textWidth(text: string): number {
+  return Math.ceil((text.length * 8.5 + 16) / 8) * 8;
+}
+
+function widthOf(kind: WidthKind, title: string, longest = ''): number {
+  return Math.max(COLUMN_WIDTHS[kind], textWidth(title), textWidth(longest));
+}
+
+/** The width the table scrolls to: the sum of its columns' widths. */
+export function tableScrollWidth<T>(columns: TableColumnsType<T>): number {
+  return columns.reduce(
+    (sum, column) => sum + (typeof column.width === 'number' ? column.width : 0),
+    0,
+  );
+}
+
 /** A column of field `key`, shown by `render` (the value as text without it). */
 function field<T, V>(
   key: FieldOf<T, V>,
   title: string,
+  width: WidthKind | number,
   render?: (value: V, row: T) => ReactNode,
   align?: 'right',
 ): Column<T> {
-  return { key, title, dataIndex: key, ...(render && { render }), ...(align && { align }) };
+  return {
+    key,
+    title,
+    dataIndex: key,
+    width: typeof width === 'number' ? width : widthOf(width, title),
+    ...(render && { render }),
+    ...(align && { align }),
+  };
 }
 
 /** A number formatted in tabular figures. */
 const numeric =
-  <T,>(format: (value: number) => string, align?: 'right') =>
+  <T,>(format: (value: number) => string, kind: WidthKind, align?: 'right') =>
   (key: FieldOf<T, number>, title: string): Column<T> =>
-    field<T, number>(key, title, (v) => <span className="num">{format(v)}</span>, align);
+    field<T, number>(key, title, kind, (v) => <span className="num">{format(v)}</span>, align);
 
 /** The instrument, pinned to the left. */
 export const symbolColumn = <T extends WithSymbol>(): Column<T> => ({
   key: 'symbol',
   title: messages.columns.symbol,
   dataIndex: 'symbol',
+  width: widthOf('symbol', messages.columns.symbol),
   fixed: 'left',
 });
 
-/** Plain text (currency, time in force); with `className`, an empty text shows nothing. */
-export const textColumn = <T,>(key: FieldOf<T, string | null>, title: string, className?: string) =>
-  field<T, string | null>(
-    key,
-    title,
-    className ? (v) => (v ? <span className={className}>{v}</span> : null) : undefined,
-  );
+/** Plain text (currency, time in force). */
+export const textColumn = <T,>(key: FieldOf<T, string | null>, title: string) =>
+  field<T, string | null>(key, title, 'text');
+
+/**
+ * A sentence (why an order was rejected or closed) in its own class; an empty one shows
+ * nothing, a long one ends in '…' and shows whole on hover.
+ */
+export const messageColumn = <T,>(
+  key: FieldOf<T, string | null>,
+  title: string,
+  className: string,
+): Column<T> => ({
+  ...field<T, string | null>(key, title, 'message', (v) =>
+    v ? (
+      <span className={className} title={v}>
+        {v}
+      </span>
+    ) : null,
+  ),
+  ellipsis: true,
+});
 
 /** An id, right-aligned like the numbers. */
 export const idColumn = <T,>(key: FieldOf<T, string | number>, title: string) =>
-  field<T, string | number>(key, title, undefined, 'right');
+  field<T, string | number>(key, title, 'id', undefined, 'right');
 
-/** A code shown as its word (`label`): status, action, settlement, close reason. */
+/**
+ * A code shown as its word (`label`): status, action, settlement, close reason; `longest`
+ * is the longest word, which the column makes room for.
+ */
 export const labelColumn = <T,>(
   key: FieldOf<T, number>,
   title: string,
   label: (code: number) => ReactNode,
-) => field<T, number>(key, title, label);
+  longest = '',
+) => field<T, number>(key, title, widthOf('label', title, longest), label);
 
 /** Buy or Sell (cmd 1 or 2), in their colours. */
 export const sideColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  field<T, number>(key, title, (cmd) => <SideCell cmd={cmd} />);
+  field<T, number>(key, title, 'side', (cmd) => <SideCell cmd={cmd} />);
 
 export const quantityColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatQuantity, 'right')(key, title);
+  numeric<T>(formatQuantity, 'quantity', 'right')(key, title);
 
 export const moneyColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatMoney, 'right')(key, title);
+  numeric<T>(formatMoney, 'money', 'right')(key, title);
 
 /** Epoch seconds as local date and time. */
 export const timeColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatTime)(key, title);
+  numeric<T>(formatTime, 'time')(key, title);
 
 /** A number in another format (a settle date). */
 export const formattedColumn = <T,>(
   key: FieldOf<T, number>,
   title: string,
   format: (value: number) => string,
-) => numeric<T>(format)(key, title);
+) => numeric<T>(format, 'label')(key, title);
 
 /** A profit with its sign, green at zero or above, red below. */
 export const pnlColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  field<T, number>(key, title, (v) => <PnlText value={v} />, 'right');
+  field<T, number>(key, title, 'pnl', (v) => <PnlText value={v} />, 'right');
 
 /** A price with the decimals of the row's instrument. */
 export const priceColumn = <T extends WithSymbol>(key: FieldOf<T, number>, title: string) =>
-  field<T, number>(key, title, (v, row) => <PriceCell symbol={row.symbol} value={v} />, 'right');
+  field<T, number>(
+    key,
+    title,
+    'price',
+    (v, row) => <PriceCell symbol={row.symbol} value={v} />,
+    'right',
+  );
 
 /** A TP or SL level of the row's instrument, '—' when not set. */
 export const levelColumn = <T extends WithSymbol>(key: FieldOf<T, number>, title: string) =>
-  field<T, number>(key, title, (v, row) => <LevelCell symbol={row.symbol} value={v} />, 'right');
+  field<T, number>(
+    key,
+    title,
+    'price',
+    (v, row) => <LevelCell symbol={row.symbol} value={v} />,
+    'right',
+  );
 
 /** A figure computed from the whole row (live market price, live P&L). */
 export const rowColumn = <T,>(
   key: FieldOf<T, number>,
   title: string,
+  kind: 'price' | 'pnl',
   cell: (row: T) => ReactNode,
-): Column<T> => field<T, number>(key, title, (_v, row) => cell(row), 'right');
+): Column<T> => field<T, number>(key, title, kind, (_v, row) => cell(row), 'right');
 
 /** The same columns with those of `keys` first, in that order (a phone's narrow screen). */
 export function withFirst<T>(columns: TableColumnsType<T>, keys: string[]): TableColumnsType<T> {
@@ -121,6 +202,7 @@ export function buttonColumn<T extends WithSymbol>(
   return {
     key,
     title,
+    width: widthOf('button', title),
     fixed: 'right',
     render: (_v: unknown, row: T) => (
       <Button
