@@ -62,7 +62,8 @@ export function buildUrl(path: string, params?: Record<string, QueryValue>): str
   return url;
 }
 
-function identityHeaders(): Record<string, string> {
+/** The stored user's identity headers (spec section 6); every call sends them. */
+export function identityHeaders(): Record<string, string> {
   const headers: Record<string, string> = {};
   const userId = readString(STORAGE_KEYS.userId);
   const userName = readString(STORAGE_KEYS.userName);
@@ -85,7 +86,7 @@ function failureText(status: number, body: unknown): string {
 }
 
 /** Token failure (spec section 8): forget the session, go to /login, fail the call. */
-function handleAuthFailure(): never {
+export function handleAuthFailure(): never {
   clearSessionStorage();
   for (const listener of authFailureListeners) listener();
   navigateTo('/login', { replace: true });

@@ -14,6 +14,10 @@ export const STORAGE_KEYS = {
   bottomPanelSize: 'bottomPanelSize',
   bottomPanelTab: 'bottomPanelTab',
   bottomPanelSubTab: 'bottomPanelSubTab',
+  /** The AI chat settings' provider, model and endpoint (spec section 9). */
+  aiProvider: 'aiChatProvider',
+  aiModel: 'aiChatModel',
+  aiBaseURL: 'aiChatBaseURL',
 } as const;
 
 /** The keys a logout or a token failure (50002) removes. */

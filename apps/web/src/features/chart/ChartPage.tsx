@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
 import { messages } from '../../i18n/messages';
+import { AssistantLauncher } from '../assistant/AssistantLauncher';
 import type { ChartType } from '../workspace/chart-grid/store';
 import { Toolbar } from '../workspace/Toolbar';
 import { loadInstrumentGroups, useInstrumentStore } from './instruments';
@@ -75,6 +76,7 @@ export function ChartPage() {
           mobile={mobile}
         />
       </main>
+      <AssistantLauncher chart={{ id: CHART_PAGE_ID, symbol, period }} />
     </div>
   );
 }

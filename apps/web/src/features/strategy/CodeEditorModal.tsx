@@ -44,7 +44,7 @@ import {
 import './monacoSetup';
 import { ResultsModal, type ResultView } from './ResultsModal';
 import { RunHistoryModal } from './RunHistoryModal';
-import { closeWorkbench, useWorkbenchStore } from './store';
+import { closeWorkbench, recordBacktest, useWorkbenchStore } from './store';
 import { VersionsModal, versionTime } from './VersionsModal';
 
 const m = messages.strategy;
@@ -327,6 +327,13 @@ export default function CodeEditorModal() {
       setRunning(false);
     }
     if (failure) notify.error(failure.split('\n').filter(Boolean).slice(-1)[0] ?? failure);
+    // the assistant answers about this run ("why does this fail?")
+    recordBacktest({
+      strategyName: selected,
+      symbol: chart.symbol,
+      performance: answer?.performance ?? null,
+      error: failure,
+    });
     setResults({
       deals: answer?.deals ?? [],
       performance: answer?.performance ?? null,

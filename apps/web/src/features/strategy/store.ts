@@ -1,3 +1,4 @@
+import type { Performance } from '@ct/domain';
 import { create } from 'zustand';
 import type { CodeEditorRequest } from '../chart/codeEditorHook';
 
@@ -21,4 +22,19 @@ export function openWorkbench(request: CodeEditorRequest): void {
 
 export function closeWorkbench(): void {
   useWorkbenchStore.setState({ open: false });
+}
+
+/** The workbench's last Run Code, as readers outside it see it (the AI assistant's context). */
+export type LastBacktest = {
+  strategyName: string | null;
+  symbol: string | null;
+  performance: Performance | null;
+  error: string | null;
+};
+
+export const useLastBacktest = create<{ last: LastBacktest | null }>(() => ({ last: null }));
+
+/** Records the outcome of a Run Code (its metrics, or its error). */
+export function recordBacktest(last: LastBacktest): void {
+  useLastBacktest.setState({ last });
 }

@@ -1,9 +1,16 @@
 import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
+import { AssistantLauncher } from '../assistant/AssistantLauncher';
 import { NarrowLayout } from './narrow/NarrowLayout';
 import { WideLayout } from './WideLayout';
 
 /** /desktop picks its layout by width; /phone always uses the narrow layout. */
 export function WorkspacePage({ forceNarrow = false }: { forceNarrow?: boolean }) {
   const breakpoint = useBreakpoint();
-  return forceNarrow || usesNarrowLayout(breakpoint) ? <NarrowLayout /> : <WideLayout />;
+  const narrow = forceNarrow || usesNarrowLayout(breakpoint);
+  return (
+    <>
+      {narrow ? <NarrowLayout /> : <WideLayout />}
+      <AssistantLauncher placement={narrow ? 'above-bottom-bar' : 'beside-side-buttons'} />
+    </>
+  );
 }

@@ -1,0 +1,153 @@
+import type { AiProvider } from '@ct/domain';
+import { Alert, Form, Input, Modal, Select } from 'antd';
+import { useEffect, useState } from 'react';
+import { notify } from '../../app/notify';
+import { messages } from '../../i18n/messages';
+import { failureDetail } from './errors';
+import {
+  closeSettingsModal,
+  loadAssistantSettings,
+  saveAssistantSettings,
+  useAssistantSettings,
+} from './settingsStore';
+
+const s = messages.assistant.settings;
+
+type Values = { apiKey: string; provider: string; baseURL: string; model: string };
+
+/** Selecting a provider fills its fixed endpoint and its first model (spec section 9). */
+export function providerDefaults(
+  providers: readonly AiProvider[],
+  value: string,
+): { baseURL: string; model: string } | null {
+  const provider = providers.find((p) => p.value === value);
+  if (!provider) return null;
+  return { baseURL: provider.base_url, model: provider.models[0]?.value ?? '' };
+}
+
+/**
+ * API Settings (600 px): OpenAI API Key (password field), Service Provider, API Endpoint
+ * (read-only, the provider's) and Model (the provider's models). The saved key comes back
+ * masked; saving it unchanged keeps it, clearing the field removes it.
+ */
+export function SettingsModal() {
+  const open = useAssistantSettings((state) => state.modalOpen);
+  const providers = useAssistantSettings((state) => state.providers);
+  const [form] = Form.useForm<Values>();
+  const provider = Form.useWatch('provider', form);
+  const [saving, setSaving] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  // Each opening starts from the settings in use.
+  useEffect(() => {
+    if (!open) return;
+    const fill = () => {
+      const state = useAssistantSettings.getState();
+      const defaults = providerDefaults(state.providers ?? [], state.provider);
+      form.setFieldsValue({
+        apiKey: state.apiKey,
+        provider: state.provider,
+        baseURL: state.baseURL || defaults?.baseURL || '',
+        model: state.model,
+      });
+    };
+    fill();
+    loadAssistantSettings()
+      .then(fill)
+      .catch(() => notify.error(s.providersFailed));
+  }, [open, form]);
+
+  const savedKey = useAssistantSettings((state) => state.apiKey);
+  const chosen = providers?.find((p) => p.value === provider);
+  const needsKey = chosen ? chosen.requires_key : true;
+  const keyHint = !needsKey ? s.apiKeyNotNeeded : savedKey ? s.apiKeyKept : undefined;
+
+  const onProviderChange = (value: string) => {
+    const defaults = providerDefaults(providers ?? [], value);
+    if (defaults) form.setFieldsValue(defaults);
+  };
+
+  const close = () => {
+    setProblem(null);
+    closeSettingsModal();
+  };
+
+  const save = async () => {
+    let values: Values;
+    try {
+      values = await form.validateFields();
+    } catch {
+      return;
+    }
+    setSaving(true);
+    setProblem(null);
+    try {
+      await saveAssistantSettings({
+        apiKey: (values.apiKey ?? '').trim(),
+        provider: values.provider,
+        baseURL: values.baseURL,
+        model: values.model,
+      });
+      notify.success(s.saved);
+      close();
+    } catch (error) {
+      notify.error(s.saveFailed);
+      setProblem(failureDetail(error));
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <Modal
+      open={open}
+      title={s.title}
+      width={600}
+      okText={s.save}
+      cancelText={s.cancel}
+      confirmLoading={saving}
+      onOk={() => void save()}
+      onCancel={close}
+      forceRender
+    >
+      <Form form={form} layout="vertical" requiredMark onFinish={() => void save()}>
+        <Form.Item name="apiKey" label={s.apiKey} extra={keyHint}>
+          <Input.Password placeholder={s.apiKeyPlaceholder} autoComplete="off" />
+        </Form.Item>
+        <Form.Item
+          name="provider"
+          label={s.provider}
+          rules={[{ required: true, message: s.providerRequired }]}
+        >
+          <Select
+            loading={providers === null}
+            onChange={onProviderChange}
+            options={(providers ?? []).map((p) => ({ value: p.value, label: p.label }))}
+          />
+        </Form.Item>
+        <Form.Item
+          name="baseURL"
+          label={s.endpoint}
+          rules={[{ required: true, whitespace: true, message: s.endpointRequired }]}
+        >
+          <Input readOnly />
+        </Form.Item>
+        <Form.Item
+          name="model"
+          label={s.model}
+          rules={[{ required: true, message: s.modelRequired }]}
+        >
+          <Select
+            showSearch
+            options={(chosen?.models ?? []).map((m) => ({
+              value: m.value,
+              label: m.label,
+              title: m.description,
+            }))}
+          />
+        </Form.Item>
+        {problem && <Alert type="error" showIcon title={problem} />}
+      </Form>
+    </Modal>
+  );
+}

@@ -1,0 +1,90 @@
+import { loader } from '@monaco-editor/react';
+import type { editor as MonacoEditor } from 'monaco-editor';
+import { messages } from '../../i18n/messages';
+import type { CodeEditorRequest } from '../chart/codeEditorHook';
+import { useCodeEditorHook } from '../chart/codeEditorHook';
+import { useStrategyTemplateStore } from '../chart/strategyTemplate';
+import { useWorkbenchStore } from '../strategy/store';
+
+/** How long Apply waits for the Python Code Editor to open and load. */
+const EDITOR_WAIT_MS = 30_000;
+
+/** The chart the editor opens for when it never was opened; set by the page. */
+let targetSource: (() => CodeEditorRequest | null) | null = null;
+
+export function registerEditorTarget(source: () => CodeEditorRequest | null): () => void {
+  targetSource = source;
+  return () => {
+    if (targetSource === source) targetSource = null;
+  };
+}
+
+/** The Monaco editor of the Python Code Editor modal, once it is mounted with its model. */
+function workbenchEditor(): MonacoEditor.ICodeEditor | null {
+  const monaco = loader.__getMonacoInstance();
+  if (!monaco) return null;
+  for (const editor of monaco.editor.getEditors()) {
+    const node = editor.getContainerDomNode();
+    if (editor.getModel() && node.closest('[data-testid="strategy-editor"]')) return editor;
+  }
+  return null;
+}
+
+/** The code in the Python Code Editor, or null when it was never opened. */
+export function editorCode(): string | null {
+  if (useWorkbenchStore.getState().request === null) return null;
+  return workbenchEditor()?.getValue() ?? null;
+}
+
+function nextFrame(): Promise<void> {
+  return new Promise((resolve) => requestAnimationFrame(() => resolve()));
+}
+
+async function waitForEditor(): Promise<MonacoEditor.ICodeEditor> {
+  const deadline = Date.now() + EDITOR_WAIT_MS;
+  for (;;) {
+    const editor = workbenchEditor();
+    // The Default strategy shows the template once it arrives: apply after that, not before.
+    if (editor && useStrategyTemplateStore.getState().code !== null) {
+      await nextFrame();
+      await nextFrame();
+      return workbenchEditor() ?? editor;
+    }
+    if (Date.now() > deadline) throw new Error(messages.assistant.editorUnavailable);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * Apply: puts `code` into the Python Code Editor, opening it first when closed. The
+ * change is an ordinary edit of the selected strategy (one undo step): a saved strategy
+ * auto-saves it; the read-only Default strategy is never saved, so the applied code stays
+ * an unsaved copy until it is saved as a new strategy.
+ */
+export async function applyCode(code: string): Promise<void> {
+  const open = useCodeEditorHook.getState().open;
+  if (!open) throw new Error(messages.assistant.editorUnavailable);
+  const workbench = useWorkbenchStore.getState();
+  if (!workbench.open) {
+    const request = workbench.request ?? targetSource?.() ?? null;
+    if (!request) throw new Error(messages.assistant.editorUnavailable);
+    open(request);
+  }
+  const editor = await waitForEditor();
+  const model = editor.getModel();
+  if (!model) throw new Error(messages.assistant.editorUnavailable);
+  editor.pushUndoStop();
+  editor.executeEdits('ai-assistant-apply', [
+    { range: model.getFullModelRange(), text: code, forceMoveMarkers: true },
+  ]);
+  editor.pushUndoStop();
+  editor.setPosition({ lineNumber: 1, column: 1 });
+  editor.revealLine(1);
+  editor.focus();
+}
+
+/** Apply, where the Python Code Editor exists (it is not offered on phones); else null. */
+export function useApplyCode(): ((code: string) => Promise<void>) | null {
+  const available = useCodeEditorHook((s) => s.open !== null);
+  return available ? applyCode : null;
+}

@@ -1,0 +1,293 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loginThroughPage, stored } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { waitUntil } from './support/wait.ts';
+
+/*
+ * The AI Trading Assistant against the started product, whose Ollama provider is a local
+ * OpenAI-compatible test server: the floating button opens the chat, a question without a
+ * key asks for one, API Settings choose the local provider, Enter streams an answer with
+ * its reasoning, a code block is copied and applied into the Python Code Editor, the next
+ * question carries the chart and the editor's code, an upstream failure says so, and the
+ * phone layout shows the chat full screen above its bottom bar.
+ */
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+const aiServer = inject('aiTestServerURL');
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+type RecordedRequest = {
+  path: string;
+  body: { messages?: { role: string; content: string }[]; model?: string } | null;
+};
+
+/** Queues answers of the test model (each chat request takes the next one). */
+async function script(...scripts: Record<string, unknown>[]): Promise<void> {
+  const response = await fetch(`${aiServer}/__script`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ scripts }),
+  });
+  expect(response.ok).toBe(true);
+}
+
+/** The chat requests the test model received. */
+async function modelRequests(): Promise<RecordedRequest[]> {
+  const response = await fetch(`${aiServer}/__requests`);
+  const { requests } = (await response.json()) as { requests: RecordedRequest[] };
+  return requests.filter((r) => r.path.endsWith('/chat/completions'));
+}
+
+beforeAll(async () => {
+  await fetch(`${aiServer}/__reset`, { method: 'POST' });
+  browser = await launchBrowser();
+  context = await newContext(browser, 'desktop', baseURL);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  page = await context.newPage();
+  await loginThroughPage(page, password);
+  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+});
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+function chat(p: Page = page): Locator {
+  return p.getByRole('dialog', { name: 'AI Trading Assistant' });
+}
+
+function settings(p: Page = page): Locator {
+  return p.getByRole('dialog', { name: 'API Settings' });
+}
+
+async function toast(text: string, p: Page = page): Promise<void> {
+  await p.locator('.ant-message').getByText(text).first().waitFor({ timeout: 30_000 });
+}
+
+async function ask(text: string, p: Page = page): Promise<void> {
+  const input = chat(p).getByRole('textbox', { name: 'Message' });
+  await input.fill(text);
+  await input.press('Enter');
+}
+
+/** The latest answer bubble. */
+function lastAnswer(p: Page = page): Locator {
+  return chat(p).getByRole('article', { name: 'Assistant' }).last();
+}
+
+describe('AI Trading Assistant', () => {
+  it('opens from the floating button with a welcome and four suggestions', async () => {
+    await page.getByRole('button', { name: 'AI Trading Assistant' }).click();
+    await chat().getByText("Hi, I'm your AI Trading Assistant").waitFor({ timeout: 30_000 });
+    expect(await chat().getByRole('log').getByRole('listitem').count()).toBe(4);
+    expect(await chat().getByRole('button', { name: 'API Settings' }).count()).toBe(1);
+    const width = await waitUntil(
+      async () => (await page.locator('.assistant-drawer').boundingBox())?.width ?? 0,
+      (w) => w === 600,
+    );
+    expect(width).toBe(600);
+  });
+
+  it('asks for a key first: the default provider needs one', async () => {
+    await ask('Hello');
+    await toast('Please set OpenAI API Key first');
+    await settings().waitFor();
+    // the question waits in the input
+    expect(await chat().getByRole('textbox', { name: 'Message' }).inputValue()).toBe('Hello');
+  });
+
+  it('saves the API settings: the local provider fills its endpoint and first model', async () => {
+    const modal = settings();
+    await modal.getByLabel('OpenAI API Key').waitFor();
+    expect(await modal.getByLabel('OpenAI API Key').getAttribute('type')).toBe('password');
+    expect(await modal.getByLabel('API Endpoint').getAttribute('readonly')).not.toBeNull();
+    await modal.getByLabel('Service Provider').click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option')
+      .filter({ hasText: 'Ollama (local)' })
+      .click();
+    await waitUntil(
+      () => modal.getByLabel('API Endpoint').inputValue(),
+      (value) => value === `${aiServer}/v1`,
+    );
+    expect(await modal.getByLabel('API Endpoint').inputValue()).toBe(`${aiServer}/v1`);
+    // the local server's own models, the first chosen
+    await waitUntil(
+      async () => (await modal.locator('.ant-form-item').nth(3).textContent()) ?? '',
+      (text) => text.includes('test-model'),
+    );
+    await screenshot(page, 'assistant-settings');
+    await modal.getByRole('button', { name: 'Save' }).click();
+    await toast('API settings saved');
+    await settings().waitFor({ state: 'hidden' });
+    expect(await stored(page, 'aiChatProvider')).toBe('ollama');
+    expect(await stored(page, 'aiChatModel')).toBe('test-model');
+    expect(await stored(page, 'aiChatBaseURL')).toBe(`${aiServer}/v1`);
+  });
+
+  it("sends with Enter and streams the answer, then 'Deep Thinking Completed'", async () => {
+    await script({
+      reasoning: ['Two averages ', 'of the close ', 'make a crossover.'],
+      content: [
+        '## Moving-average crossover\n\n',
+        '| Average | Bars |\n| --- | --- |\n| fast | 10 |\n| slow | 30 |\n\n',
+        '```python\ndef main(data_array):\n',
+        '    closes = [row[6] for row in data_array]\n',
+        '    return []\n```\n\nIt buys when `fast` crosses above `slow`.',
+      ],
+      delayMs: 150,
+    });
+    await ask('Write a moving average crossover strategy');
+    // while the answer streams, Stop replaces Send
+    await chat().getByRole('button', { name: 'Stop' }).waitFor({ timeout: 30_000 });
+    const thinking = lastAnswer().getByRole('button', { name: /^Deep Thinking/ });
+    await thinking.waitFor({ timeout: 30_000 });
+    await lastAnswer()
+      .getByRole('heading', { name: 'Moving-average crossover' })
+      .waitFor({ timeout: 30_000 });
+    await chat().getByRole('button', { name: 'Send' }).waitFor({ timeout: 30_000 });
+    const label = (await thinking.textContent()) ?? '';
+    expect(label).toMatch(/^Deep Thinking Completed \(Time: \d+ seconds\)$/);
+    // collapsed until expanded
+    expect(await thinking.getAttribute('aria-expanded')).toBe('false');
+    await thinking.click();
+    await lastAnswer().getByRole('region').getByText('make a crossover.').waitFor();
+    expect(await lastAnswer().getByRole('table').textContent()).toContain('slow');
+    const code = lastAnswer().getByRole('figure', { name: 'python code' });
+    expect(await code.locator('.hljs-keyword').first().textContent()).toBe('def');
+    // the question went to the model with the active chart in the system message
+    const [request] = (await modelRequests()).slice(-1);
+    const system = request?.body?.messages?.[0];
+    expect(system?.role).toBe('system');
+    expect(system?.content).toMatch(/active chart: [A-Z]+/);
+    expect(request?.body?.messages?.at(-1)).toEqual({
+      role: 'user',
+      content: 'Write a moving average crossover strategy',
+    });
+    await screenshot(page, 'assistant-answer');
+  });
+
+  it("copies a code block: 'Copied'", async () => {
+    const code = lastAnswer().getByRole('figure', { name: 'python code' });
+    await code.getByRole('button', { name: 'Copy' }).click();
+    await code.getByRole('button', { name: 'Copied' }).waitFor();
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(
+      'def main(data_array):\n    closes = [row[6] for row in data_array]\n    return []',
+    );
+    // back to Copy after 1.5 s
+    await code.getByRole('button', { name: 'Copy' }).waitFor({ timeout: 5_000 });
+  });
+
+  it('applies a code block into the Python Code Editor, opening it', async () => {
+    const code = lastAnswer().getByRole('figure', { name: 'python code' });
+    await code.getByRole('button', { name: 'Apply' }).click();
+    const editor = page
+      .locator('.ant-modal')
+      .filter({ has: page.locator('.ant-modal-title', { hasText: 'Python Code Editor' }) });
+    await editor.locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
+    const text = await waitUntil(
+      async () =>
+        (await editor.locator('.monaco-editor .view-lines').innerText()).replace(/\u00a0/g, ' '),
+      (t) => t.includes('closes = [row[6] for row in data_array]'),
+      30_000,
+    );
+    expect(text).toContain('closes = [row[6] for row in data_array]');
+    // the Default strategy stays selected and unsaved: the code is an unsaved copy
+    expect(await editor.locator('.ant-select').first().textContent()).toContain('Default Strategy');
+    await screenshot(page, 'assistant-applied');
+    // a backtest of the applied code: its outcome goes along with the next question
+    await editor.getByRole('button', { name: 'Run Code' }).click();
+    const results = page
+      .locator('.ant-modal')
+      .filter({ has: page.locator('.ant-modal-title', { hasText: 'Backtest Results' }) });
+    await results.waitFor({ timeout: 60_000 });
+    await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await results.waitFor({ state: 'hidden' });
+    await editor.getByRole('button', { name: 'Close' }).first().click();
+    await editor.waitFor({ state: 'hidden' });
+    await code.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 5_000 });
+  });
+
+  it("sends the editor's code with the next question", async () => {
+    await ask('Explain this code');
+    await lastAnswer().getByRole('figure').first().waitFor({ timeout: 30_000 });
+    const [request] = (await modelRequests()).slice(-1);
+    const system = request?.body?.messages?.[0]?.content ?? '';
+    expect(system).toContain("The code in the user's editor");
+    expect(system).toContain('closes = [row[6] for row in data_array]');
+    // and the outcome of its last backtest, metrics or error
+    expect(system).toMatch(/last backtest of this code/);
+    // the history goes along, without the reasoning
+    const roles = request?.body?.messages?.map((m) => m.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'user']);
+  });
+
+  it('shows the error toast and bubble when the model fails', async () => {
+    await script({ status: 500, error: { message: 'model crashed' } });
+    await ask('Once more');
+    await toast('An error occurred, please try again');
+    const alert = lastAnswer().getByRole('alert');
+    await alert.waitFor({ timeout: 30_000 });
+    expect(await alert.textContent()).toContain('Sorry, an error occurred. Please try again.');
+    await screenshot(page, 'assistant-error');
+  });
+
+  it('keeps the conversation when closed and reopened; a new conversation clears it', async () => {
+    await chat().getByRole('button', { name: 'Close' }).click();
+    await chat().waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'AI Trading Assistant' }).click();
+    await chat().getByText('Once more').waitFor();
+    await chat().getByRole('button', { name: 'New conversation' }).click();
+    await chat().getByText("Hi, I'm your AI Trading Assistant").waitFor();
+    expect(await chat().getByText('Once more').count()).toBe(0);
+  });
+});
+
+describe('AI Trading Assistant on a phone', () => {
+  let phoneContext: BrowserContext;
+  let phone: Page;
+
+  beforeAll(async () => {
+    phoneContext = await newContext(browser, 'phone', baseURL);
+    phone = await phoneContext.newPage();
+    await loginThroughPage(phone, password);
+    await phone.waitForURL(/\/phone|\/desktop/, { timeout: 30_000 });
+  });
+  afterAll(async () => {
+    await phoneContext?.close();
+  });
+
+  it('sits above the bottom bar and opens full screen', async () => {
+    const button = phone.getByRole('button', { name: 'AI Trading Assistant' });
+    await button.waitFor({ timeout: 30_000 });
+    const bar = await phone.getByRole('navigation', { name: 'Main navigation' }).boundingBox();
+    const round = await button.boundingBox();
+    expect(bar && round).toBeTruthy();
+    expect(round!.y + round!.height).toBeLessThanOrEqual(bar!.y);
+    await button.click();
+    await chat(phone).getByText("Hi, I'm your AI Trading Assistant").waitFor({ timeout: 30_000 });
+    const viewport = phone.viewportSize()!;
+    const box = await waitUntil(
+      async () => (await phone.locator('.assistant-fullscreen').boundingBox()) ?? null,
+      (b) => b !== null && Math.round(b.width) === viewport.width,
+    );
+    expect(Math.round(box!.width)).toBe(viewport.width);
+    // the settings saved on the desktop hold: the local provider needs no key
+    await ask('Write a strategy', phone);
+    await lastAnswer(phone)
+      .getByRole('figure', { name: 'python code' })
+      .waitFor({ timeout: 30_000 });
+    // no code editor on phones, so no Apply; Copy stays
+    expect(await lastAnswer(phone).getByRole('button', { name: 'Apply' }).count()).toBe(0);
+    expect(await lastAnswer(phone).getByRole('button', { name: 'Copy' }).count()).toBe(1);
+    const scrollWidth = await phone.evaluate(() => document.documentElement.scrollWidth);
+    expect(scrollWidth).toBeLessThanOrEqual(viewport.width);
+    await screenshot(phone, 'assistant-phone');
+  });
+});
