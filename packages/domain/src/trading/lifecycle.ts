@@ -60,6 +60,22 @@ export const orderTransition = machine<OrderState, OrderEvent>('order', {
   expired: {},
 });
 
+/**
+ * The order state of a pending order's stored status (the same words): where its order's
+ * next move starts from.
+ */
+export function orderStateOfPending(status: PendingStatus): OrderState {
+  return status;
+}
+
+/** Name of an order event as the order event log stores it: past tense, `OrderFilled`. */
+export type OrderEventName = `Order${OrderEvent}`;
+
+/** The stored name of an order event ('Filled' → 'OrderFilled'). */
+export function orderEventName(event: OrderEvent): OrderEventName {
+  return `Order${event}`;
+}
+
 /** Order log status codes (spec section 4). */
 export const ORDER_STATUS = {
   pending: 0,

@@ -199,6 +199,32 @@ export const orderLogs = pgTable(
   ],
 );
 
+/**
+ * Every change of an order (its order log row), appended in the transaction that made it and
+ * never updated: OrderAccepted, OrderFilled, OrderCanceled, OrderExpired, OrderRejected.
+ */
+export const orderEvents = pgTable(
+  'order_events',
+  {
+    id: id('id').primaryKey().generatedAlwaysAsIdentity(),
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    /** The order: its order log row's id. */
+    orderId: id('order_id').notNull(),
+    /** Past-tense event name (domain orderEventName). */
+    type: text('type').notNull(),
+    /** The order's state after the event (domain OrderState). */
+    state: text('state').notNull(),
+    /** The fill price of OrderFilled; null otherwise. */
+    price: price('price'),
+    positionId: id('position_id'),
+    message: text('message').notNull().default(''),
+    at: epochMs('at').notNull(),
+  },
+  (t) => [index('order_events_order_idx').on(t.orderId, t.id)],
+);
+
 /** Every change of an account's balance, in the account currency. */
 export const accountLedger = pgTable(
   'account_ledger',

@@ -10,6 +10,7 @@ import {
   pendingOrderResponseSchema,
   pendingSchema,
   positionSchema,
+  quantityRule,
   settleSchema,
   settlesPageSchema,
   tpslResponseSchema,
@@ -23,13 +24,10 @@ import WebSocket from 'ws';
 import { z } from 'zod';
 import { waitFor } from '../../test/wait-for.ts';
 import { createGatewayPolicy } from '../gateway/policy.ts';
-import {
-  listOpenPositions,
-  listOrderLogs,
-  listSettlements,
-  listWorkingPendings,
-  readAccount,
-} from './store.ts';
+import { readAccount } from './store/accounts.ts';
+import { listOrderLogs, listSettlements } from './store/history.ts';
+import { listWorkingPendings } from './store/pendings.ts';
+import { listOpenPositions } from './store/positions.ts';
 import {
   createTradingTestApp,
   get,
@@ -1043,6 +1041,40 @@ describe('the venue refuses orders it cannot fill, and logs the refusal', () => 
       code: 42200,
       msg: expect.stringMatching(/^Insufficient margin: /),
     });
+  });
+});
+
+describe('orders fill at the quote the clients were sent', () => {
+  it('fills a market order placed between two published ticks at the published one', async () => {
+    const s = await traderSession(t);
+    const symbol = 'ETHUSDT'; // simulated, not scripted: it moves with the clock
+    const instrument = t.market.instrument(symbol);
+    if (!instrument) throw new Error(`${symbol} is not in the catalogue`);
+    const volume = quantityRule(instrument, 'market').min;
+    const feed = t.app.services.feed;
+    const startedAt = t.clock.now();
+    try {
+      feed.pollSymbol(symbol);
+      const shown = feed.latestQuote(symbol);
+      if (!shown) throw new Error(`${symbol} published no quote`);
+      // The simulator moves on to a new tick; the feed has not published it yet.
+      let unseen = t.market.quoteAt(symbol, t.clock.now());
+      for (let i = 0; i < 3600 && unseen?.ask === shown.ask; i++) {
+        t.clock.advance(1000);
+        unseen = t.market.quoteAt(symbol, t.clock.now());
+      }
+      if (!unseen) throw new Error(`${symbol} has no quote`);
+      expect(unseen.ask).not.toBe(shown.ask);
+
+      const between = await openOrder(s, { symbol, cmd: 1, volume });
+      expect(between.data.order.price).toBe(shown.ask);
+
+      feed.pollSymbol(symbol);
+      const after = await openOrder(s, { symbol, cmd: 1, volume });
+      expect(after.data.order.price).toBe(unseen.ask);
+    } finally {
+      t.clock.set(startedAt);
+    }
   });
 });
 

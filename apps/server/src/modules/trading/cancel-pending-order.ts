@@ -1,8 +1,6 @@
 import {
   TRADING_MESSAGES,
   TRADING_SUCCESS,
-  orderStatusCode,
-  orderTransition,
   pendingTransition,
   type PendingDelRequest,
 } from '@ct/domain';
@@ -11,16 +9,11 @@ import { NotFoundError } from '../../http/errors.ts';
 import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
-import { publishAccountEvent } from './events.ts';
-import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
+import { idempotencyKey } from './idempotency.ts';
+import { movePendingOrder } from './order-events.ts';
+import { runAccountCommand } from './pipeline.ts';
 import type { PendingData } from './place-pending-order.ts';
-import {
-  finishPending,
-  lockAccount,
-  lockPending,
-  updatePendingLog,
-  type Pending,
-} from './store.ts';
+import { finishPending, lockPending, type Pending } from './store/pendings.ts';
 import { pendingView } from './views.ts';
 
 /** Cancels a working pending order of the account (pending/del); its log row becomes Canceled. */
@@ -32,42 +25,35 @@ export async function cancelPendingOrder(
   const key = idempotencyKey(trader.uuid, req.clientOrderId, 'pending/del', { pId: req.pId });
   const nowMs = ctx.now();
 
-  const { outcome, canceled } = await ctx.db.transaction(async (tx) => {
-    await lockAccount(tx, trader.uuid, accountInit(trader, nowMs));
-    const seen = await replay<PendingData>(tx, key);
-    if (seen) return { outcome: seen, canceled: null };
-
-    const pending = await lockPending(tx, Number(req.pId), trader.uuid);
-    if (!pending) throw new NotFoundError(TRADING_MESSAGES.pendingNotFound(req.pId));
-    if (pending.status !== 'working') {
-      throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, pending.status));
-    }
-    const status = pendingTransition(pending.status, 'Canceled');
-    const done: Pending | null = await finishPending(tx, pending, { status, nowMs });
-    if (!done) throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, 'changed'));
-    await updatePendingLog(tx, pending.id, {
-      orderStatus: orderStatusCode(orderTransition('working', 'Canceled')),
-      transactTime: nowMs,
-      message: 'Canceled by user',
-    });
-    const answer: Outcome<PendingData> = {
-      ok: true,
-      msg: TRADING_SUCCESS.pendingCanceled,
-      data: { pending: pendingView(done) },
-    };
-    await remember(tx, key, answer, nowMs);
-    return { outcome: answer, canceled: done };
-  });
-
-  if (canceled) {
-    ctx.index.untrackPending(canceled.symbol, canceled.id);
-    publishAccountEvent(ctx, {
-      type: 'pending_canceled',
-      uuid: canceled.uuid,
-      symbol: canceled.symbol,
-      at: nowMs,
-      pId: String(canceled.id),
-    });
-  }
-  return unwrap(outcome);
+  return runAccountCommand<PendingData>(
+    ctx,
+    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
+    async (scope) => {
+      const pending = await lockPending(scope.tx, Number(req.pId), trader.uuid);
+      if (!pending) throw new NotFoundError(TRADING_MESSAGES.pendingNotFound(req.pId));
+      if (pending.status !== 'working') {
+        throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, pending.status));
+      }
+      const status = pendingTransition(pending.status, 'Canceled');
+      const done: Pending | null = await finishPending(scope.tx, pending, { status, nowMs });
+      if (!done) throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, 'changed'));
+      await movePendingOrder(scope.tx, pending, 'Canceled', {
+        transactTime: nowMs,
+        message: 'Canceled by user',
+      });
+      scope.after.untrackPending(done);
+      scope.after.publish({
+        type: 'pending_canceled',
+        uuid: done.uuid,
+        symbol: done.symbol,
+        at: nowMs,
+        pId: String(done.id),
+      });
+      return {
+        ok: true,
+        msg: TRADING_SUCCESS.pendingCanceled,
+        data: { pending: pendingView(done) },
+      };
+    },
+  );
 }

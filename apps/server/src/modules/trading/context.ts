@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../../db/types.ts';
 import type { Broker } from '../gateway/broker.ts';
+import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { TriggerIndex } from './trigger-index.ts';
 
@@ -9,6 +10,8 @@ export type TradingContext = {
   db: Db;
   market: MarketData;
   broker: Broker;
+  /** The quotes clients were sent: orders fill at these, never at a price no screen showed. */
+  feed: Pick<MarketFeed, 'latestQuote'>;
   /** Epoch milliseconds (tests move it by hand). */
   now: () => number;
   /** Working pending orders and TP/SL positions by symbol, for the trigger engine. */

@@ -19,7 +19,7 @@ import { openPglite } from '../../db/connect.ts';
 import type { Db } from '../../db/types.ts';
 import { buildUser, loginAs } from '../../test/factories.ts';
 import { openTestDatabase, testConfig } from '../../test/helpers.ts';
-import { ledgerTotal } from './store.ts';
+import { ledgerTotal } from './store/accounts.ts';
 import {
   createTradingTestApp,
   get,
@@ -352,8 +352,12 @@ describe('resuming after a restart', () => {
   it('rebuilds its watch list from the database and fires on the next tick', async () => {
     const testDb = await openTestDatabase();
     const dir = path.join(testDb.dataDir, 'pglite');
-    const start = (db: Db) =>
-      buildApp({ db, config: testConfig(), now: t.clock.now, market: t.market });
+    // Each start publishes the current quotes, as a listening server's feed does first.
+    const start = async (db: Db) => {
+      const app = await buildApp({ db, config: testConfig(), now: t.clock.now, market: t.market });
+      app.services.feed.poll();
+      return app;
+    };
     let database = testDb.database;
     try {
       const before = await start(database.db);

@@ -3,7 +3,8 @@ import type { QuoteEvent } from '../market/feed.ts';
 import type { TradingContext } from './context.ts';
 import { expirePending } from './expire-pending.ts';
 import { fillPending } from './fill-pending.ts';
-import { listProtectedPositions, listWorkingPendings } from './store.ts';
+import { listWorkingPendings } from './store/pendings.ts';
+import { listProtectedPositions } from './store/positions.ts';
 import { triggerExit } from './trigger-exit.ts';
 
 /** The queue of index reloads (no symbol has this name). */

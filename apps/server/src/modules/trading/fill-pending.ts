@@ -1,7 +1,5 @@
 import {
   isPendingTriggered,
-  orderStatusCode,
-  orderTransition,
   pendingTransition,
   referencePrice,
   sideOfCmd,
@@ -9,60 +7,40 @@ import {
 } from '@ct/domain';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
-import { publishAccountEvent } from './events.ts';
 import { expireLocked } from './expire-pending.ts';
 import { openPosition } from './fills.ts';
 import { marginShortfall } from './margin.ts';
+import { movePendingOrder } from './order-events.ts';
+import { PENDING_TARGET, runTriggerCommand } from './pipeline.ts';
 import { conversionQuotes } from './pricing.ts';
-import {
-  findPending,
-  finishPending,
-  lockAccount,
-  lockPending,
-  updatePendingLog,
-  type Pending,
-  type Position,
-} from './store.ts';
-
-type FillResult =
-  | { kind: 'gone'; pending: Pending | null }
-  | { kind: 'waiting' }
-  | { kind: 'expired'; pending: Pending }
-  | { kind: 'rejected'; pending: Pending; message: string }
-  | { kind: 'filled'; pending: Pending; position: Position };
+import { finishPending } from './store/pendings.ts';
 
 /**
  * The trigger engine fills a pending order whose price the quote reached: at the quote (a
  * buy at the ask, a sell at the bid), after re-checking under lock that it still works and
  * still triggers. Not enough free margin at that moment rejects it instead.
  */
-export async function fillPending(
+export function fillPending(
   ctx: TradingContext,
   pendingId: number,
   quote: SimQuote,
 ): Promise<void> {
-  const nowMs = ctx.now();
-  const result = await ctx.db.transaction(async (tx): Promise<FillResult> => {
-    const seen = await findPending(tx, pendingId);
-    if (!seen || seen.status !== 'working') return { kind: 'gone', pending: seen };
-    const account = await lockAccount(tx, seen.uuid, null);
-    const pending = await lockPending(tx, pendingId);
-    if (!account || !pending || pending.status !== 'working') return { kind: 'gone', pending };
+  return runTriggerCommand(ctx, PENDING_TARGET, pendingId, async (scope, pending) => {
+    const { tx, nowMs, after } = scope;
     if (pending.expiresAt !== null && pending.expiresAt <= nowMs) {
-      return { kind: 'expired', pending: await expireLocked(tx, pending, nowMs) };
+      await expireLocked(scope, pending);
+      return;
     }
     const side = sideOfCmd(pending.cmd);
-    if (!isPendingTriggered(side, pending.triggerType, pending.pendPrice, quote)) {
-      return { kind: 'waiting' };
-    }
+    if (!isPendingTriggered(side, pending.triggerType, pending.pendPrice, quote)) return;
     const instrument = ctx.market.instrument(pending.symbol);
-    if (!instrument) return { kind: 'waiting' };
+    if (!instrument) return;
     const price = referencePrice(side, quote);
     const quotes = conversionQuotes(ctx.market, nowMs);
     const message = await marginShortfall(
       tx,
       ctx,
-      account,
+      scope.account,
       instrument,
       { price, volume: pending.volume },
       nowMs,
@@ -74,13 +52,21 @@ export async function fillPending(
         nowMs,
       });
       if (!rejected) throw new ConflictError(`Pending order ${pending.id} changed`);
-      await updatePendingLog(tx, pending.id, {
-        orderStatus: orderStatusCode(orderTransition('working', 'Rejected')),
+      await movePendingOrder(tx, pending, 'Rejected', {
         transactTime: nowMs,
         marketPrice: price,
         message,
       });
-      return { kind: 'rejected', pending: rejected, message };
+      after.untrackPending(rejected);
+      after.publish({
+        type: 'pending_rejected',
+        uuid: rejected.uuid,
+        symbol: rejected.symbol,
+        at: nowMs,
+        pId: String(rejected.id),
+        message,
+      });
+      return;
     }
     const position = await openPosition(tx, ctx, {
       uuid: pending.uuid,
@@ -92,7 +78,7 @@ export async function fillPending(
       sl: pending.sl,
       comment: pending.comment,
       clientOrderId: pending.clientOrderId,
-      pendingId: pending.id,
+      pending,
       nowMs,
       quotes,
     });
@@ -102,47 +88,15 @@ export async function fillPending(
       nowMs,
     });
     if (!filled) throw new ConflictError(`Pending order ${pending.id} changed`);
-    return { kind: 'filled', pending: filled, position };
+    after.untrackPending(filled);
+    after.trackPosition(position);
+    after.publish({
+      type: 'pending_filled',
+      uuid: filled.uuid,
+      symbol: filled.symbol,
+      at: nowMs,
+      pId: String(filled.id),
+      orderId: String(position.id),
+    });
   });
-
-  switch (result.kind) {
-    case 'waiting':
-      return;
-    case 'gone':
-      if (result.pending) ctx.index.untrackPending(result.pending.symbol, result.pending.id);
-      return;
-    case 'expired':
-      ctx.index.untrackPending(result.pending.symbol, result.pending.id);
-      publishAccountEvent(ctx, {
-        type: 'pending_expired',
-        uuid: result.pending.uuid,
-        symbol: result.pending.symbol,
-        at: nowMs,
-        pId: String(result.pending.id),
-      });
-      return;
-    case 'rejected':
-      ctx.index.untrackPending(result.pending.symbol, result.pending.id);
-      publishAccountEvent(ctx, {
-        type: 'pending_rejected',
-        uuid: result.pending.uuid,
-        symbol: result.pending.symbol,
-        at: nowMs,
-        pId: String(result.pending.id),
-        message: result.message,
-      });
-      return;
-    case 'filled':
-      ctx.index.untrackPending(result.pending.symbol, result.pending.id);
-      ctx.index.trackPosition(result.position);
-      publishAccountEvent(ctx, {
-        type: 'pending_filled',
-        uuid: result.pending.uuid,
-        symbol: result.pending.symbol,
-        at: nowMs,
-        pId: String(result.pending.id),
-        orderId: String(result.position.id),
-      });
-      return;
-  }
 }

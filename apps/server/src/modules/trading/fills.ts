@@ -6,8 +6,6 @@ import {
   closingCmd,
   closingPrice,
   commissionFor,
-  orderStatusCode,
-  orderTransition,
   positionTransition,
   profitLoss,
   roundTo,
@@ -22,21 +20,14 @@ import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { toUsd } from './pricing.ts';
-import {
-  applyBalance,
-  insertOrderLog,
-  insertPosition,
-  insertSettlement,
-  updatePendingLog,
-  updatePositionClose,
-  type Position,
-  type Settlement,
-} from './store.ts';
+import { movePendingOrder, recordNewOrder } from './order-events.ts';
+import { applyBalance } from './store/accounts.ts';
+import { insertSettlement, type Settlement } from './store/history.ts';
+import type { Pending } from './store/pendings.ts';
+import { insertPosition, updatePositionClose, type Position } from './store/positions.ts';
 
 /** Order log orderType: 1 market, 2 pending. */
 export const ORDER_TYPE = { market: 1, pending: 2 } as const;
-
-const FILLED = orderStatusCode(orderTransition('submitted', 'Filled'));
 
 /** Text of the order log's `message` for a close reason: none for the trader's own close. */
 export function closeReasonText(reason: CloseReason): string {
@@ -54,8 +45,8 @@ export type OpenArgs = {
   sl: number;
   comment: string;
   clientOrderId: string | null;
-  /** Set when a pending order fills: its log row becomes the fill's. */
-  pendingId: number | null;
+  /** The locked pending order that fills, if any: its order (log row) becomes the fill's. */
+  pending: Pending | null;
   nowMs: number;
   quotes: ConversionQuotes;
 };
@@ -79,7 +70,7 @@ export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Pr
     currency: a.instrument.currency,
     comment: a.comment,
     clientOrderId: a.clientOrderId,
-    pendingId: a.pendingId,
+    pendingId: a.pending?.id ?? null,
     createdAt: a.nowMs,
   });
   await applyBalance(
@@ -94,9 +85,8 @@ export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Pr
     ],
     a.nowMs,
   );
-  if (a.pendingId !== null) {
-    await updatePendingLog(tx, a.pendingId, {
-      orderStatus: FILLED,
+  if (a.pending !== null) {
+    await movePendingOrder(tx, a.pending, 'Filled', {
       transactTime: a.nowMs,
       message: '',
       price: a.price,
@@ -105,27 +95,30 @@ export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Pr
       positionId: position.id,
     });
   } else {
-    await insertOrderLog(tx, {
-      uuid: a.uuid,
-      symbol: a.instrument.symbol,
-      cmd: a.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.market,
-      volume: a.volume,
-      price: a.price,
-      marketPrice: a.price,
-      orderStatus: FILLED,
-      createdAt: a.nowMs,
-      transactTime: a.nowMs,
-      commissionFee: commission,
-      currency: a.instrument.currency,
-      tp: a.tp,
-      sl: a.sl,
-      positionId: position.id,
-      pendingId: null,
-      message: '',
-      clientOrderId: a.clientOrderId,
-    });
+    await recordNewOrder(
+      tx,
+      {
+        uuid: a.uuid,
+        symbol: a.instrument.symbol,
+        cmd: a.cmd,
+        actionType: ACTION.open,
+        orderType: ORDER_TYPE.market,
+        volume: a.volume,
+        price: a.price,
+        marketPrice: a.price,
+        createdAt: a.nowMs,
+        transactTime: a.nowMs,
+        commissionFee: commission,
+        currency: a.instrument.currency,
+        tp: a.tp,
+        sl: a.sl,
+        positionId: position.id,
+        pendingId: null,
+        message: '',
+        clientOrderId: a.clientOrderId,
+      },
+      'Filled',
+    );
   }
   return position;
 }
@@ -224,26 +217,29 @@ export async function settlePosition(
     ],
     a.nowMs,
   );
-  await insertOrderLog(tx, {
-    uuid: p.uuid,
-    symbol: p.symbol,
-    cmd: closingCmd(p.cmd),
-    actionType: ACTION.close,
-    orderType: ORDER_TYPE.market,
-    volume: a.volume,
-    price: closePrice,
-    marketPrice: closePrice,
-    orderStatus: FILLED,
-    createdAt: a.nowMs,
-    transactTime: a.nowMs,
-    commissionFee: closeCommission,
-    currency: a.instrument.currency,
-    tp: p.tp,
-    sl: p.sl,
-    positionId: p.id,
-    pendingId: null,
-    message: closeReasonText(a.reason),
-    clientOrderId: a.clientOrderId,
-  });
+  await recordNewOrder(
+    tx,
+    {
+      uuid: p.uuid,
+      symbol: p.symbol,
+      cmd: closingCmd(p.cmd),
+      actionType: ACTION.close,
+      orderType: ORDER_TYPE.market,
+      volume: a.volume,
+      price: closePrice,
+      marketPrice: closePrice,
+      createdAt: a.nowMs,
+      transactTime: a.nowMs,
+      commissionFee: closeCommission,
+      currency: a.instrument.currency,
+      tp: p.tp,
+      sl: p.sl,
+      positionId: p.id,
+      pendingId: null,
+      message: closeReasonText(a.reason),
+      clientOrderId: a.clientOrderId,
+    },
+    'Filled',
+  );
   return { position: updated, settlement };
 }

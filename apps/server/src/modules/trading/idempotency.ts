@@ -3,7 +3,7 @@ import { TRADING_MESSAGES } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { ConflictError } from './errors.ts';
-import { findAnswer, saveAnswer } from './store.ts';
+import { findAnswer, saveAnswer } from './store/accounts.ts';
 
 /** What a mutation ends in: an answer to send, or a refusal that was recorded. */
 export type Outcome<T> = { ok: true; msg: string; data: T } | { ok: false; error: AppError };

@@ -12,7 +12,8 @@ import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { TradingContext } from './context.ts';
 import { conversionQuotes, markQuote, toUsd } from './pricing.ts';
-import { accountExposure, type Account } from './store.ts';
+import type { Account } from './store/accounts.ts';
+import { accountExposure } from './store/positions.ts';
 
 /** An account's money at a moment, in the account currency (USD). */
 export type Risk = {

@@ -31,6 +31,7 @@ export async function registerTrading(
     db: deps.db,
     market: deps.market,
     broker: deps.broker,
+    feed: deps.feed,
     now: deps.now,
     index: new TriggerIndex(),
     log: app.log,

@@ -15,14 +15,13 @@ import type { TraderRow } from '../../db/schema.ts';
 import { BadRequestError } from '../../http/errors.ts';
 import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
-import { publishAccountEvent } from './events.ts';
 import { checkExits } from './exits.ts';
 import { ORDER_TYPE, openPosition } from './fills.ts';
-import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
+import { idempotencyKey } from './idempotency.ts';
 import { marginShortfall } from './margin.ts';
 import { conversionQuotes, liveQuote, requireInstrument } from './pricing.ts';
-import { rejectOrder } from './rejections.ts';
-import { lockAccount, type Position } from './store.ts';
+import { reject, runAccountCommand } from './pipeline.ts';
+import type { Position } from './store/positions.ts';
 import { positionView } from './views.ts';
 
 export type OrderData = { order: PositionView };
@@ -55,92 +54,73 @@ export async function placeMarketOrder(
   });
   const nowMs = ctx.now();
 
-  const { outcome, opened } = await ctx.db.transaction(async (tx) => {
-    const account = await lockAccount(tx, trader.uuid, accountInit(trader, nowMs));
-    if (!account) throw new Error(`trading account ${trader.uuid} is missing`);
-    const seen = await replay<OrderData>(tx, key);
-    if (seen) return { outcome: seen, opened: null };
-
-    const rejection = {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.market,
-      volume,
-      price: 0,
-      marketPrice: 0,
-      tp: req.tp,
-      sl: req.sl,
-      positionId: null,
-      clientOrderId: req.clientOrderId ?? null,
-      nowMs,
-    };
-    const quote = liveQuote(ctx.market, instrument.symbol, nowMs);
-    if (!quote) {
-      const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
-      return {
-        outcome: await rejectOrder<OrderData>(tx, { ...rejection, message }, key),
-        opened: null,
+  return runAccountCommand<OrderData>(
+    ctx,
+    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
+    async (scope) => {
+      const rejection = {
+        uuid: trader.uuid,
+        instrument,
+        cmd: req.cmd,
+        actionType: ACTION.open,
+        orderType: ORDER_TYPE.market,
+        volume,
+        price: 0,
+        marketPrice: 0,
+        tp: req.tp,
+        sl: req.sl,
+        positionId: null,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
       };
-    }
-    const price = referencePrice(side, quote);
-    const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
+      const quote = liveQuote(ctx, instrument.symbol, nowMs);
+      if (!quote) {
+        const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
+        return reject(scope, { ...rejection, message });
+      }
+      const price = referencePrice(side, quote);
+      const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
 
-    const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(
-      tx,
-      ctx,
-      account,
-      instrument,
-      { price, volume },
-      nowMs,
-      quotes,
-    );
-    if (message) {
+      const quotes = conversionQuotes(ctx.market, nowMs);
+      const message = await marginShortfall(
+        scope.tx,
+        ctx,
+        scope.account,
+        instrument,
+        { price, volume },
+        nowMs,
+        quotes,
+      );
+      if (message) return reject(scope, { ...rejection, marketPrice: price, message });
+
+      const position: Position = await openPosition(scope.tx, ctx, {
+        uuid: trader.uuid,
+        instrument,
+        cmd: req.cmd,
+        volume,
+        price,
+        tp: exits.tp,
+        sl: exits.sl,
+        comment,
+        clientOrderId: req.clientOrderId ?? null,
+        pending: null,
+        nowMs,
+        quotes,
+      });
+      scope.after.trackPosition(position);
+      scope.after.publish({
+        type: 'position_opened',
+        uuid: position.uuid,
+        symbol: position.symbol,
+        at: nowMs,
+        orderId: String(position.id),
+        pId: null,
+      });
       return {
-        outcome: await rejectOrder<OrderData>(
-          tx,
-          { ...rejection, marketPrice: price, message },
-          key,
-        ),
-        opened: null,
+        ok: true,
+        msg: TRADING_SUCCESS.orderFilled,
+        data: { order: positionView(position, instrument, quote) },
       };
-    }
-
-    const position: Position = await openPosition(tx, ctx, {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      volume,
-      price,
-      tp: exits.tp,
-      sl: exits.sl,
-      comment,
-      clientOrderId: req.clientOrderId ?? null,
-      pendingId: null,
-      nowMs,
-      quotes,
-    });
-    const filled: Outcome<OrderData> = {
-      ok: true,
-      msg: TRADING_SUCCESS.orderFilled,
-      data: { order: positionView(position, instrument, quote) },
-    };
-    await remember(tx, key, filled, nowMs);
-    return { outcome: filled, opened: position };
-  });
-
-  if (opened) {
-    ctx.index.trackPosition(opened);
-    publishAccountEvent(ctx, {
-      type: 'position_opened',
-      uuid: opened.uuid,
-      symbol: opened.symbol,
-      at: nowMs,
-      orderId: String(opened.id),
-      pId: null,
-    });
-  }
-  return unwrap(outcome);
+    },
+  );
 }

@@ -5,8 +5,6 @@ import {
   TRADING_SUCCESS,
   gfdExpiresAt,
   normalizeQuantity,
-  orderStatusCode,
-  orderTransition,
   pendingTriggerType,
   quantityRule,
   referencePrice,
@@ -21,14 +19,14 @@ import type { TraderRow } from '../../db/schema.ts';
 import { BadRequestError } from '../../http/errors.ts';
 import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
-import { publishAccountEvent } from './events.ts';
 import { checkExits } from './exits.ts';
 import { ORDER_TYPE } from './fills.ts';
-import { idempotencyKey, remember, replay, unwrap, type Outcome } from './idempotency.ts';
+import { idempotencyKey } from './idempotency.ts';
 import { marginShortfall } from './margin.ts';
 import { conversionQuotes, liveQuote, requireInstrument } from './pricing.ts';
-import { rejectOrder } from './rejections.ts';
-import { insertOrderLog, insertPending, lockAccount, type Pending } from './store.ts';
+import { reject, runAccountCommand } from './pipeline.ts';
+import { recordNewOrder } from './order-events.ts';
+import { insertPending, type Pending } from './store/pendings.ts';
 import { pendingView } from './views.ts';
 
 export type PendingData = { pending: PendingView };
@@ -68,116 +66,100 @@ export async function placePendingOrder(
   });
   const nowMs = ctx.now();
 
-  const { outcome, placed } = await ctx.db.transaction(async (tx) => {
-    const account = await lockAccount(tx, trader.uuid, accountInit(trader, nowMs));
-    if (!account) throw new Error(`trading account ${trader.uuid} is missing`);
-    const seen = await replay<PendingData>(tx, key);
-    if (seen) return { outcome: seen, placed: null };
-
-    const rejection = {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.pending,
-      volume,
-      price: req.pendPrice,
-      marketPrice: 0,
-      tp: req.tp,
-      sl: req.sl,
-      positionId: null,
-      clientOrderId: req.clientOrderId ?? null,
-      nowMs,
-    };
-    const quote = liveQuote(ctx.market, instrument.symbol, nowMs);
-    if (!quote) {
-      const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
-      return {
-        outcome: await rejectOrder<PendingData>(tx, { ...rejection, message }, key),
-        placed: null,
+  return runAccountCommand<PendingData>(
+    ctx,
+    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
+    async (scope) => {
+      const rejection = {
+        uuid: trader.uuid,
+        instrument,
+        cmd: req.cmd,
+        actionType: ACTION.open,
+        orderType: ORDER_TYPE.pending,
+        volume,
+        price: req.pendPrice,
+        marketPrice: 0,
+        tp: req.tp,
+        sl: req.sl,
+        positionId: null,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
       };
-    }
-    const reference = referencePrice(side, quote);
-    const priceProblem = validateLimitPrice(req.pendPrice, reference, tick);
-    if (priceProblem) throw new BadRequestError(priceProblem);
-    const price = snapToTick(req.pendPrice, tick);
-    const exits = checkExits(side, price, req, tick, null);
+      const quote = liveQuote(ctx, instrument.symbol, nowMs);
+      if (!quote) {
+        const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
+        return reject(scope, { ...rejection, message });
+      }
+      const reference = referencePrice(side, quote);
+      const priceProblem = validateLimitPrice(req.pendPrice, reference, tick);
+      if (priceProblem) throw new BadRequestError(priceProblem);
+      const price = snapToTick(req.pendPrice, tick);
+      const exits = checkExits(side, price, req, tick, null);
 
-    const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(
-      tx,
-      ctx,
-      account,
-      instrument,
-      { price, volume },
-      nowMs,
-      quotes,
-    );
-    if (message) {
+      const quotes = conversionQuotes(ctx.market, nowMs);
+      const message = await marginShortfall(
+        scope.tx,
+        ctx,
+        scope.account,
+        instrument,
+        { price, volume },
+        nowMs,
+        quotes,
+      );
+      if (message) return reject(scope, { ...rejection, marketPrice: reference, message });
+
+      const pending: Pending = await insertPending(scope.tx, {
+        uuid: trader.uuid,
+        symbol: instrument.symbol,
+        cmd: req.cmd,
+        volume,
+        pendPrice: price,
+        tp: exits.tp,
+        sl: exits.sl,
+        expireType: req.expireType,
+        expiresAt: req.expireType === 'GFD' ? gfdExpiresAt(instrument.calendar, nowMs) : null,
+        triggerType: pendingTriggerType(side, price, reference),
+        comment,
+        clientOrderId: req.clientOrderId ?? null,
+        createdAt: nowMs,
+      });
+      await recordNewOrder(
+        scope.tx,
+        {
+          uuid: trader.uuid,
+          symbol: instrument.symbol,
+          cmd: req.cmd,
+          actionType: ACTION.open,
+          orderType: ORDER_TYPE.pending,
+          volume,
+          price,
+          marketPrice: reference,
+          createdAt: nowMs,
+          transactTime: nowMs,
+          commissionFee: 0,
+          currency: instrument.currency,
+          tp: exits.tp,
+          sl: exits.sl,
+          positionId: null,
+          pendingId: pending.id,
+          message: '',
+          clientOrderId: req.clientOrderId ?? null,
+        },
+        'Accepted',
+      );
+      scope.after.trackPending(pending);
+      scope.after.publish({
+        type: 'pending_added',
+        uuid: pending.uuid,
+        symbol: pending.symbol,
+        at: nowMs,
+        pId: String(pending.id),
+      });
       return {
-        outcome: await rejectOrder<PendingData>(
-          tx,
-          { ...rejection, marketPrice: reference, message },
-          key,
-        ),
-        placed: null,
+        ok: true,
+        msg: TRADING_SUCCESS.pendingPlaced,
+        data: { pending: pendingView(pending) },
       };
-    }
-
-    const pending: Pending = await insertPending(tx, {
-      uuid: trader.uuid,
-      symbol: instrument.symbol,
-      cmd: req.cmd,
-      volume,
-      pendPrice: price,
-      tp: exits.tp,
-      sl: exits.sl,
-      expireType: req.expireType,
-      expiresAt: req.expireType === 'GFD' ? gfdExpiresAt(instrument.calendar, nowMs) : null,
-      triggerType: pendingTriggerType(side, price, reference),
-      comment,
-      clientOrderId: req.clientOrderId ?? null,
-      createdAt: nowMs,
-    });
-    await insertOrderLog(tx, {
-      uuid: trader.uuid,
-      symbol: instrument.symbol,
-      cmd: req.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.pending,
-      volume,
-      price,
-      marketPrice: reference,
-      orderStatus: orderStatusCode(orderTransition('submitted', 'Accepted')),
-      createdAt: nowMs,
-      transactTime: nowMs,
-      commissionFee: 0,
-      currency: instrument.currency,
-      tp: exits.tp,
-      sl: exits.sl,
-      positionId: null,
-      pendingId: pending.id,
-      message: '',
-      clientOrderId: req.clientOrderId ?? null,
-    });
-    const accepted: Outcome<PendingData> = {
-      ok: true,
-      msg: TRADING_SUCCESS.pendingPlaced,
-      data: { pending: pendingView(pending) },
-    };
-    await remember(tx, key, accepted, nowMs);
-    return { outcome: accepted, placed: pending };
-  });
-
-  if (placed) {
-    ctx.index.trackPending(placed);
-    publishAccountEvent(ctx, {
-      type: 'pending_added',
-      uuid: placed.uuid,
-      symbol: placed.symbol,
-      at: nowMs,
-      pId: String(placed.id),
-    });
-  }
-  return unwrap(outcome);
+    },
+  );
 }

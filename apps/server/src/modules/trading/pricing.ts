@@ -8,6 +8,7 @@ import {
 import { NotFoundError } from '../../http/errors.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { MarketData } from '../market/market-data.ts';
+import type { TradingContext } from './context.ts';
 
 /** The catalogue instrument of a symbol; an unknown symbol is a 404 with the rule's message. */
 export function requireInstrument(market: MarketData, symbol: string): CatalogueInstrument {
@@ -16,9 +17,14 @@ export function requireInstrument(market: MarketData, symbol: string): Catalogue
   return instrument;
 }
 
-/** The live quote a market order fills at; null while the instrument's market is closed. */
-export function liveQuote(market: MarketData, symbol: string, now: number): SimQuote | null {
-  return market.isTrading(symbol, now) ? market.quoteAt(symbol, now) : null;
+/**
+ * The quote an order fills at (and a pending order's price is checked against): the one the
+ * feed last published to clients, not the simulator's quote recomputed at `now`, so nobody
+ * is filled at a price no screen showed. Null while the instrument's market is closed or
+ * before its first published tick.
+ */
+export function liveQuote(ctx: TradingContext, symbol: string, now: number): SimQuote | null {
+  return ctx.market.isTrading(symbol, now) ? ctx.feed.latestQuote(symbol) : null;
 }
 
 /** The price a position is valued at now: the live quote, or the last one while closed. */

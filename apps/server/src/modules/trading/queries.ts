@@ -13,16 +13,15 @@ import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
 import { accountRisk } from './margin.ts';
 import { markQuote } from './pricing.ts';
+import { readAccount } from './store/accounts.ts';
 import {
   countOrderLogs,
   countSettlements,
-  countWorkingPendings,
-  listOpenPositions,
   listOrderLogs,
   listSettlements,
-  listWorkingPendings,
-  readAccount,
-} from './store.ts';
+} from './store/history.ts';
+import { countWorkingPendings, listWorkingPendings } from './store/pendings.ts';
+import { listOpenPositions } from './store/positions.ts';
 import { orderLogView, pendingView, positionView, settleView } from './views.ts';
 
 /*

@@ -1,9 +1,8 @@
-import { orderStatusCode, orderTransition } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import { OrderRejectedError } from './errors.ts';
-import { remember, type IdempotencyKey, type Outcome } from './idempotency.ts';
-import { insertOrderLog } from './store.ts';
+import type { Outcome } from './idempotency.ts';
+import { recordNewOrder } from './order-events.ts';
 
 export type Rejection = {
   uuid: string;
@@ -26,36 +25,33 @@ export type Rejection = {
 
 /**
  * The venue refuses an order it understood (market closed, not enough margin): the refusal
- * is logged (status Rejected) and remembered under the idempotency key in the caller's
- * transaction, which then commits; the caller throws the returned error afterwards.
+ * is logged (status Rejected) in the caller's transaction, which then commits (the command
+ * pipeline remembers it under the idempotency key and throws it afterwards).
  */
-export async function rejectOrder<T>(
-  tx: Db,
-  r: Rejection,
-  key: IdempotencyKey | null,
-): Promise<Outcome<T>> {
-  await insertOrderLog(tx, {
-    uuid: r.uuid,
-    symbol: r.instrument.symbol,
-    cmd: r.cmd,
-    actionType: r.actionType,
-    orderType: r.orderType,
-    volume: r.volume,
-    price: r.price,
-    marketPrice: r.marketPrice,
-    orderStatus: orderStatusCode(orderTransition('submitted', 'Rejected')),
-    createdAt: r.nowMs,
-    transactTime: r.nowMs,
-    commissionFee: 0,
-    currency: r.instrument.currency,
-    tp: r.tp,
-    sl: r.sl,
-    positionId: r.positionId,
-    pendingId: null,
-    message: r.message,
-    clientOrderId: r.clientOrderId,
-  });
-  const outcome: Outcome<T> = { ok: false, error: new OrderRejectedError(r.message) };
-  await remember(tx, key, outcome, r.nowMs);
-  return outcome;
+export async function rejectOrder<T>(tx: Db, r: Rejection): Promise<Outcome<T>> {
+  await recordNewOrder(
+    tx,
+    {
+      uuid: r.uuid,
+      symbol: r.instrument.symbol,
+      cmd: r.cmd,
+      actionType: r.actionType,
+      orderType: r.orderType,
+      volume: r.volume,
+      price: r.price,
+      marketPrice: r.marketPrice,
+      createdAt: r.nowMs,
+      transactTime: r.nowMs,
+      commissionFee: 0,
+      currency: r.instrument.currency,
+      tp: r.tp,
+      sl: r.sl,
+      positionId: r.positionId,
+      pendingId: null,
+      message: r.message,
+      clientOrderId: r.clientOrderId,
+    },
+    'Rejected',
+  );
+  return { ok: false, error: new OrderRejectedError(r.message) };
 }

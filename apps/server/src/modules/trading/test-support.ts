@@ -16,18 +16,23 @@ import type { TriggerEngine } from './engine.ts';
 /**
  * Market data whose scripted symbols quote exactly what a test says (and open or close when
  * it says); the feed polls only those, so a test drives ticks and triggers
- * deterministically. Other symbols keep their simulated prices for direct calls.
+ * deterministically. A quote set (or a market reopened) is published at once, the way the
+ * test-only feed control pins one, since orders fill at the published quote. Other symbols
+ * keep their simulated prices for direct calls.
  */
 export class ScriptedMarket extends MarketData {
   private readonly scripted = new Map<string, { bid: number; ask: number; trading: boolean }>();
+  /** Publishes a symbol's quote now (the app's feed, once it is built). */
+  publish: (symbol: string) => void = () => undefined;
 
   constructor(seed = 1) {
     super(seed);
   }
 
-  /** Sets the symbol's quote (and opens its market). */
+  /** Sets the symbol's quote (and opens its market), and publishes it. */
   setQuote(symbol: string, bid: number, ask: number): void {
     this.scripted.set(symbol, { bid, ask, trading: true });
+    this.publish(symbol);
   }
 
   /** Closes (or reopens) the scripted symbol's market; its last quote stays. */
@@ -35,6 +40,7 @@ export class ScriptedMarket extends MarketData {
     const s = this.scripted.get(symbol);
     if (!s) throw new Error(`${symbol} is not scripted`);
     s.trading = trading;
+    this.publish(symbol);
   }
 
   override symbols(): string[] {
@@ -81,6 +87,8 @@ export async function createTradingTestApp(): Promise<TradingTestApp> {
   market.setQuote('EURUSD', 1.09995, 1.10005);
   const config = testConfig();
   const app = await buildApp({ db: testDb.db, config, now: clock.now, market });
+  market.publish = (symbol) => app.services.feed.pollSymbol(symbol);
+  app.services.feed.poll();
   const engine = app.services.trading.engine;
   return {
     ...testDb,
@@ -90,8 +98,8 @@ export async function createTradingTestApp(): Promise<TradingTestApp> {
     engine,
     config,
     async tick(symbol, bid, ask) {
-      market.setQuote(symbol, bid, ask);
       clock.advance(1000);
+      market.setQuote(symbol, bid, ask);
       app.services.feed.poll();
       await engine.whenIdle();
     },

@@ -1,5 +1,6 @@
 import { sideOfCmd, type PendingTrigger, type Side } from '@ct/domain';
-import type { Pending, Position } from './store.ts';
+import type { Pending } from './store/pendings.ts';
+import type { Position } from './store/positions.ts';
 
 /** A working pending order as the trigger engine watches it. */
 export type PendingEntry = {

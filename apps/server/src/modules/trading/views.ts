@@ -9,7 +9,9 @@ import {
   type SimQuote,
 } from '@ct/domain';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
-import type { OrderLog, Pending, Position, Settlement } from './store.ts';
+import type { OrderLog, Settlement } from './store/history.ts';
+import type { Pending } from './store/pendings.ts';
+import type { Position } from './store/positions.ts';
 
 /** Epoch milliseconds (storage) to epoch seconds (the API's unit). */
 const seconds = (ms: number) => Math.floor(ms / 1000);

@@ -1,0 +1,142 @@
+import type { AccountEvent } from '@ct/domain';
+import type { Db } from '../../db/types.ts';
+import type { TradingContext } from './context.ts';
+import { publishAccountEvent } from './events.ts';
+import { remember, replay, unwrap, type IdempotencyKey, type Outcome } from './idempotency.ts';
+import { rejectOrder, type Rejection } from './rejections.ts';
+import { lockAccount, type Account } from './store/accounts.ts';
+import { findPending, lockPending, type Pending } from './store/pendings.ts';
+import { findPosition, lockPosition, type Position } from './store/positions.ts';
+
+/**
+ * What a use case asks to happen once its transaction has committed: the trigger index
+ * follows the change and the account's pages hear of it. Nothing of it happens when the
+ * transaction fails.
+ */
+export type AfterCommit = {
+  trackPending(p: Pending): void;
+  untrackPending(p: Pick<Pending, 'symbol' | 'id'>): void;
+  trackPosition(p: Position): void;
+  untrackPosition(p: Pick<Position, 'symbol' | 'id'>): void;
+  publish(event: AccountEvent): void;
+};
+
+/** What a use case runs with: the transaction, the locked account and the command's time. */
+export type CommandScope = {
+  tx: Db;
+  account: Account;
+  nowMs: number;
+  after: AfterCommit;
+};
+
+/** An account-changing command of the API: whose account, how it starts, its idempotency key. */
+export type AccountCommand = {
+  uuid: string;
+  /** How the account starts if this is its first use. */
+  init: { startingBalance: number; nowMs: number };
+  key: IdempotencyKey | null;
+  nowMs: number;
+};
+
+/** The deferred effects of one transaction, run in order after its commit. */
+function collectEffects(ctx: TradingContext): { after: AfterCommit; run: () => void } {
+  const effects: (() => void)[] = [];
+  return {
+    after: {
+      trackPending: (p) => effects.push(() => ctx.index.trackPending(p)),
+      untrackPending: (p) => effects.push(() => ctx.index.untrackPending(p.symbol, p.id)),
+      trackPosition: (p) => effects.push(() => ctx.index.trackPosition(p)),
+      untrackPosition: (p) => effects.push(() => ctx.index.untrackPosition(p.symbol, p.id)),
+      publish: (event) => effects.push(() => publishAccountEvent(ctx, event)),
+    },
+    run: () => {
+      for (const effect of effects) effect();
+    },
+  };
+}
+
+/**
+ * Runs an API command on an account: in one transaction it locks the account (creating it
+ * on first use), answers a retried idempotency key with the stored outcome, else runs the
+ * use case and stores its outcome under the key; after the commit it applies the use case's
+ * effects (trigger index, account events). A refusal the use case records (see `reject`)
+ * commits too and is thrown afterwards; any other error rolls everything back.
+ */
+export async function runAccountCommand<T>(
+  ctx: TradingContext,
+  command: AccountCommand,
+  handler: (scope: CommandScope) => Promise<Outcome<T>>,
+): Promise<{ msg: string; data: T }> {
+  let effects = collectEffects(ctx);
+  const outcome = await ctx.db.transaction(async (tx) => {
+    effects = collectEffects(ctx);
+    const account = await lockAccount(tx, command.uuid, command.init);
+    if (!account) throw new Error(`trading account ${command.uuid} is missing`);
+    const seen = await replay<T>(tx, command.key);
+    if (seen) return seen;
+    const result = await handler({ tx, account, nowMs: command.nowMs, after: effects.after });
+    await remember(tx, command.key, result, command.nowMs);
+    return result;
+  });
+  effects.run();
+  return unwrap(outcome);
+}
+
+/** A refused order: logged as Rejected in the command's transaction, answered as a refusal. */
+export function reject<T>(scope: CommandScope, rejection: Rejection): Promise<Outcome<T>> {
+  return rejectOrder<T>(scope.tx, rejection);
+}
+
+/** A record the trigger engine acts on: how to find it, lock it, and forget it in the index. */
+type TriggerTarget<R extends { uuid: string; symbol: string; id: number }> = {
+  find(tx: Db, id: number): Promise<R | null>;
+  lock(tx: Db, seen: R): Promise<R | null>;
+  live(row: R): boolean;
+  forget(after: AfterCommit, row: R): void;
+};
+
+export const PENDING_TARGET: TriggerTarget<Pending> = {
+  find: findPending,
+  lock: (tx, seen) => lockPending(tx, seen.id),
+  live: (p) => p.status === 'working',
+  forget: (after, p) => after.untrackPending(p),
+};
+
+export const POSITION_TARGET: TriggerTarget<Position> = {
+  find: findPosition,
+  lock: (tx, seen) => lockPosition(tx, seen.uuid, seen.id),
+  live: (p) => p.status === 'open',
+  forget: (after, p) => after.untrackPosition(p),
+};
+
+/**
+ * Runs a trigger engine command on one record (a pending order, a position) in one
+ * transaction: finds it to learn its account, locks the account and then the record (the
+ * API's lock order), and hands the record to the use case only while it is still live; a
+ * record found gone is dropped from the index. The use case's effects apply after commit.
+ */
+export async function runTriggerCommand<R extends { uuid: string; symbol: string; id: number }>(
+  ctx: TradingContext,
+  target: TriggerTarget<R>,
+  id: number,
+  handler: (scope: CommandScope, row: R) => Promise<void>,
+): Promise<void> {
+  const nowMs = ctx.now();
+  let effects = collectEffects(ctx);
+  await ctx.db.transaction(async (tx) => {
+    effects = collectEffects(ctx);
+    const seen = await target.find(tx, id);
+    if (!seen || !target.live(seen)) {
+      if (seen) target.forget(effects.after, seen);
+      return;
+    }
+    const account = await lockAccount(tx, seen.uuid, null);
+    const row = await target.lock(tx, seen);
+    if (!account || !row || !target.live(row)) {
+      if (row) target.forget(effects.after, row);
+      return;
+    }
+    await handler({ tx, account, nowMs, after: effects.after }, row);
+  });
+  effects.run();
+}
