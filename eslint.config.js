@@ -4,6 +4,9 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import prettier from 'eslint-config-prettier';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
+import { webTierZones } from './apps/web/boundaries.js';
+import { builtinModules } from 'node:module';
 
 export default tseslint.config(
   {
@@ -29,14 +32,50 @@ export default tseslint.config(
     },
   },
   {
-    // The domain core is pure: it imports nothing from the apps and does no I/O.
+    // The domain core never reads the clock or a random source: time and ids are passed
+    // in, so its rules (and its tests) are deterministic.
+    files: ['packages/domain/**/*.ts'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'Date', property: 'now', message: 'Pass the time in (`now: number`).' },
+        { object: 'Math', property: 'random', message: 'Pass a seeded source in (market/prng).' },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Pass the time in: `new Date(now)`.',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: 'Date() reads the clock; pass the time in.',
+        },
+      ],
+      'no-restricted-globals': ['error', 'process', 'Buffer', 'crypto', 'performance'],
+    },
+  },
+  {
+    // The domain core is pure: it imports nothing from the apps and does no I/O. Tests may
+    // read fixtures from disk.
     files: ['packages/domain/**/*.ts'],
     ignores: ['packages/domain/**/*.test.ts'],
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: ['@ct/server', '@ct/web', 'node:*', 'fs', 'path', 'react', 'fastify'] },
+        {
+          paths: builtinModules,
+          patterns: ['@ct/server', '@ct/web', 'node:*', 'react', 'fastify', '**/apps/**'],
+        },
       ],
+    },
+  },
+  {
+    // Journeys and benchmarks drive the product as a process (or a package's public entry),
+    // never through the apps' source files.
+    files: ['e2e/**/*.ts', 'bench/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: ['**/apps/server/**', '**/apps/web/**'] }],
     },
   },
   {
@@ -51,6 +90,24 @@ export default tseslint.config(
       ...reactHooks.configs.recommended.rules,
       'react-refresh/only-export-components': 'off',
       'no-restricted-imports': ['error', { patterns: ['@ct/server', '**/apps/server/**'] }],
+    },
+  },
+  {
+    // No import cycles in the web app: between modules, and between folders (tiers).
+    files: ['apps/web/src/**/*.{ts,tsx}'],
+    ignores: ['**/*.test.{ts,tsx}', '**/testSupport.ts', 'apps/web/src/test/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.tsx'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: webTierZones(`${import.meta.dirname}/apps/web/src`) },
+      ],
     },
   },
   prettier,

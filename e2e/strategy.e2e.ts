@@ -54,20 +54,7 @@ async function toast(text: string): Promise<void> {
 
 describe('strategy workbench', () => {
   it('opens the Python Code Editor from a chart with the Default strategy code', async () => {
-    const chart = page.locator('[data-chart-id]').filter({
-      has: page.locator('[data-testid=chart-canvas][data-phase=ready]'),
-    });
-    await chart.first().waitFor({ timeout: 30_000 });
-    chartId = (await chart.first().getAttribute('data-chart-id')) ?? '';
-    const button = page
-      .locator(`[data-chart-id="${chartId}"]`)
-      .getByRole('button', { name: 'Python Code Editor' });
-    await waitUntil(
-      () => button.isEnabled(),
-      (enabled) => enabled,
-    );
-    await button.click();
-    await editor().locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
+    await openEditor();
     const text = await waitUntil(editorText, (t) => t.includes('def main'), 30_000);
     expect(text).toContain('def main');
     // 80vw once the modal's opening (zoom) animation has ended

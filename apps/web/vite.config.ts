@@ -20,7 +20,8 @@ export default defineConfig({
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
     setupFiles: ['src/test/setup.ts'],
-    // antd renders large trees; jsdom is slow at them.
-    testTimeout: 20_000,
+    // antd renders large trees and jsdom is slow at them: the 50-row table pages take ~10 s
+    // on an idle 2-core machine and twice that when it is busy. A deadline, not a measure.
+    testTimeout: 60_000,
   },
 });

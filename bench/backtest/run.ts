@@ -1,26 +1,24 @@
 // Backtest benchmark: end-to-end time of POST /api/backtest/code through HTTP (sandbox start
 // included), next to the same Python function run directly by python3 without the sandbox,
 // in the same run. `runBacktestBench()` returns the figures; `printBacktestBench()` prints them.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatContractDate, parseOhlcvCsv, type Bar, type HistoricalBar } from '@ct/domain';
-import { buildApp } from '../../apps/server/src/app.ts';
-import { loadConfig } from '../../apps/server/src/config.ts';
-import { openPglite } from '../../apps/server/src/db/connect.ts';
-import { migrateDatabase } from '../../apps/server/src/db/migrate.ts';
-import {
-  DEFAULT_SANDBOX_SETTINGS,
-  type SandboxSettings,
-} from '../../apps/server/src/modules/backtest/sandbox/settings.ts';
-import { DEFAULT_STRATEGY_FILE } from '../../apps/server/src/modules/strategy/template.ts';
-import { createUser } from '../../apps/server/src/modules/users/service.ts';
 
+const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GOOG_CSV = fileURLToPath(new URL('../../apps/server/data/market/GOOG.csv', import.meta.url));
 const DIRECT_DRIVER = fileURLToPath(new URL('./direct.py', import.meta.url));
-const STRATEGY_FILE = fileURLToPath(DEFAULT_STRATEGY_FILE);
+// the strategy the product ships as its default (the editor's template)
+const STRATEGY_FILE = fileURLToPath(
+  new URL('../../apps/server/src/modules/strategy/default_strategy.py', import.meta.url),
+);
+// the interpreter the product's sandbox runs (BACKTEST_PYTHON, docs/backtest.md)
+const PYTHON = process.env.BACKTEST_PYTHON ?? '/usr/bin/python3';
+const DEMO_EMAIL = 'demo@example.com';
+const DEMO_PASSWORD = 'bench-password';
 
 export type BacktestBenchRow = {
   dataset: string;
@@ -136,38 +134,69 @@ async function runDirect(
 
 type Server = { url: string; cookie: string; close: () => Promise<void> };
 
-async function startServer(sandbox: SandboxSettings): Promise<Server> {
+/** Stops a child process and waits for its exit. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/**
+ * The product as users run it (apps/server/src/main.ts, the server `npm start` runs, without
+ * the web app) on a fresh DATA_DIR, with `pool` sandboxes started ahead of time; logged in
+ * as the demo user.
+ */
+async function startServer(pool: number): Promise<Server> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-backtest-'));
-  const database = await openPglite(path.join(dir, 'pglite'));
-  await migrateDatabase(database);
-  const email = 'bench@example.com';
-  const password = 'bench-password';
-  await createUser(
-    database.db,
-    { email, password, nickName: 'Bench', accounts: [{ name: 'Bench', level: 1, type: 1 }] },
-    Date.now(),
-  );
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), sandbox };
-  const app = await buildApp({ db: database.db, config });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  const login = await fetch(`${url}/user/api/v1/account/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ channel: 1, login_type: 2, user_name: email, password, device: 1 }),
-  });
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  await app.services.backtest.sandbox.start();
-  return {
-    url,
-    cookie,
-    close: async () => {
-      await app.close();
-      await database.close();
-      fs.rmSync(dir, { recursive: true, force: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: REPO_ROOT,
+    env: {
+      ...process.env,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATA_DIR: dir,
+      WEB_DIST: path.join(dir, 'no-web'),
+      LOG_LEVEL: 'warn',
+      DEMO_PASSWORD,
+      BACKTEST_PYTHON: PYTHON,
+      BACKTEST_POOL_SIZE: String(pool),
+      BACKTEST_UID_BASE: '63000',
     },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const close = async () => {
+    await stopChild(child);
+    fs.rmSync(dir, { recursive: true, force: true });
   };
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let stdout = '';
+      child.stdout?.on('data', (chunk: Buffer) => {
+        stdout += chunk.toString();
+        const match = /running at (http:\/\/\S+)/.exec(stdout);
+        if (match?.[1]) resolve(match[1]);
+      });
+      child.once('exit', (code) => reject(new Error(`the server exited (${code}) before it ran`)));
+    });
+    const login = await fetch(`${url}/user/api/v1/account/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        channel: 1,
+        login_type: 2,
+        user_name: DEMO_EMAIL,
+        password: DEMO_PASSWORD,
+        device: 1,
+      }),
+    });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    if (!cookie) throw new Error(`demo login failed: ${await login.text()}`);
+    return { url, cookie, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
 
 type ApiAnswer = { error: string | null; deals: unknown[]; strategy_ms: number | null };
@@ -202,9 +231,12 @@ export async function runBacktestBench(
       bars: generatedBars(options.generatedBars ?? 100_000),
     },
   ];
-  const python = DEFAULT_SANDBOX_SETTINGS.python;
-  const warm = await startServer({ ...DEFAULT_SANDBOX_SETTINGS, warm: 2, uidBase: 63_000 });
-  const cold = await startServer({ ...DEFAULT_SANDBOX_SETTINGS, warm: 0, uidBase: 63_000 });
+  const python = PYTHON;
+  const warm = await startServer(2);
+  const cold = await startServer(0).catch(async (error: unknown) => {
+    await warm.close();
+    throw error;
+  });
   const rows: BacktestBenchRow[] = [];
   try {
     for (const dataset of datasets) {

@@ -3,9 +3,12 @@
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from '../../apps/server/src/modules/gateway/hub.ts';
-import { gatewayRoutes } from '../../apps/server/src/modules/gateway/routes.ts';
-import { createGatewayPolicy } from '../../apps/server/src/modules/gateway/policy.ts';
+import {
+  createGatewayPolicy,
+  DEFAULT_GATEWAY_OPTIONS,
+  GatewayHub,
+  gatewayRoutes,
+} from '@ct/server/gateway';
 import { CHANNELS } from './channels.ts';
 
 const mode = process.argv[2] === 'ws' ? 'ws' : 'gateway';

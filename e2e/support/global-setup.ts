@@ -4,7 +4,6 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startOpenAiTestServer } from '../../apps/server/src/test/openai-test-server.ts';
 import type {} from 'vitest';
 
 declare module 'vitest' {
@@ -30,6 +29,42 @@ function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * Starts the OpenAI-compatible test server as its own process (its documented standalone
+ * mode, as the benchmark runs it): the journeys script it over HTTP only, so they need none
+ * of the server's code. Resolves with its base URL (ending in `/v1`).
+ */
+function startAiTestServer(): Promise<{ child: ChildProcess; baseUrl: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'apps/server/src/test/openai-test-server.ts', '--port', '0'],
+      { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let output = '';
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /test server at (http:\/\/\S+\/v1)/.exec(output);
+      if (match?.[1]) resolve({ child, baseUrl: match[1] });
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.once('exit', (code) => {
+      reject(new Error(`The AI test server exited with code ${code}. Output:\n${output}`));
+    });
+  });
+}
+
+/** Stops a child process and waits for its exit. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
 }
 
 /** Starts the product with `npm start` and resolves with the URL it prints. */
@@ -62,7 +97,7 @@ function startProduct(env: NodeJS.ProcessEnv): Promise<{ child: ChildProcess; ur
 export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ct-e2e-'));
   // The AI assistant's model: a scriptable OpenAI-compatible server, the product's Ollama.
-  const aiServer = await startOpenAiTestServer();
+  const aiServer = await startAiTestServer();
   const port = await freePort();
   // Vitest sets NODE_ENV=test; the product runs (and `npm start` builds the web app) as it
   // does for users, so it must not inherit that (antd gives every element id 'test' then).
@@ -76,6 +111,9 @@ export default async function setup(project: TestProject) {
     OLLAMA_BASE_URL: aiServer.baseUrl,
     // the test-only feed control: journeys pin quotes (support/market.ts)
     MARKET_TEST_CONTROL: '1',
+  }).catch(async (error: unknown) => {
+    await stopChild(aiServer.child);
+    throw error;
   });
   project.provide('baseURL', url);
   project.provide('demoPassword', DEMO_PASSWORD);
@@ -95,6 +133,6 @@ export default async function setup(project: TestProject) {
       });
     }
     rmSync(dataDir, { recursive: true, force: true });
-    await aiServer.close();
+    await stopChild(aiServer.child);
   };
 }

@@ -12,6 +12,7 @@ export * from './market/sessions.ts';
 export * from './market/simulator.ts';
 export * from './market/history.ts';
 export * from './market/instrument.ts';
+export * from './market/catalogue.ts';
 export * from './format/trading-labels.ts';
 export * from './market/schemas.ts';
 export * from './market/live.ts';

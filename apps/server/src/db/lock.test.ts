@@ -38,6 +38,9 @@ describe('acquireLock', () => {
   it('takes over an unreadable lock', () => {
     const file = lockFile();
     fs.writeFileSync(file, 'garbage');
-    acquireLock(file).release();
+    const lock = acquireLock(file);
+    expect(fs.readFileSync(file, 'utf8')).toBe(String(process.pid));
+    lock.release();
+    expect(fs.existsSync(file)).toBe(false);
   });
 });

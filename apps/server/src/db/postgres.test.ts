@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import {
   accountSummarySchema,
@@ -57,12 +58,35 @@ async function startProduct(url: string, nowMs: number) {
   return { database, seeded };
 }
 
-if (!SERVER_URL) {
-  it('runs the product on a real PostgreSQL server', (ctx) => {
-    console.warn(`postgres.test.ts skipped: ${SKIPPED}`); // the default reporter shows no notes
-    ctx.skip(SKIPPED);
+// the default reporter shows no notes on skipped suites
+if (!SERVER_URL) console.warn(`postgres.test.ts: the journey is skipped: ${SKIPPED}`);
+
+// These run with or without a server: the per-run database's address and a start-up that
+// fails loudly instead of falling back to PGlite.
+describe('the PostgreSQL connection', () => {
+  it('addresses the per-run database on the same server, in host and socket form', () => {
+    expect(
+      databaseUrl('postgresql://ct:pw@db.example:5433/postgres?sslmode=disable', 'run_1'),
+    ).toBe('postgresql://ct:pw@db.example:5433/run_1?sslmode=disable');
+    expect(databaseUrl('postgresql://ct@/postgres?host=/tmp/pg', 'run_2')).toBe(
+      'postgresql://ct@/run_2?host=/tmp/pg',
+    );
+    expect(databaseUrl('postgres://localhost', 'run_3')).toBe('postgres://localhost/run_3');
   });
-}
+
+  it('fails at start when DATABASE_URL names an unreachable server', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-pg-unreachable-'));
+    try {
+      const missing = path.join(dataDir, 'no-server');
+      await expect(
+        openDatabase({ dataDir, databaseUrl: `postgresql://ct@/ct?host=${missing}` }),
+      ).rejects.toThrow(/ENOENT|ECONNREFUSED/);
+      expect(fs.readdirSync(dataDir)).toEqual([]); // no PGlite created instead
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.skipIf(!SERVER_URL)('the product on a real PostgreSQL server', () => {
   const clock = createClock(); // Monday 09:00 UTC: XAUUSD trades

@@ -1,7 +1,7 @@
 import { CODE_AUTH_FAILED, MSG_TOKEN_INVALID } from '@ct/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerNavigate } from '../app/navigation';
-import { STORAGE_KEYS } from '../app/storage';
+import { registerNavigate } from '../shared/navigation';
+import { STORAGE_KEYS } from '../shared/storage';
 import { jsonResponse } from '../test/fixtures';
 import { ApiError, http, HTTP_TIMEOUT_MS, onAuthFailure } from './client';
 

@@ -1,7 +1,7 @@
 import { CODE_AUTH_FAILED, MSG_TOKEN_INVALID } from '@ct/domain';
 import type { z } from 'zod';
-import { navigateTo } from '../app/navigation';
-import { clearSessionStorage, readString, STORAGE_KEYS } from '../app/storage';
+import { navigateTo } from '../shared/navigation';
+import { clearSessionStorage, readString, STORAGE_KEYS } from '../shared/storage';
 import { messages } from '../i18n/messages';
 
 /** Every HTTP request gives up after this long (spec section 9). */
@@ -34,6 +34,26 @@ export class ApiError extends Error {
     this.name = 'ApiError';
     this.status = status;
     this.body = body;
+  }
+}
+
+/**
+ * A 2xx answer whose body does not match the call's schema: it never reaches the caller's
+ * state. `issues` lists where the body differs (`path: message`).
+ */
+export class MalformedAnswerError extends Error {
+  readonly path: string;
+  readonly issues: string[];
+  constructor(method: string, path: string, error: z.ZodError) {
+    const issues = error.issues.map(
+      (issue) => `${issue.path.length ? issue.path.join('.') : '(body)'}: ${issue.message}`,
+    );
+    super(`${messages.http.malformedAnswer} ${method} ${path}: ${issues.slice(0, 3).join('; ')}`, {
+      cause: error,
+    });
+    this.name = 'MalformedAnswerError';
+    this.path = path;
+    this.issues = issues;
   }
 }
 
@@ -150,7 +170,11 @@ async function request<S extends z.ZodType | undefined = undefined>(
 
   if (!response.ok) throw new ApiError(response.status, body, failureText(response.status, body));
 
-  if (options.schema) return options.schema.parse(body) as Result<S>;
+  if (options.schema) {
+    const parsed = options.schema.safeParse(body);
+    if (!parsed.success) throw new MalformedAnswerError(method, path, parsed.error);
+    return parsed.data as Result<S>;
+  }
   return body as Result<S>;
 }
 

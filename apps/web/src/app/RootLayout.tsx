@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
-import { registerNavigate } from './navigation';
+import { registerNavigate } from '../shared/navigation';
 import { NetworkErrorDialog } from './network/NetworkErrorDialog';
 import { useVisibilityNetworkCheck } from './network/useVisibilityNetworkCheck';
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { buildUser } from '../test/fixtures';
 import { renderApp, storeSession } from '../test/render';
 import { useAuthStore } from '../features/auth/store';
-import { STORAGE_KEYS } from './storage';
+import { STORAGE_KEYS } from '../shared/storage';
 
 describe('login guard', () => {
   it.each(['/desktop', '/phone', '/profile', '/chart', '/d', '/performance-test'])(

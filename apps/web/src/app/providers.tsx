@@ -1,8 +1,8 @@
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
-import { registerNotifier } from './notify';
-import { followSystemTheme, useThemeStore } from './theme';
+import { registerNotifier } from '../shared/notify';
+import { followSystemTheme, useThemeStore } from '../shared/theme';
 
 const FONT_FAMILY =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif";

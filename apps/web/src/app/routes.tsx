@@ -1,7 +1,7 @@
 import type { RouteObject } from 'react-router';
 import { Navigate, useLocation } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
-import { ChartPage } from '../features/chart/ChartPage';
+import { ChartPage } from '../features/workspace/ChartPage';
 import { PerformanceTestPage } from '../features/perf-test/PerformanceTestPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { WorkspacePage } from '../features/workspace/WorkspacePage';

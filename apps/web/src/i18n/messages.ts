@@ -29,6 +29,7 @@ export const messages = {
     tokenInvalid: MSG_TOKEN_INVALID,
     timeout: 'Request timed out',
     failedStatus: 'Request failed with status ',
+    malformedAnswer: 'Unexpected answer from',
   },
   login: {
     title: 'Login',

@@ -6,7 +6,7 @@ import type { User } from '@ct/domain';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers';
 import { routes } from '../app/routes';
-import { STORAGE_KEYS } from '../app/storage';
+import { STORAGE_KEYS } from '../shared/storage';
 import { reloadAuthFromStorage } from '../features/auth/store';
 
 // antd's CSS goes to a detached node: jsdom's getComputedStyle walks every stylesheet of

@@ -4,3 +4,4 @@ export * from './metrics.ts';
 export * from './schemas.ts';
 export * from './strategyVersions.ts';
 export * from './bars.ts';
+export * from './answers.ts';

@@ -5,9 +5,37 @@ export const PRICE_DECIMALS = 4;
 export const PNL_DECIMALS = 2;
 export const PERCENT_DECIMALS = 4;
 
+/**
+ * The tolerances of float arithmetic on prices and quantities. Every snap, on-grid check
+ * and bound comparison goes through the helpers of this module, which name the one they use.
+ * A "grid" is a tick (prices) or a lot step (quantities); "steps" are value / grid.
+ */
+export const TOLERANCE = {
+  /**
+   * In steps: division noise forgiven when counting whole steps, reading a step's decimals
+   * or rounding half away from zero (0.3 / 0.1 = 2.9999999999999996 is 3 steps).
+   */
+  snap: 1e-9,
+  /**
+   * In steps: a value within a millionth of a step of a grid line lies on it
+   * (1.29896 / 0.00001 = 129895.99999999999; a typed 1.298961 does not).
+   */
+  onGrid: 1e-6,
+  /**
+   * Absolute: a price compared against a band end that is itself on the grid; only
+   * representation noise is forgiven, never a fraction of a tick.
+   */
+  priceBound: 1e-12,
+  /** Absolute: a quantity compared against its minimum or maximum. */
+  quantityBound: 1e-9,
+} as const;
+
 const decimalsByTick = new Map<number, number>();
 
-/** Number of decimals a tick size needs (0.01 → 2, 0.25 → 2, 5 → 0), at most 8. */
+/**
+ * Number of decimals a tick size (or lot step) needs (0.01 → 2, 0.25 → 2, 5 → 0), at most
+ * 8; 2 for a tick that is not above 0.
+ */
 export function tickDecimals(tick: number): number {
   if (!(tick > 0)) return 2;
   const known = decimalsByTick.get(tick);
@@ -15,7 +43,7 @@ export function tickDecimals(tick: number): number {
   let decimals = 8;
   for (let d = 0; d <= 8; d++) {
     const scaled = tick * 10 ** d;
-    if (Math.abs(scaled - Math.round(scaled)) < 1e-9) {
+    if (Math.abs(scaled - Math.round(scaled)) < TOLERANCE.snap) {
       decimals = d;
       break;
     }
@@ -47,7 +75,7 @@ export function formatPrice(
 /** Rounds to a number of decimals, half away from zero, without float residue. */
 export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
-  const rounded = Math.round(Math.abs(value) * factor + 1e-9) / factor;
+  const rounded = Math.round(Math.abs(value) * factor + TOLERANCE.snap) / factor;
   return Math.sign(value) * rounded || 0;
 }
 
@@ -57,17 +85,61 @@ export function snapToTick(price: number, tick: number): number {
   return roundTo(Math.round(price / tick) * tick, tickDecimals(tick));
 }
 
-/** Snaps down (floor) or up (ceil) to the tick grid. */
+/**
+ * Whole grid steps in `value`, rounded down ('floor') or up ('ceil'); a value within
+ * `tolerance` steps (default TOLERANCE.snap) of a grid line counts as on it, so
+ * wholeSteps(0.3, 0.1, 'floor') is 3 and wholeSteps(0.3, 0.1, 'ceil') is 3.
+ */
+export function wholeSteps(
+  value: number,
+  step: number,
+  direction: 'floor' | 'ceil',
+  tolerance: number = TOLERANCE.snap,
+): number {
+  const steps = value / step;
+  return direction === 'floor' ? Math.floor(steps + tolerance) : Math.ceil(steps - tolerance);
+}
+
+/** Snaps down (floor) or up (ceil) to the tick grid; the price unchanged without a tick. */
 export function snapToTickDirected(price: number, tick: number, direction: 'down' | 'up'): number {
   if (!(tick > 0)) return price;
-  const steps = price / tick;
-  const whole = direction === 'down' ? Math.floor(steps + 1e-9) : Math.ceil(steps - 1e-9);
+  const whole = wholeSteps(price, tick, direction === 'down' ? 'floor' : 'ceil');
   return roundTo(whole * tick, tickDecimals(tick));
+}
+
+/**
+ * True when `value` lies on the grid of `step` (within TOLERANCE.onGrid of a step); always
+ * true without a step (not above 0).
+ */
+export function isOnGrid(value: number, step: number): boolean {
+  if (!(step > 0)) return true;
+  const steps = value / step;
+  return Math.abs(steps - Math.round(steps)) < TOLERANCE.onGrid;
 }
 
 /** True when the price lies on the tick grid (within a millionth of a tick). */
 export function isOnTick(price: number, tick: number): boolean {
-  if (!(tick > 0)) return true;
-  const steps = price / tick;
-  return Math.abs(steps - Math.round(steps)) < 1e-6;
+  return isOnGrid(price, tick);
+}
+
+/** True when `value` is below `bound` by more than `epsilon` (absolute). */
+export function isBelow(value: number, bound: number, epsilon: number): boolean {
+  return value < bound - epsilon;
+}
+
+/** True when `value` is above `bound` by more than `epsilon` (absolute). */
+export function isAbove(value: number, bound: number, epsilon: number): boolean {
+  return value > bound + epsilon;
+}
+
+/**
+ * True when a price lies in [min, max] (ends included, within TOLERANCE.priceBound); false
+ * for a non-finite price.
+ */
+export function isPriceWithin(price: number, range: { min: number; max: number }): boolean {
+  return (
+    Number.isFinite(price) &&
+    !isBelow(price, range.min, TOLERANCE.priceBound) &&
+    !isAbove(price, range.max, TOLERANCE.priceBound)
+  );
 }

@@ -1,6 +1,7 @@
 import {
   formatPrice,
   isOnTick,
+  isPriceWithin,
   roundTo,
   snapToTickDirected,
   tickDecimals,
@@ -67,7 +68,7 @@ export function validateLimitPrice(
   if (!Number.isFinite(price) || price <= 0) return PRICE_MESSAGES.limitNotPositive;
   if (reference === null || !(reference > 0)) return PRICE_MESSAGES.noQuote;
   const band = limitPriceBand(price, reference, tick);
-  if (price < band.min - 1e-12 || price > band.max + 1e-12) {
+  if (!isPriceWithin(price, band)) {
     return PRICE_MESSAGES.limitOutOfBand(formatPrice(band.min, tick), formatPrice(band.max, tick));
   }
   if (!isOnTick(price, tick)) return PRICE_MESSAGES.limitTick(formatPrice(tick, tick));
@@ -99,11 +100,7 @@ function validateExit(
   const range =
     kind === 'tp' ? takeProfitRange(side, orderPrice, tick) : stopLossRange(side, orderPrice, tick);
   const message = kind === 'tp' ? PRICE_MESSAGES.tpRange : PRICE_MESSAGES.slRange;
-  if (
-    !Number.isFinite(exitPrice) ||
-    exitPrice < range.min - 1e-12 ||
-    exitPrice > range.max + 1e-12
-  ) {
+  if (!isPriceWithin(exitPrice, range)) {
     return message(formatPrice(range.min, tick), formatPrice(range.max, tick));
   }
   if (!isOnTick(roundTo(exitPrice - orderPrice, 10), tick)) {

@@ -1,4 +1,12 @@
-import { roundTo } from '../market/price.ts';
+import {
+  isAbove,
+  isBelow,
+  isOnGrid,
+  roundTo,
+  tickDecimals,
+  TOLERANCE,
+  wholeSteps,
+} from '../market/price.ts';
 
 /** Quantity bounds when no instrument data is known (spec section 9). */
 export const FALLBACK_MIN_QUANTITY = 1;
@@ -28,14 +36,6 @@ export type QuantityTerms = {
 
 export type QuantityRule = { min: number; max: number; step: number };
 
-/** Decimals needed to show a step (0.01 → 2, 1 → 0). */
-function stepDecimals(step: number): number {
-  for (let d = 0; d <= 8; d++) {
-    if (Math.abs(step * 10 ** d - Math.round(step * 10 ** d)) < 1e-9) return d;
-  }
-  return 8;
-}
-
 /**
  * Quantity bounds of an order (spec section 5): market orders use vol_limit_min (default
  * 1) to vol_limit_max with step vol_limit_min; limit orders use min_limit_ov to
@@ -56,18 +56,15 @@ export function closeQuantityRule(terms: QuantityTerms, available: number): Quan
   return { ...rule, max: Math.max(0, Math.min(rule.max, available)) };
 }
 
-/** True when `quantity` is a whole number of steps (within float noise). */
+/** True when `quantity` is a whole number of steps (within TOLERANCE.onGrid of a step). */
 export function isMultipleOfStep(quantity: number, step: number): boolean {
-  if (!(step > 0)) return true;
-  const steps = quantity / step;
-  return Math.abs(steps - Math.round(steps)) < 1e-6;
+  return isOnGrid(quantity, step);
 }
 
 /** Three valid quantities near `quantity` on the step grid within the bounds. */
 export function validQuantityExamples(rule: QuantityRule, quantity: number): number[] {
-  const decimals = stepDecimals(rule.step);
-  // + 1e-9: 0.3 / 0.1 is 2.9999999999999996 in floating point
-  const base = Math.max(rule.min, Math.floor(quantity / rule.step + 1e-9) * rule.step);
+  const decimals = tickDecimals(rule.step);
+  const base = Math.max(rule.min, wholeSteps(quantity, rule.step, 'floor') * rule.step);
   const examples: number[] = [];
   for (let k = 0; examples.length < 3 && k < 10; k++) {
     const value = roundTo(base + k * rule.step, decimals);
@@ -85,8 +82,12 @@ export function validateQuantity(quantity: number, rule: QuantityRule | null): s
   if (quantity <= 0) return QUANTITY_MESSAGES.notPositive;
   if (!rule) return null;
   const onStep = isMultipleOfStep(quantity, rule.step);
-  if (quantity < rule.min - 1e-9) return QUANTITY_MESSAGES.belowMin(rule.min, rule.step);
-  if (quantity > rule.max + 1e-9) return QUANTITY_MESSAGES.aboveMax(rule.max, rule.step);
+  if (isBelow(quantity, rule.min, TOLERANCE.quantityBound)) {
+    return QUANTITY_MESSAGES.belowMin(rule.min, rule.step);
+  }
+  if (isAbove(quantity, rule.max, TOLERANCE.quantityBound)) {
+    return QUANTITY_MESSAGES.aboveMax(rule.max, rule.step);
+  }
   if (!onStep) return QUANTITY_MESSAGES.offStep(rule.step, validQuantityExamples(rule, quantity));
   return null;
 }

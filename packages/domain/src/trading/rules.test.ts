@@ -3,6 +3,8 @@ import {
   IllegalTransition,
   closingCmd,
   orderStatusCode,
+  orderEventName,
+  orderStateOfPending,
   orderTransition,
   pendingTransition,
   positionTransition,
@@ -340,6 +342,23 @@ describe('order lifecycle', () => {
     ['submitted', 'Canceled'],
   ] as const)('refuses %s + %s', (from, event) => {
     expect(() => orderTransition(from, event)).toThrow(IllegalTransition);
+  });
+
+  it.each([
+    ['working', 'Canceled', 'canceled'],
+    ['working', 'Filled', 'filled'],
+    ['working', 'Expired', 'expired'],
+    ['filled', 'Canceled', IllegalTransition],
+    ['canceled', 'Expired', IllegalTransition],
+    ['expired', 'Filled', IllegalTransition],
+  ] as const)('a pending order stored %s + %s → %o', (stored, event, to) => {
+    const from = orderStateOfPending(stored);
+    if (to === IllegalTransition) {
+      expect(() => orderTransition(from, event)).toThrow(IllegalTransition);
+    } else {
+      expect(orderTransition(from, event)).toBe(to);
+    }
+    expect(orderEventName(event)).toBe(`Order${event}`);
   });
 
   it('refuses to edit or close a closed position and to touch a finished pending order', () => {

@@ -10,6 +10,7 @@ import {
   type Side,
 } from './price-rules.ts';
 import { quantityRule, validateQuantity, type QuantityTerms } from './quantity.ts';
+import { TOLERANCE, wholeSteps } from '../market/price.ts';
 
 /** Order types of the ticket; Market is the default (spec section 9). */
 export const ORDER_TYPES = ['market', 'limit'] as const;
@@ -159,5 +160,5 @@ export function startingExitTicks(
   }
   // whole ticks reaching at least to the nearest level (the order price may be off the grid)
   const nearest = nearestExitPrice(kind, side, orderPrice, tick);
-  return Math.ceil(Math.abs(nearest - orderPrice) / tick - 1e-6);
+  return wholeSteps(Math.abs(nearest - orderPrice), tick, 'ceil', TOLERANCE.onGrid);
 }

@@ -1,4 +1,4 @@
-import { PNL_DECIMALS, roundTo, tickDecimals } from '../market/price.ts';
+import { PNL_DECIMALS, roundTo, snapToTick } from '../market/price.ts';
 import type { Side } from './price-rules.ts';
 
 /** Contract terms the money arithmetic needs. */
@@ -72,6 +72,5 @@ export function floatingProfit(
 
 /** Snaps a quantity to its step grid (kills float noise such as 0.30000000000000004). */
 export function normalizeQuantity(quantity: number, step: number): number {
-  if (!(step > 0)) return quantity;
-  return roundTo(Math.round(quantity / step) * step, tickDecimals(step));
+  return snapToTick(quantity, step);
 }

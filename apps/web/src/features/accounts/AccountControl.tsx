@@ -7,7 +7,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Dropdown, Tag } from 'antd';
 import type { MenuProps } from 'antd';
-import { navigateTo } from '../../app/navigation';
+import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/messages';
 import { logout, switchTrader } from '../auth/store';
 import { useAccounts } from './useAccounts';

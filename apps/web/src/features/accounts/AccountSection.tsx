@@ -1,7 +1,7 @@
 import { CheckOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
 import { accountTypeName } from '@ct/domain';
 import { Avatar, Button, Tag, Typography } from 'antd';
-import { navigateTo } from '../../app/navigation';
+import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/messages';
 import { logout, switchTrader } from '../auth/store';
 import { LevelTag } from './LevelTag';

@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../app/storage';
+import { STORAGE_KEYS } from '../../shared/storage';
 import { buildUser } from '../../test/fixtures';
 import { renderApp, renderWithProviders, storeSession } from '../../test/render';
 import { useAuthStore } from '../auth/store';

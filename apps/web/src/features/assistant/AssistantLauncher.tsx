@@ -4,7 +4,7 @@ import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
 import { useLastBacktest } from '../strategy/store';
-import { useChartGridStore } from '../workspace/chart-grid/store';
+import { useChartGridStore } from '../../shared/chartGrid';
 import { editorCode, registerEditorTarget } from './apply';
 import { buildChatContext } from './context';
 import { openAssistant, registerChatContext, useChatStore } from './store';

@@ -1,6 +1,6 @@
 import { PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Drawer, Modal, Tooltip } from 'antd';
-import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
+import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { messages } from '../../i18n/messages';
 import { useApplyCode } from './apply';
 import { ChatInput } from './ChatInput';

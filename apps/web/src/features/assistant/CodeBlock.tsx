@@ -1,7 +1,7 @@
 import { CheckOutlined, CopyOutlined, ImportOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { copyText } from './clipboard';
 import { useFlash } from './useFlash';

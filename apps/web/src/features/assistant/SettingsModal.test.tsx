@@ -1,6 +1,6 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../app/storage';
+import { STORAGE_KEYS } from '../../shared/storage';
 import { renderWithProviders } from '../../test/render';
 import { SettingsModal } from './SettingsModal';
 import { openSettingsModal, resetAssistantSettings, useAssistantSettings } from './settingsStore';

@@ -1,7 +1,7 @@
 import type { AiProvider } from '@ct/domain';
 import { Alert, Form, Input, Modal, Select } from 'antd';
 import { useEffect, useState } from 'react';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { failureDetail } from './errors';
 import {

@@ -1,8 +1,9 @@
 import type { ChatEvent } from '@ct/domain';
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError } from '../../api/client';
-import { STORAGE_KEYS } from '../../app/storage';
-import { readChatEvents, streamChat } from './api';
+import { ApiError, MalformedAnswerError } from '../../api/client';
+import { STORAGE_KEYS } from '../../shared/storage';
+import { jsonResponse } from '../../test/fixtures';
+import { fetchProviders, fetchSettings, readChatEvents, saveSettings, streamChat } from './api';
 
 /** A response body delivering the given byte chunks one by one. */
 function bodyOf(chunks: (string | Uint8Array)[]): ReadableStream<Uint8Array> {
@@ -133,5 +134,28 @@ describe('streamChat', () => {
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(422);
     expect((failure as ApiError).body).toMatchObject({ detail: 'Unknown service provider: x' });
+  });
+});
+
+describe('the settings and providers calls', () => {
+  it.each([
+    ['the providers', () => fetchProviders(), { providers: [{ id: 1 }] }],
+    ['the settings', () => fetchSettings(), { apiKey: 5 }],
+    [
+      'a save of the settings',
+      () =>
+        saveSettings({
+          apiKey: '',
+          baseURL: 'http://localhost:11434',
+          model: 'm',
+          provider: 'ollama',
+        }),
+      null,
+    ],
+  ])('refuse a malformed answer of %s with a clear error', async (_name, call, body) => {
+    vi.stubGlobal('fetch', async () => jsonResponse(body));
+    const failure = await call().catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(MalformedAnswerError);
+    expect((failure as Error).message).toMatch(/^Unexpected answer from (GET|POST) \/api\//);
   });
 });

@@ -1,9 +1,9 @@
 import { loader } from '@monaco-editor/react';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { messages } from '../../i18n/messages';
-import type { CodeEditorRequest } from '../chart/codeEditorHook';
-import { useCodeEditorHook } from '../chart/codeEditorHook';
-import { useStrategyTemplateStore } from '../chart/strategyTemplate';
+import type { CodeEditorRequest } from '../strategy/codeEditorHook';
+import { useCodeEditorHook } from '../strategy/codeEditorHook';
+import { useStrategyTemplateStore } from '../strategy/strategyTemplate';
 import { useWorkbenchStore } from '../strategy/store';
 
 /** How long Apply waits for the Python Code Editor to open and load. */

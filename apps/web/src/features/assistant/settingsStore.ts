@@ -6,7 +6,7 @@ import {
   type SaveApiSettingsRequest,
 } from '@ct/domain';
 import { create } from 'zustand';
-import { readString, STORAGE_KEYS, writeString } from '../../app/storage';
+import { readString, STORAGE_KEYS, writeString } from '../../shared/storage';
 import { fetchProviders, fetchSettings, saveSettings } from './api';
 import { needsApiKey } from './logic';
 

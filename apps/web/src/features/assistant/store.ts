@@ -1,7 +1,7 @@
 import type { ChatContext, ChatEvent } from '@ct/domain';
 import { create } from 'zustand';
 import { ApiError, onAuthFailure } from '../../api/client';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { useAuthStore } from '../auth/store';
 import { streamChat } from './api';

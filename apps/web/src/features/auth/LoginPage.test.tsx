@@ -1,6 +1,6 @@
 import { screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '../../app/storage';
+import { STORAGE_KEYS } from '../../shared/storage';
 import { buildUser, jsonResponse } from '../../test/fixtures';
 import { renderApp } from '../../test/render';
 import { useAuthStore } from './store';

@@ -2,7 +2,7 @@ import { LockOutlined, MailOutlined } from '@ant-design/icons';
 import { LOGIN_MESSAGES, validateLoginForm } from '@ct/domain';
 import { Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
-import { ThemeButton } from '../../app/ThemeButton';
+import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/messages';
 import { login } from './store';
 

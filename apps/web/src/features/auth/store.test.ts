@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerNavigate } from '../../app/navigation';
-import { registerNotifier } from '../../app/notify';
-import { STORAGE_KEYS } from '../../app/storage';
+import { registerNavigate } from '../../shared/navigation';
+import { registerNotifier } from '../../shared/notify';
+import { STORAGE_KEYS } from '../../shared/storage';
 import { buildUser, jsonResponse } from '../../test/fixtures';
 import { storeSession } from '../../test/render';
 import { logout, switchTrader, useAuthStore } from './store';

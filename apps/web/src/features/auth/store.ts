@@ -2,8 +2,8 @@ import { loginResponseSchema, traderSchema, userSchema } from '@ct/domain';
 import type { Trader, User } from '@ct/domain';
 import { create } from 'zustand';
 import { ApiError, onAuthFailure } from '../../api/client';
-import { navigateTo } from '../../app/navigation';
-import { notify } from '../../app/notify';
+import { navigateTo } from '../../shared/navigation';
+import { notify } from '../../shared/notify';
 import {
   clearSessionStorage,
   readJson,
@@ -11,7 +11,7 @@ import {
   STORAGE_KEYS,
   writeJson,
   writeString,
-} from '../../app/storage';
+} from '../../shared/storage';
 import { messages } from '../../i18n/messages';
 import { loginRequest, logoutRequest } from './api';
 

@@ -18,10 +18,10 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { onTicks, watchSymbol } from '../../realtime/live';
 import { throttleSettings } from '../../realtime/settings';
 import { createThrottle, type Throttle } from '../../realtime/throttle';
-import type { ChartType } from '../workspace/chart-grid/store';
-import { fetchKlines, HISTORY_BARS } from './api';
-import type { ChartMarker } from './chartMarkers';
-import { chartLayout, type ChartColors } from './chartTheme';
+import type { ChartType } from '../../shared/chartGrid';
+import { fetchKlines, HISTORY_BARS } from '../../market/api';
+import type { ChartMarker } from '../../shared/chartMarkers';
+import { chartLayout, type ChartColors } from '../../shared/chartTheme';
 import { klineToBar, normalizeBars, prependHistory } from './history';
 import { formatBarTime, formatTickMark } from './periods';
 

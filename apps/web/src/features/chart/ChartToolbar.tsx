@@ -12,10 +12,10 @@ import type { Period } from '@ct/domain';
 import { Button, Dropdown, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { messages } from '../../i18n/messages';
-import type { ChartType } from '../workspace/chart-grid/store';
-import { useCodeEditorHook } from './codeEditorHook';
+import type { ChartType } from '../../shared/chartGrid';
+import { useCodeEditorHook } from '../strategy/codeEditorHook';
 import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
-import { emitChartTradeAction } from './tradeAction';
+import { emitChartTradeAction } from '../../shared/tradeAction';
 
 const m = messages.chart;
 

@@ -3,7 +3,7 @@ import type { InstrumentGroup } from '@ct/domain';
 import { Button, Drawer, Empty, Input, Select } from 'antd';
 import { useMemo, useState } from 'react';
 import { messages } from '../../i18n/messages';
-import { useInstrumentStore } from './instruments';
+import { useInstrumentStore } from '../../market/instruments';
 
 const m = messages.chart;
 

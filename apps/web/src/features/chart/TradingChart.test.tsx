@@ -5,10 +5,10 @@ import { renderWithProviders } from '../../test/render';
 import { resetLive, watchers } from '../../realtime/live';
 import { resetQuotes } from '../../realtime/quotes';
 import { filterGroups } from './InstrumentSelect';
-import { useInstrumentStore } from './instruments';
+import { useInstrumentStore } from '../../market/instruments';
 import { GROUPS, stubMarketFetch } from './testSupport';
 import { TradingChart } from './TradingChart';
-import { useChartTradeStore } from './tradeAction';
+import { useChartTradeStore } from '../../shared/tradeAction';
 import { parseInstrumentGroups, type InstrumentGroupTuple } from '@ct/domain';
 
 // lightweight-charts needs a real canvas: a stand-in controller keeps the React side testable.

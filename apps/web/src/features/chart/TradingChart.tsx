@@ -6,20 +6,20 @@ import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { messages } from '../../i18n/messages';
 import { useReconnecting } from '../../realtime/connection';
-import type { ChartType } from '../workspace/chart-grid/store';
+import type { ChartType } from '../../shared/chartGrid';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
 import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
 import { ChartLegend, type LegendBadge } from './ChartLegend';
-import { useMarkersOf } from './chartMarkers';
-import { chartColorsFrom } from './chartTheme';
+import { useMarkersOf } from '../../shared/chartMarkers';
+import { chartColorsFrom } from '../../shared/chartTheme';
 import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
-import { useInstrumentCatalogue, useSymbolInfo } from './instruments';
+import { useInstrumentCatalogue, useSymbolInfo } from '../../market/instruments';
 import { PeriodSelect } from './PeriodSelect';
 import { periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
-import { canDrawCharts } from './canvas';
+import { canDrawCharts } from '../../shared/canvas';
 
 const m = messages.chart;
 

@@ -1,7 +1,7 @@
 import { Button, Empty, Typography } from 'antd';
 import { ArrowLeftOutlined } from '@ant-design/icons';
-import { navigateTo } from '../../app/navigation';
-import { ThemeButton } from '../../app/ThemeButton';
+import { navigateTo } from '../../shared/navigation';
+import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/messages';
 
 const p = messages.perfTest;

@@ -2,7 +2,7 @@ import { validateProfileForm } from '@ct/domain';
 import type { ProfileForm } from '@ct/domain';
 import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 
 const t = messages.profile;

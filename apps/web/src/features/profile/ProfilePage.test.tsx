@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { buildTrader, buildUser } from '../../test/fixtures';
 import { renderApp, storeSession } from '../../test/render';
-import { STORAGE_KEYS } from '../../app/storage';
+import { STORAGE_KEYS } from '../../shared/storage';
 
 /** The value cell next to a Descriptions label. */
 function valueOf(label: string): string {

@@ -15,8 +15,8 @@ import {
 } from 'antd';
 import type { DescriptionsProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { navigateTo } from '../../app/navigation';
-import { ThemeButton } from '../../app/ThemeButton';
+import { navigateTo } from '../../shared/navigation';
+import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/messages';
 import { AccountControl } from '../accounts/AccountControl';
 import { LevelTag } from '../accounts/LevelTag';

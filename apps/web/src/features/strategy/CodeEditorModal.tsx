@@ -14,12 +14,12 @@ import Editor from '@monaco-editor/react';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { App, Button, Dropdown, Form, Input, Modal, Select, Space, Spin, Tooltip } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { notify } from '../../app/notify';
-import { useThemeStore } from '../../app/theme';
+import { notify } from '../../shared/notify';
+import { useThemeStore } from '../../shared/theme';
 import { messages } from '../../i18n/messages';
-import { setChartMarkers } from '../chart/chartMarkers';
-import { loadStrategyTemplate, useStrategyTemplateStore } from '../chart/strategyTemplate';
-import { useChartGridStore } from '../workspace/chart-grid/store';
+import { setChartMarkers } from '../../shared/chartMarkers';
+import { loadStrategyTemplate, useStrategyTemplateStore } from './strategyTemplate';
+import { useChartGridStore } from '../../shared/chartGrid';
 import {
   deleteStrategy,
   failureDetail,

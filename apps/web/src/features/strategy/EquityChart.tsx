@@ -1,8 +1,8 @@
 import { theme } from 'antd';
 import { BaselineSeries, createChart } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
-import { canDrawCharts } from '../chart/canvas';
-import { chartColorsFrom, chartLayout, withAlpha } from '../chart/chartTheme';
+import { canDrawCharts } from '../../shared/canvas';
+import { chartColorsFrom, chartLayout, withAlpha } from '../../shared/chartTheme';
 import { equityPoints } from './equityCurve';
 
 const HEIGHT = 200;

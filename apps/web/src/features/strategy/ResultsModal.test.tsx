@@ -1,7 +1,7 @@
 import type { Deal, Performance } from '@ct/domain';
 import { render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { useInstrumentStore } from '../chart/instruments';
+import { useInstrumentStore } from '../../market/instruments';
 import { BTC_INFO } from '../trading/testSupport';
 import { metricRows, ResultsModal } from './ResultsModal';
 

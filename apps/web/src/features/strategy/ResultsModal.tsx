@@ -1,7 +1,7 @@
 import { formatPrice, type Deal, type Performance } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
-import { useSymbolInfo } from '../chart/instruments';
+import { useSymbolInfo } from '../../market/instruments';
 import { EquityChart } from './EquityChart';
 import { formatWinRate, TRADE_PAGE_SIZE } from './logic';
 

@@ -1,7 +1,7 @@
 import { Button, Modal, Space, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { fetchResults, type StrategyResult } from './api';
 import { formatWinRate, RUN_HISTORY_PAGE_SIZE } from './logic';

@@ -2,7 +2,7 @@ import type { StrategyVersion, StrategyVersionSummary } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Spin, Table, Typography, theme } from 'antd';
 import dayjs from 'dayjs';
 import { useEffect, useState } from 'react';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { fetchVersion } from './api';
 

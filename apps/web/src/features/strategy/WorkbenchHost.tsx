@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useId } from 'react';
-import { registerCodeEditorOpener } from '../chart/codeEditorHook';
+import { registerCodeEditorOpener } from './codeEditorHook';
 import { openWorkbench, useWorkbenchStore } from './store';
 
 // Monaco is large: the workbench is loaded the first time the editor opens.

@@ -1,55 +1,58 @@
 import {
+  backtestRunAnswerSchema,
+  savedStrategySchema,
+  strategyListSchema,
+  strategyResultSchema,
+  strategyResultsPageSchema,
+  strategyTemplateSchema,
   strategyVersionListSchema,
   strategyVersionSchema,
-  type Deal,
-  type Performance,
+  type backtestRunRequestSchema,
+  type BacktestRunAnswer,
+  type resultsQuerySchema,
+  type saveResultRequestSchema,
+  type saveStrategyRequestSchema,
+  type StrategyResult,
+  type StrategyResultsPage,
   type StrategyVersion,
   type StrategyVersionSummary,
+  type StrategyView,
 } from '@ct/domain';
+import { z } from 'zod';
 import { ApiError, http } from '../../api/client';
 
-export type SavedStrategy = { name: string; code: string; created_at: number; updated_at: number };
+export type { BacktestAnswer, StrategyResult } from '@ct/domain';
+export type SavedStrategy = StrategyView;
+export type RunAnswer = BacktestRunAnswer;
 
-/** The answer of /api/backtest/code (the `data` of the run helper). */
-export type BacktestAnswer = {
-  run_id: string | null;
-  deals: Deal[];
-  performance: Performance | null;
-  error: string | null;
-  error_kind: string | null;
-  logs: string[];
-  symbol?: string;
-  period?: string;
-  bar_count?: number;
-};
+/** Body of POST /api/backtest/run as the client sends it. */
+export type RunRequest = z.input<typeof backtestRunRequestSchema>;
+/** Body of POST /api/strategy-results/ as the client sends it. */
+export type SaveResultRequest = z.input<typeof saveResultRequestSchema>;
+/** Query of GET /api/strategy-results/{strategy} as the client sends it. */
+export type ResultsQuery = z.input<typeof resultsQuerySchema>;
 
-export type RunAnswer = { success: boolean; reason: string | null; data: BacktestAnswer | null };
+const failureBodySchema = z.object({ detail: z.string().min(1) }).loose();
 
-export type StrategyResult = {
-  id: number;
-  strategy_name: string;
-  symbol_id: string;
-  deals: Deal[];
-  performance: Performance | null;
-  error: string | null;
-  run_id: string | null;
-  has_logs: boolean;
-  created_at: number;
-};
+/** The strategy template code (GET /api/strategy/template, `data.code`). */
+export async function fetchStrategyTemplate(): Promise<string> {
+  return (await http.get('/api/strategy/template', { schema: strategyTemplateSchema })).code;
+}
 
 /** The server's `detail` (or message) of a failed call. */
 export function failureDetail(error: unknown): string | null {
   if (error instanceof ApiError) {
-    const body = error.body as { detail?: unknown } | null;
-    if (body && typeof body.detail === 'string' && body.detail) return body.detail;
+    const body = failureBodySchema.safeParse(error.body);
+    if (body.success) return body.data.detail;
   }
   return error instanceof Error && error.message ? error.message : null;
 }
 
 export async function fetchStrategies(): Promise<SavedStrategy[]> {
-  const answer = (await http.get('/api/strategies/', { noCache: true })) as {
-    strategies: SavedStrategy[];
-  };
+  const answer = await http.get('/api/strategies/', {
+    noCache: true,
+    schema: strategyListSchema,
+  });
   return answer.strategies;
 }
 
@@ -63,61 +66,51 @@ export async function saveStrategy(
   code: string,
   options: { create?: boolean; allowEmpty?: boolean; keepVersion?: boolean } = {},
 ) {
-  return (await http.post('/api/strategies/', {
+  const body: z.input<typeof saveStrategyRequestSchema> = {
     name,
     code,
     create: options.create ?? false,
     ...(options.allowEmpty ? { allow_empty: true } : {}),
     ...(options.keepVersion ? { keep_version: true } : {}),
-  })) as SavedStrategy & { created: boolean };
+  };
+  return http.post('/api/strategies/', body, { schema: savedStrategySchema });
 }
 
 /** The strategy's kept earlier codes, newest first (without their code). */
 export async function fetchVersions(name: string): Promise<StrategyVersionSummary[]> {
   const answer = await http.get(`/api/strategies/${encodeURIComponent(name)}/versions`, {
     noCache: true,
+    schema: strategyVersionListSchema,
   });
-  return strategyVersionListSchema.parse(answer).versions;
+  return answer.versions;
 }
 
 export async function fetchVersion(name: string, id: number): Promise<StrategyVersion> {
-  const answer = await http.get(`/api/strategies/${encodeURIComponent(name)}/versions/${id}`, {
+  return http.get(`/api/strategies/${encodeURIComponent(name)}/versions/${id}`, {
     noCache: true,
+    schema: strategyVersionSchema,
   });
-  return strategyVersionSchema.parse(answer);
 }
 
 export async function deleteStrategy(name: string): Promise<void> {
   await http.delete(`/api/strategies/${encodeURIComponent(name)}`);
 }
 
-export async function runBacktest(request: {
-  clientId: string;
-  code: string;
-  symbol: string;
-  period: string;
-  strategy_name?: string;
-}): Promise<RunAnswer> {
-  return (await http.post('/api/backtest/run', request)) as RunAnswer;
+export async function runBacktest(request: RunRequest): Promise<RunAnswer> {
+  return http.post('/api/backtest/run', request, { schema: backtestRunAnswerSchema });
 }
 
-export async function saveResult(body: {
-  strategy_name: string;
-  symbol_id: string;
-  run_id?: string | null;
-  deals?: Deal[];
-  performance?: Performance | null;
-  error?: string | null;
-}): Promise<StrategyResult> {
-  return (await http.post('/api/strategy-results/', body)) as StrategyResult;
+export async function saveResult(body: SaveResultRequest): Promise<StrategyResult> {
+  return http.post('/api/strategy-results/', body, { schema: strategyResultSchema });
 }
 
 export async function fetchResults(
   strategy: string,
-  params: { symbol_id?: string; skip: number; limit: number },
-): Promise<{ results: StrategyResult[]; total: number }> {
-  return (await http.get(`/api/strategy-results/${encodeURIComponent(strategy)}`, {
+  params: ResultsQuery,
+): Promise<StrategyResultsPage> {
+  return http.get(`/api/strategy-results/${encodeURIComponent(strategy)}`, {
     params,
     noCache: true,
-  })) as { results: StrategyResult[]; total: number };
+    schema: strategyResultsPageSchema,
+  });
 }

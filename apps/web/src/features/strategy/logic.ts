@@ -1,5 +1,5 @@
 import { wouldBlankSavedCode, type Deal } from '@ct/domain';
-import type { ChartMarker } from '../chart/chartMarkers';
+import type { ChartMarker } from '../../shared/chartMarkers';
 
 /** The built-in strategy's name; it is never saved, modified or auto-saved. */
 export const DEFAULT_STRATEGY = 'Default Strategy';

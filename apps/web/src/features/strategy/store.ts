@@ -1,6 +1,6 @@
 import type { Performance } from '@ct/domain';
 import { create } from 'zustand';
-import type { CodeEditorRequest } from '../chart/codeEditorHook';
+import type { CodeEditorRequest } from './codeEditorHook';
 
 type WorkbenchState = {
   /** The chart the editor was opened for; null until first opened. */

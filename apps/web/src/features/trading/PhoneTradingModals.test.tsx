@@ -1,16 +1,16 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as InstrumentsModule from '../chart/instruments';
+import type * as InstrumentsModule from '../../market/instruments';
 import type * as LiveModule from '../../realtime/live';
 import { resetQuotes } from '../../realtime/quotes';
 import { buildUser } from '../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../test/render';
-import { emitChartTradeAction, useChartTradeStore } from '../chart/tradeAction';
+import { emitChartTradeAction, useChartTradeStore } from '../../shared/tradeAction';
 import { closeEditOrder, openEditOrder, useTradingDialogs } from './dialogs';
 import { EditOrderModal, TradingModal } from './PhoneTradingModals';
 import { buildPosition, knowBtc, setQuote } from './testSupport';
 
-vi.mock('../chart/instruments', async (importOriginal) => ({
+vi.mock('../../market/instruments', async (importOriginal) => ({
   ...(await importOriginal<typeof InstrumentsModule>()),
   useInstrumentCatalogue: () => {},
 }));

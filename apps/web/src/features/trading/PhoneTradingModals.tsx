@@ -1,6 +1,6 @@
 import { Modal } from 'antd';
 import { messages } from '../../i18n/messages';
-import { clearChartTradeAction, useChartTradeAction } from '../chart/tradeAction';
+import { clearChartTradeAction, useChartTradeAction } from '../../shared/tradeAction';
 import { closeEditOrder, useTradingDialogs } from './dialogs';
 import { EditOrderPanel } from './EditOrderPanel';
 import { TradingTabs } from './TradingTabs';

@@ -1,11 +1,11 @@
 import { act, screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as InstrumentsModule from '../chart/instruments';
+import type * as InstrumentsModule from '../../market/instruments';
 import { resetQuotes } from '../../realtime/quotes';
 import { buildUser } from '../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../test/render';
 import { openCancelPending, openClosePosition, useTradingDialogs } from './dialogs';
-import { useInstrumentStore } from '../chart/instruments';
+import { useInstrumentStore } from '../../market/instruments';
 import {
   BTC_INFO,
   buildPending,
@@ -17,7 +17,7 @@ import {
 } from './testSupport';
 import { TradingDialogs } from './TradingDialogs';
 
-vi.mock('../chart/instruments', async (importOriginal) => ({
+vi.mock('../../market/instruments', async (importOriginal) => ({
   ...(await importOriginal<typeof InstrumentsModule>()),
   useInstrumentCatalogue: () => {},
 }));

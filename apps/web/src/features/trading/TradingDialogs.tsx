@@ -15,7 +15,7 @@ import { Button, Descriptions, InputNumber, Modal, Tag } from 'antd';
 import { useId, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { useQuote } from '../../realtime/quotes';
-import { useSymbolInfo } from '../chart/instruments';
+import { useSymbolInfo } from '../../market/instruments';
 import { cancelPendingOrder, closePosition } from './actions';
 import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
 import { formatLevel, formatQuantity } from './format';

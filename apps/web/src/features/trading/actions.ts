@@ -7,7 +7,7 @@ import {
   type PositionView,
   type Side,
 } from '@ct/domain';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import {
   cancelPendingRequest,

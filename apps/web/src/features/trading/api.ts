@@ -13,8 +13,13 @@ import {
   positionSchema,
   settlesPageSchema,
   tpslResponseSchema,
+  type closeRequestSchema,
   type ExpireType,
   type LiveToken,
+  type openOrderRequestSchema,
+  type pendingDelRequestSchema,
+  type pendingOrderRequestSchema,
+  type tpslRequestSchema,
   type OrderLogView,
   type PendingView,
   type PositionView,
@@ -208,7 +213,7 @@ export function placeMarketOrderRequest(
 ): Promise<TradingResult<{ order: PositionView } | null>> {
   return mutate(
     '/trading/order/open',
-    { ...account(trader), comment: '', ...order },
+    { ...account(trader), comment: '', ...order } satisfies z.input<typeof openOrderRequestSchema>,
     openOrderResponseSchema,
     t.orderFailedDefault,
   );
@@ -226,7 +231,7 @@ export function placePendingOrderRequest(
 ): Promise<TradingResult<{ pending: PendingView } | null>> {
   return mutate(
     '/trading/order/pending/add',
-    { ...account(trader), ...order },
+    { ...account(trader), ...order } satisfies z.input<typeof pendingOrderRequestSchema>,
     pendingOrderResponseSchema,
     t.pendingFailedDefault,
   );
@@ -239,7 +244,7 @@ export function editTpslRequest(
 ): Promise<TradingResult<{ order: PositionView } | null>> {
   return mutate(
     '/trading/order/tpsl',
-    { token: trader.token, uuid: trader.uuid, ...edit },
+    { token: trader.token, uuid: trader.uuid, ...edit } satisfies z.input<typeof tpslRequestSchema>,
     tpslResponseSchema,
     t.tpslFailedDefault,
   );
@@ -252,7 +257,7 @@ export function closePositionRequest(
 ): Promise<TradingResult<{ order: PositionView; settle: SettleView } | null>> {
   return mutate(
     '/trading/order/close',
-    { ...account(trader), closeTypeYT: 0, ...close },
+    { ...account(trader), closeTypeYT: 0, ...close } satisfies z.input<typeof closeRequestSchema>,
     closeResponseSchema,
     t.closeFailedDefault,
   );
@@ -265,7 +270,7 @@ export function cancelPendingRequest(
 ): Promise<TradingResult<{ pending: PendingView } | null>> {
   return mutate(
     '/trading/order/pending/del',
-    { ...account(trader), pId },
+    { ...account(trader), pId } satisfies z.input<typeof pendingDelRequestSchema>,
     pendingDelResponseSchema,
     t.cancelFailedDefault,
   );

@@ -6,7 +6,7 @@ import {
   type PositionView,
 } from '@ct/domain';
 import { create } from 'zustand';
-import { useInstrumentStore } from '../chart/instruments';
+import { useInstrumentStore } from '../../market/instruments';
 import type { EditableOrder } from './actions';
 
 /*

@@ -8,7 +8,7 @@ import {
 } from '@ct/domain';
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
-import { notify } from '../../app/notify';
+import { notify } from '../../shared/notify';
 import { useAuthStore } from '../auth/store';
 import {
   currentTrader,

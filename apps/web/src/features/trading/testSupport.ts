@@ -2,7 +2,7 @@ import type { PendingView, PositionView, SettleView, SymbolInfo } from '@ct/doma
 import { vi } from 'vitest';
 import { jsonResponse } from '../../test/fixtures';
 import { useQuoteStore } from '../../realtime/quotes';
-import { useInstrumentStore } from '../chart/instruments';
+import { useInstrumentStore } from '../../market/instruments';
 
 /** BTCUSDT as the instrument list gives it: tick 0.1, lots 0.01 to 100, margin 10 %. */
 export const BTC_INFO: SymbolInfo = {

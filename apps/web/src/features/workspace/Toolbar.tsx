@@ -1,12 +1,12 @@
 import { AppstoreOutlined, BorderOutlined, HomeOutlined, PauseOutlined } from '@ant-design/icons';
 import { Button, Segmented, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
-import { navigateTo } from '../../app/navigation';
-import { ThemeButton } from '../../app/ThemeButton';
+import { navigateTo } from '../../shared/navigation';
+import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/messages';
 import { AccountControl } from '../accounts/AccountControl';
-import { CHART_LAYOUTS, setChartLayout, useChartGridStore } from './chart-grid/store';
-import type { ChartLayout } from './chart-grid/store';
+import { CHART_LAYOUTS, setChartLayout, useChartGridStore } from '../../shared/chartGrid';
+import type { ChartLayout } from '../../shared/chartGrid';
 
 const w = messages.workspace;
 

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useChartTradeStore } from '../chart/tradeAction';
+import { useChartTradeStore } from '../../shared/tradeAction';
 import { BottomPanel } from './bottom-panel/BottomPanel';
 import { useBottomPanelStore } from './bottom-panel/store';
 import { ChartGrid } from './chart-grid/ChartGrid';

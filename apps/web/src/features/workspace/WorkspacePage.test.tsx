@@ -1,11 +1,11 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { STORAGE_KEYS } from '../../app/storage';
+import { STORAGE_KEYS } from '../../shared/storage';
 import { buildUser } from '../../test/fixtures';
 import { renderApp, storeSession } from '../../test/render';
 import { useAuthStore } from '../auth/store';
 import { stubMarketFetch } from '../chart/testSupport';
-import { DEFAULT_CELLS, useChartGridStore } from './chart-grid/store';
+import { DEFAULT_CELLS, useChartGridStore } from '../../shared/chartGrid';
 import { useSidePanelStore } from './side-panel/store';
 
 function setWidth(width: number) {

@@ -1,4 +1,4 @@
-import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
+import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { AssistantLauncher } from '../assistant/AssistantLauncher';
 import { NarrowLayout } from './narrow/NarrowLayout';
 import { WideLayout } from './WideLayout';

@@ -1,12 +1,12 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as InstrumentsModule from '../../chart/instruments';
+import type * as InstrumentsModule from '../../../market/instruments';
 import type * as LiveModule from '../../../realtime/live';
 import { resetQuotes } from '../../../realtime/quotes';
 import { buildUser } from '../../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../../test/render';
 import { useAuthStore } from '../../auth/store';
-import { emitChartTradeAction, useChartTradeStore } from '../../chart/tradeAction';
+import { emitChartTradeAction, useChartTradeStore } from '../../../shared/tradeAction';
 import {
   buildPending,
   buildPosition,
@@ -20,7 +20,7 @@ import {
 import { OrderTicket } from './OrderTicket';
 
 // The catalogue and the live feed are set by the tests, not fetched.
-vi.mock('../../chart/instruments', async (importOriginal) => ({
+vi.mock('../../../market/instruments', async (importOriginal) => ({
   ...(await importOriginal<typeof InstrumentsModule>()),
   useInstrumentCatalogue: () => {},
 }));

@@ -10,13 +10,13 @@ import {
 } from '@ct/domain';
 import { Button, Checkbox, Form, InputNumber, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
-import { notify } from '../../../app/notify';
+import { notify } from '../../../shared/notify';
 import { messages } from '../../../i18n/messages';
 import { watchSymbol } from '../../../realtime/live';
 import { useQuote, useQuoteStore } from '../../../realtime/quotes';
 import { useAuthStore } from '../../auth/store';
-import { useInstrumentCatalogue, useSymbolInfo } from '../../chart/instruments';
-import { useChartTradeStore } from '../../chart/tradeAction';
+import { useInstrumentCatalogue, useSymbolInfo } from '../../../market/instruments';
+import { useChartTradeStore } from '../../../shared/tradeAction';
 import { placeOrder } from '../actions';
 import { formatQuantity } from '../format';
 import {

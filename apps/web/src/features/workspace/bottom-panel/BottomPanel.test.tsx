@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../app/storage';
+import { STORAGE_KEYS } from '../../../shared/storage';
 import { renderWithProviders } from '../../../test/render';
 import { BottomPanel } from './BottomPanel';
 import {

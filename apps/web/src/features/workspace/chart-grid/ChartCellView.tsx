@@ -1,8 +1,8 @@
 import type { KeyboardEvent } from 'react';
 import { messages } from '../../../i18n/messages';
 import { TradingChart } from '../../chart/TradingChart';
-import { setChartPeriod, setChartSymbol, setChartType } from './store';
-import type { ChartCell } from './store';
+import { setChartPeriod, setChartSymbol, setChartType } from '../../../shared/chartGrid';
+import type { ChartCell } from '../../../shared/chartGrid';
 
 const w = messages.workspace;
 

@@ -3,9 +3,9 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../../test/fixtures';
 import { renderApp, storeSession } from '../../../test/render';
 import { stubMarketFetch } from '../../chart/testSupport';
-import { useChartTradeStore } from '../../chart/tradeAction';
+import { useChartTradeStore } from '../../../shared/tradeAction';
 import { useSidePanelStore } from '../side-panel/store';
-import { DEFAULT_CELLS, useChartGridStore } from './store';
+import { DEFAULT_CELLS, useChartGridStore } from '../../../shared/chartGrid';
 
 describe('chart grid in the workspace', () => {
   beforeEach(() => {

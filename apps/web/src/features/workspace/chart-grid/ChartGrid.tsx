@@ -1,6 +1,6 @@
 import { useShallow } from 'zustand/react/shallow';
 import { ChartCellView } from './ChartCellView';
-import { setActiveChart, useChartGridStore, visibleCharts } from './store';
+import { setActiveChart, useChartGridStore, visibleCharts } from '../../../shared/chartGrid';
 
 /** The chart grid: 1, 2 or 4 cells; the active cell has a highlighted border. */
 export function ChartGrid() {

@@ -1,13 +1,13 @@
 import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import { Segmented, Tabs, Typography } from 'antd';
 import { useState } from 'react';
-import { setThemeMode, useThemeStore } from '../../../app/theme';
-import type { ThemeMode } from '../../../app/theme';
+import { setThemeMode, useThemeStore } from '../../../shared/theme';
+import type { ThemeMode } from '../../../shared/theme';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts/AccountSection';
 import { NarrowTradingRuntime } from '../../trading/NarrowTradingRuntime';
 import { ChartCellView } from '../chart-grid/ChartCellView';
-import { DEFAULT_CELLS, useActiveChart } from '../chart-grid/store';
+import { DEFAULT_CELLS, useActiveChart } from '../../../shared/chartGrid';
 import { TRADE_TABLES } from '../trade/TradeTables';
 
 const n = messages.narrow;

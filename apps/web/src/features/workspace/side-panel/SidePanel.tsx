@@ -7,7 +7,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Empty, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { navigateTo } from '../../../app/navigation';
+import { navigateTo } from '../../../shared/navigation';
 import { messages } from '../../../i18n/messages';
 import { clickSideButton, closeSidePanel, SIDE_BUTTONS, useSidePanelStore } from './store';
 import type { SideButton } from './store';

@@ -1,6 +1,6 @@
 import { act, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as InstrumentsModule from '../../chart/instruments';
+import type * as InstrumentsModule from '../../../market/instruments';
 import type * as LiveModule from '../../../realtime/live';
 import { resetQuotes } from '../../../realtime/quotes';
 import { buildUser } from '../../../test/fixtures';
@@ -9,11 +9,11 @@ import { useAuthStore } from '../../auth/store';
 import { closeEditOrder, openEditOrder } from '../../trading/dialogs';
 import { buildPosition, knowBtc, setQuote } from '../../trading/testSupport';
 import { WideTradingRuntime } from '../bottom-panel/WideTradingRuntime';
-import { DEFAULT_CELLS, useChartGridStore } from '../chart-grid/store';
+import { DEFAULT_CELLS, useChartGridStore } from '../../../shared/chartGrid';
 import { SidePanel } from './SidePanel';
 import { clickSideButton, useSidePanelStore } from './store';
 
-vi.mock('../../chart/instruments', async (importOriginal) => ({
+vi.mock('../../../market/instruments', async (importOriginal) => ({
   ...(await importOriginal<typeof InstrumentsModule>()),
   useInstrumentCatalogue: () => {},
 }));

@@ -3,7 +3,7 @@ import { messages } from '../../../i18n/messages';
 import { closeEditOrder, useTradingDialogs } from '../../trading/dialogs';
 import { EditOrderPanel } from '../../trading/EditOrderPanel';
 import { TradingTabs } from '../../trading/TradingTabs';
-import { useActiveChart } from '../chart-grid/store';
+import { useActiveChart } from '../../../shared/chartGrid';
 
 const t = messages.trading;
 

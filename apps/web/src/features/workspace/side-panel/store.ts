@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { readChoice, STORAGE_KEYS, writeString } from '../../../app/storage';
+import { readChoice, STORAGE_KEYS, writeString } from '../../../shared/storage';
 
 export const SIDE_BUTTONS = [
   'trading',

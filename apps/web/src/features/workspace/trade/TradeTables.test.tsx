@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type * as InstrumentsModule from '../../chart/instruments';
+import type * as InstrumentsModule from '../../../market/instruments';
 import type * as LiveModule from '../../../realtime/live';
 import { resetQuotes } from '../../../realtime/quotes';
 import { buildTrader, buildUser } from '../../../test/fixtures';
@@ -29,7 +29,7 @@ import {
   SettledOrdersTable,
 } from './TradeTables';
 
-vi.mock('../../chart/instruments', async (importOriginal) => ({
+vi.mock('../../../market/instruments', async (importOriginal) => ({
   ...(await importOriginal<typeof InstrumentsModule>()),
   useInstrumentCatalogue: () => {},
 }));

@@ -7,7 +7,7 @@ import {
 } from '@ct/domain';
 import type { TableColumnsType } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { useInstrumentCatalogue } from '../../chart/instruments';
+import { useInstrumentCatalogue } from '../../../market/instruments';
 import { openCancelPending, openClosePosition, openEditOrder } from '../../trading/dialogs';
 import { useFollowPositionQuotes, useWatchSymbols } from '../../trading/positionQuotes';
 import type { TradeSubTab } from '../bottom-panel/store';

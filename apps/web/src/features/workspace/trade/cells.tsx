@@ -1,6 +1,6 @@
 import { closingPrice, floatingProfit, formatPrice, sideLabel, sideOfCmd } from '@ct/domain';
 import { useState } from 'react';
-import { useSymbolInfo } from '../../chart/instruments';
+import { useSymbolInfo } from '../../../market/instruments';
 import { formatLevel, formatPnl } from '../../trading/format';
 import { usePositionQuote } from '../../trading/positionQuotes';
 import type { PositionRow } from './types';

@@ -2,14 +2,14 @@ import { pickInstrument, type Period } from '@ct/domain';
 import { Spin } from 'antd';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
-import { useBreakpoint, usesNarrowLayout } from '../../app/breakpoints';
+import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { messages } from '../../i18n/messages';
 import { AssistantLauncher } from '../assistant/AssistantLauncher';
-import type { ChartType } from '../workspace/chart-grid/store';
-import { Toolbar } from '../workspace/Toolbar';
-import { loadInstrumentGroups, useInstrumentStore } from './instruments';
-import { loadStrategyTemplate, useStrategyTemplateStore } from './strategyTemplate';
-import { TradingChart } from './TradingChart';
+import type { ChartType } from '../../shared/chartGrid';
+import { Toolbar } from './Toolbar';
+import { loadInstrumentGroups, useInstrumentStore } from '../../market/instruments';
+import { loadStrategyTemplate, useStrategyTemplateStore } from '../strategy/strategyTemplate';
+import { TradingChart } from '../chart/TradingChart';
 
 /** The chart of the chart page; frames and the workbench address it by this id. */
 export const CHART_PAGE_ID = 'chart-page';

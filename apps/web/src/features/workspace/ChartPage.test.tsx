@@ -2,9 +2,9 @@ import { screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../test/fixtures';
 import { renderApp, storeSession } from '../../test/render';
-import { useInstrumentStore } from './instruments';
-import { useStrategyTemplateStore } from './strategyTemplate';
-import { stubMarketFetch } from './testSupport';
+import { useInstrumentStore } from '../../market/instruments';
+import { useStrategyTemplateStore } from '../strategy/strategyTemplate';
+import { stubMarketFetch } from '../chart/testSupport';
 
 describe('/chart and /d', () => {
   beforeEach(() => {

@@ -10,7 +10,7 @@ import {
   type Period,
 } from '@ct/domain';
 import { z } from 'zod';
-import { http } from '../../api/client';
+import { http } from '../api/client';
 
 /** Bars of the first load and of each history page (spec section 9). */
 export const LATEST_BARS = 500;
@@ -69,11 +69,4 @@ export async function fetchKlines(
   });
   if (answer.code !== 0 || !answer.data) throw new Error(answer.msg);
   return answer.data.lists;
-}
-
-const templateSchema = z.object({ code: z.string() }).loose();
-
-/** The strategy template code (GET /api/strategy/template, `data.code`). */
-export async function fetchStrategyTemplate(): Promise<string> {
-  return (await http.get('/api/strategy/template', { schema: templateSchema })).code;
 }

@@ -1,7 +1,7 @@
 import { PERIODS, type Period } from '@ct/domain';
 import { z } from 'zod';
 import { create } from 'zustand';
-import { readChoice, readJson, STORAGE_KEYS, writeJson, writeString } from '../../../app/storage';
+import { readChoice, readJson, STORAGE_KEYS, writeJson, writeString } from './storage';
 
 export const CHART_LAYOUTS = [1, 2, 4] as const;
 export type ChartLayout = (typeof CHART_LAYOUTS)[number];

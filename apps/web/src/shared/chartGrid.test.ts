@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { STORAGE_KEYS } from '../../../app/storage';
+import { STORAGE_KEYS } from './storage';
 import {
   DEFAULT_CELLS,
   getActiveChart,
@@ -10,7 +10,7 @@ import {
   setChartType,
   storedCells,
   useChartGridStore,
-} from './store';
+} from './chartGrid';
 
 describe('chart grid store', () => {
   beforeEach(() =>
