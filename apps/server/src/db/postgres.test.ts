@@ -107,6 +107,11 @@ describe.skipIf(!SERVER_URL)('the product on a real PostgreSQL server', () => {
       now: clock.now,
       market,
     });
+    // a listening server's feed publishes at once, and a scripted quote is a tick like any
+    // other (as in the trading tests): orders fill at the quote the feed published
+    const built = app;
+    market.publish = (symbol) => built.services.feed.pollSymbol(symbol);
+    built.services.feed.poll();
     return { seeded: started.seeded };
   }
 
