@@ -6,7 +6,6 @@ import {
 } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
 import { NotFoundError } from '../../http/errors.ts';
-import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { idempotencyKey } from './idempotency.ts';
@@ -25,35 +24,31 @@ export async function cancelPendingOrder(
   const key = idempotencyKey(trader.uuid, req.clientOrderId, 'pending/del', { pId: req.pId });
   const nowMs = ctx.now();
 
-  return runAccountCommand<PendingData>(
-    ctx,
-    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
-    async (scope) => {
-      const pending = await lockPending(scope.tx, Number(req.pId), trader.uuid);
-      if (!pending) throw new NotFoundError(TRADING_MESSAGES.pendingNotFound(req.pId));
-      if (pending.status !== 'working') {
-        throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, pending.status));
-      }
-      const status = pendingTransition(pending.status, 'Canceled');
-      const done: Pending | null = await finishPending(scope.tx, pending, { status, nowMs });
-      if (!done) throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, 'changed'));
-      await movePendingOrder(scope.tx, pending, 'Canceled', {
-        transactTime: nowMs,
-        message: 'Canceled by user',
-      });
-      scope.after.untrackPending(done);
-      scope.after.publish({
-        type: 'pending_canceled',
-        uuid: done.uuid,
-        symbol: done.symbol,
-        at: nowMs,
-        pId: String(done.id),
-      });
-      return {
-        ok: true,
-        msg: TRADING_SUCCESS.pendingCanceled,
-        data: { pending: pendingView(done) },
-      };
-    },
-  );
+  return runAccountCommand<PendingData>(ctx, { trader, key, nowMs }, async (scope) => {
+    const pending = await lockPending(scope.tx, Number(req.pId), trader.uuid);
+    if (!pending) throw new NotFoundError(TRADING_MESSAGES.pendingNotFound(req.pId));
+    if (pending.status !== 'working') {
+      throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, pending.status));
+    }
+    const status = pendingTransition(pending.status, 'Canceled');
+    const done: Pending | null = await finishPending(scope.tx, pending, { status, nowMs });
+    if (!done) throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, 'changed'));
+    await movePendingOrder(scope.tx, pending, 'Canceled', {
+      transactTime: nowMs,
+      message: 'Canceled by user',
+    });
+    scope.after.untrackPending(done);
+    scope.after.publish({
+      type: 'pending_canceled',
+      uuid: done.uuid,
+      symbol: done.symbol,
+      at: nowMs,
+      pId: String(done.id),
+    });
+    return {
+      ok: true,
+      msg: TRADING_SUCCESS.pendingCanceled,
+      data: { pending: pendingView(done) },
+    };
+  });
 }

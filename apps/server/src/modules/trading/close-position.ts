@@ -13,16 +13,14 @@ import {
   type SettleView,
 } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { accountInit } from './accounts.ts';
+import { BadRequestError } from '../../http/errors.ts';
 import type { TradingContext } from './context.ts';
-import { ConflictError } from './errors.ts';
 import { ORDER_TYPE, settlePosition } from './fills.ts';
 import { idempotencyKey } from './idempotency.ts';
 import { conversionQuotes, liveQuote, requireInstrument } from './pricing.ts';
-import { reject, runAccountCommand } from './pipeline.ts';
+import { lockOpenPosition, reject, runAccountCommand } from './pipeline.ts';
 import type { Settlement } from './store/history.ts';
-import { lockPosition, type Position } from './store/positions.ts';
+import type { Position } from './store/positions.ts';
 import { positionView, settleView } from './views.ts';
 
 export type CloseData = { order: PositionView; settle: SettleView };
@@ -44,75 +42,67 @@ export async function closePosition(
   });
   const nowMs = ctx.now();
 
-  return runAccountCommand<CloseData>(
-    ctx,
-    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
-    async (scope) => {
-      const position = await lockPosition(scope.tx, trader.uuid, Number(req.orderId));
-      if (!position) throw new NotFoundError(TRADING_MESSAGES.orderNotFound(req.orderId));
-      if (position.status !== 'open') {
-        throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
-      }
-      const instrument = requireInstrument(ctx.market, position.symbol);
-      const rule = closeQuantityRule(instrument, availableVolume(position));
-      const problem = validateQuantity(req.volume, rule);
-      if (problem) throw new BadRequestError(problem);
-      const volume = normalizeQuantity(req.volume, rule.step);
+  return runAccountCommand<CloseData>(ctx, { trader, key, nowMs }, async (scope) => {
+    const position = await lockOpenPosition(scope.tx, trader.uuid, req.orderId);
+    const instrument = requireInstrument(ctx.market, position.symbol);
+    const rule = closeQuantityRule(instrument, availableVolume(position));
+    const problem = validateQuantity(req.volume, rule);
+    if (problem) throw new BadRequestError(problem);
+    const volume = normalizeQuantity(req.volume, rule.step);
 
-      const quote = liveQuote(ctx, instrument.symbol, nowMs);
-      if (!quote) {
-        return reject(scope, {
-          uuid: trader.uuid,
-          instrument,
-          cmd: closingCmd(position.cmd),
-          actionType: ACTION.close,
-          orderType: ORDER_TYPE.market,
-          volume,
-          price: 0,
-          marketPrice: 0,
-          tp: position.tp,
-          sl: position.sl,
-          positionId: position.id,
-          clientOrderId: req.clientOrderId ?? null,
-          message: TRADING_MESSAGES.marketClosed(instrument.symbol),
-          nowMs,
-        });
-      }
-      const closed: { position: Position; settlement: Settlement } = await settlePosition(
-        scope.tx,
-        ctx,
-        {
-          position,
-          instrument,
-          volume,
-          quote,
-          reason: CLOSE_REASON.manual,
-          closeType: req.closeTypeYT,
-          clientOrderId: req.clientOrderId ?? null,
-          nowMs,
-          quotes: conversionQuotes(ctx.market, nowMs),
-        },
-      );
-      scope.after.trackPosition(closed.position);
-      scope.after.publish({
-        type: 'position_closed',
-        uuid: closed.position.uuid,
-        symbol: closed.position.symbol,
-        at: nowMs,
-        orderId: String(closed.position.id),
-        tradeId: String(closed.settlement.id),
-        volume: closed.settlement.settleVolume,
-        full: closed.position.status === 'closed',
-        closeReason: closed.settlement.closeReason,
+    const quote = liveQuote(ctx, instrument.symbol, nowMs);
+    if (!quote) {
+      return reject(scope, {
+        uuid: trader.uuid,
+        instrument,
+        cmd: closingCmd(position.cmd),
+        actionType: ACTION.close,
+        orderType: ORDER_TYPE.market,
+        volume,
+        price: 0,
+        marketPrice: 0,
+        tp: position.tp,
+        sl: position.sl,
+        positionId: position.id,
+        clientOrderId: req.clientOrderId ?? null,
+        message: TRADING_MESSAGES.marketClosed(instrument.symbol),
+        nowMs,
       });
-      return {
-        ok: true,
-        msg: TRADING_SUCCESS.positionClosed,
-        data: {
-          order: positionView(closed.position, instrument, quote),
-          settle: settleView(closed.settlement),
-        },
-      };
-    },
-  );
+    }
+    const closed: { position: Position; settlement: Settlement } = await settlePosition(
+      scope.tx,
+      ctx,
+      {
+        position,
+        instrument,
+        volume,
+        quote,
+        reason: CLOSE_REASON.manual,
+        closeType: req.closeTypeYT,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
+        quotes: conversionQuotes(ctx.market, nowMs),
+      },
+    );
+    scope.after.trackPosition(closed.position);
+    scope.after.publish({
+      type: 'position_closed',
+      uuid: closed.position.uuid,
+      symbol: closed.position.symbol,
+      at: nowMs,
+      orderId: String(closed.position.id),
+      tradeId: String(closed.settlement.id),
+      volume: closed.settlement.settleVolume,
+      full: closed.position.status === 'closed',
+      closeReason: closed.settlement.closeReason,
+    });
+    return {
+      ok: true,
+      msg: TRADING_SUCCESS.positionClosed,
+      data: {
+        order: positionView(closed.position, instrument, quote),
+        settle: settleView(closed.settlement),
+      },
+    };
+  });
 }

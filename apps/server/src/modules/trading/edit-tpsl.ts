@@ -7,16 +7,14 @@ import {
   type TpslRequest,
 } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
-import { NotFoundError } from '../../http/errors.ts';
-import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { checkExits } from './exits.ts';
 import { idempotencyKey } from './idempotency.ts';
-import { runAccountCommand } from './pipeline.ts';
+import { lockOpenPosition, runAccountCommand } from './pipeline.ts';
 import type { OrderData } from './place-market-order.ts';
 import { markQuote, requireInstrument } from './pricing.ts';
-import { lockPosition, updatePositionExits, type Position } from './store/positions.ts';
+import { updatePositionExits, type Position } from './store/positions.ts';
 import { positionView } from './views.ts';
 
 /**
@@ -36,43 +34,35 @@ export async function editTpsl(
   });
   const nowMs = ctx.now();
 
-  return runAccountCommand<OrderData>(
-    ctx,
-    { uuid: trader.uuid, init: accountInit(trader, nowMs), key, nowMs },
-    async (scope) => {
-      const position = await lockPosition(scope.tx, trader.uuid, Number(req.orderId));
-      if (!position) throw new NotFoundError(TRADING_MESSAGES.orderNotFound(req.orderId));
-      if (position.status !== 'open') {
-        throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
-      }
-      const instrument = requireInstrument(ctx.market, position.symbol);
-      const side = sideOfCmd(position.cmd);
-      const quote = markQuote(ctx.market, position.symbol, nowMs);
-      const exits = checkExits(
-        side,
-        position.price,
-        req,
-        instrument.min_price_tick,
-        quote ? closingPrice(side, quote) : null,
-      );
-      positionTransition(position.status, 'ProtectionChanged');
-      const updated: Position | null = await updatePositionExits(scope.tx, position, exits);
-      if (!updated) throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
-      scope.after.trackPosition(updated);
-      scope.after.publish({
-        type: 'tpsl_changed',
-        uuid: updated.uuid,
-        symbol: updated.symbol,
-        at: nowMs,
-        orderId: String(updated.id),
-        tp: updated.tp,
-        sl: updated.sl,
-      });
-      return {
-        ok: true,
-        msg: TRADING_SUCCESS.tpslUpdated,
-        data: { order: positionView(updated, instrument, quote) },
-      };
-    },
-  );
+  return runAccountCommand<OrderData>(ctx, { trader, key, nowMs }, async (scope) => {
+    const position = await lockOpenPosition(scope.tx, trader.uuid, req.orderId);
+    const instrument = requireInstrument(ctx.market, position.symbol);
+    const side = sideOfCmd(position.cmd);
+    const quote = markQuote(ctx.market, position.symbol, nowMs);
+    const exits = checkExits(
+      side,
+      position.price,
+      req,
+      instrument.min_price_tick,
+      quote ? closingPrice(side, quote) : null,
+    );
+    positionTransition(position.status, 'ProtectionChanged');
+    const updated: Position | null = await updatePositionExits(scope.tx, position, exits);
+    if (!updated) throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
+    scope.after.trackPosition(updated);
+    scope.after.publish({
+      type: 'tpsl_changed',
+      uuid: updated.uuid,
+      symbol: updated.symbol,
+      at: nowMs,
+      orderId: String(updated.id),
+      tp: updated.tp,
+      sl: updated.sl,
+    });
+    return {
+      ok: true,
+      msg: TRADING_SUCCESS.tpslUpdated,
+      data: { order: positionView(updated, instrument, quote) },
+    };
+  });
 }

@@ -1,6 +1,10 @@
-import type { AccountEvent } from '@ct/domain';
+import { TRADING_MESSAGES, type AccountEvent } from '@ct/domain';
+import type { TraderRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
+import { NotFoundError } from '../../http/errors.ts';
+import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
+import { ConflictError } from './errors.ts';
 import { publishAccountEvent } from './events.ts';
 import { remember, replay, unwrap, type IdempotencyKey, type Outcome } from './idempotency.ts';
 import { rejectOrder, type Rejection } from './rejections.ts';
@@ -29,11 +33,12 @@ export type CommandScope = {
   after: AfterCommit;
 };
 
-/** An account-changing command of the API: whose account, how it starts, its idempotency key. */
+/**
+ * An account-changing command of the API: whose account (it starts with the balance of the
+ * trader's level on first use, see accountInit), its idempotency key and its time.
+ */
 export type AccountCommand = {
-  uuid: string;
-  /** How the account starts if this is its first use. */
-  init: { startingBalance: number; nowMs: number };
+  trader: Pick<TraderRow, 'uuid' | 'level'>;
   key: IdempotencyKey | null;
   nowMs: number;
 };
@@ -70,8 +75,9 @@ export async function runAccountCommand<T>(
   let effects = collectEffects(ctx);
   const outcome = await ctx.db.transaction(async (tx) => {
     effects = collectEffects(ctx);
-    const account = await lockAccount(tx, command.uuid, command.init);
-    if (!account) throw new Error(`trading account ${command.uuid} is missing`);
+    const { uuid } = command.trader;
+    const account = await lockAccount(tx, uuid, accountInit(command.trader, command.nowMs));
+    if (!account) throw new Error(`trading account ${uuid} is missing`);
     const seen = await replay<T>(tx, command.key);
     if (seen) return seen;
     const result = await handler({ tx, account, nowMs: command.nowMs, after: effects.after });
@@ -139,4 +145,15 @@ export async function runTriggerCommand<R extends { uuid: string; symbol: string
     await handler({ tx, account, nowMs, after: effects.after }, row);
   });
   effects.run();
+}
+
+/**
+ * The open position a command acts on, locked in the command's transaction: a position of
+ * another account or none is a 404, one no longer open a 409.
+ */
+export async function lockOpenPosition(tx: Db, uuid: string, orderId: string): Promise<Position> {
+  const position = await lockPosition(tx, uuid, Number(orderId));
+  if (!position) throw new NotFoundError(TRADING_MESSAGES.orderNotFound(orderId));
+  if (position.status !== 'open') throw new ConflictError(TRADING_MESSAGES.positionClosed(orderId));
+  return position;
 }
