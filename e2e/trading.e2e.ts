@@ -47,6 +47,25 @@ async function toast(page: Page, text: string | RegExp): Promise<string> {
   return ((await message.textContent()) ?? '').trim();
 }
 
+/**
+ * Runs `act` (the click that places an order) and answers the id in the success toast it
+ * brought up. Toasts of orders placed a moment ago may still be on screen, so only a text
+ * that was not there before counts (order ids never repeat).
+ */
+async function idOfNewToast(page: Page, text: RegExp, act: () => Promise<void>): Promise<string> {
+  const notices = page.locator('.ant-message-notice').filter({ hasText: text });
+  const texts = async () => (await notices.allTextContents()).map((t) => t.trim());
+  const before = new Set(await texts());
+  await act();
+  let fresh = '';
+  await expect
+    .poll(async () => (fresh = (await texts()).find((t) => !before.has(t)) ?? ''), {
+      timeout: 15_000,
+    })
+    .not.toBe('');
+  return idOf(fresh);
+}
+
 /** The id at the end of 'Order successful! Order ID: 12'. */
 function idOf(message: string): string {
   const match = /ID: (\d+)/.exec(message);
@@ -151,8 +170,7 @@ describe('a trader on a desktop', () => {
     const place = page.getByRole('button', { name: 'Place Buy Order' });
     await expect.poll(() => place.isEnabled(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'trading-desktop-ticket');
-    await place.click();
-    orderId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
 
     const row = rowWithId(page, orderId);
     await row.waitFor();
@@ -255,8 +273,9 @@ describe('a trader on a desktop', () => {
     await refusal.waitFor({ state: 'detached' });
     await ticket(page).getByText('GFD', { exact: true }).click();
     expect(await place.isEnabled()).toBe(true);
-    await place.click();
-    const pId = idOf(await toast(page, /^Pending order successful! Order ID: \d+$/));
+    const pId = await idOfNewToast(page, /^Pending order successful! Order ID: \d+$/, () =>
+      place.click(),
+    );
 
     await bottomTab(page, 'Pending');
     const row = rowWithId(page, pId);
@@ -284,8 +303,9 @@ describe('a trader on a desktop', () => {
     expect(await rowWithId(page, orderId).count()).toBe(0);
     await chooseSide(page, 'Sell');
     await page.getByLabel('Quantity').fill('0.5');
-    await page.getByRole('button', { name: 'Place Sell Order' }).click();
-    const sellId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    const sellId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () =>
+      page.getByRole('button', { name: 'Place Sell Order' }).click(),
+    );
     const sellRow = rowWithId(page, sellId);
     await sellRow.waitFor();
     expect(await cellText(sellRow, POS.side)).toBe('Sell');
@@ -309,8 +329,7 @@ describe('a trader on a desktop', () => {
     await page.getByLabel('TP price').fill('50100.0');
     const place = page.getByRole('button', { name: 'Place Buy Order' });
     await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-    await place.click();
-    const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    const id = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
     const row = rowWithId(page, id);
     await row.waitFor();
     expect(await cellText(row, POS.open)).toBe('50000.5');
@@ -378,8 +397,7 @@ describe('the same trader on a phone', () => {
     const place = modal.getByRole('button', { name: 'Place Buy Order' });
     await expect.poll(() => place.isEnabled(), { timeout: 20_000 }).toBe(true);
     await screenshot(page, 'trading-phone-modal');
-    await place.click();
-    orderId = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
     await modal.getByRole('button', { name: 'Close' }).click();
     await modal.waitFor({ state: 'hidden' });
     await noHorizontalScroll();
@@ -460,8 +478,9 @@ describe('the same trader on a phone', () => {
       .toBe('true');
     await modal.getByLabel('Quantity').fill('0.2');
     await screenshot(page, 'trading-phone-modal-dark');
-    await modal.getByRole('button', { name: 'Place Sell Order' }).click();
-    const id = idOf(await toast(page, /^Order successful! Order ID: \d+$/));
+    const id = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () =>
+      modal.getByRole('button', { name: 'Place Sell Order' }).click(),
+    );
     await modal.getByRole('button', { name: 'Close' }).click();
     await modal.waitFor({ state: 'hidden' });
     await page.getByRole('tab', { name: 'Positions' }).click();

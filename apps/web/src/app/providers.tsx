@@ -1,7 +1,9 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { App as AntApp, ConfigProvider, theme } from 'antd';
 import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { registerNotifier } from '../shared/notify';
+import { queryClient } from '../shared/queryClient';
 import { followSystemTheme, useThemeStore } from '../shared/theme';
 
 const FONT_FAMILY =
@@ -57,7 +59,7 @@ export function AppProviders({ children }: { children: ReactNode }) {
       <AntApp className="app-root" message={{ maxCount: 3 }}>
         <DocumentTheme mode={mode} />
         <NotifierBridge />
-        {children}
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
       </AntApp>
     </ConfigProvider>
   );

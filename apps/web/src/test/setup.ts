@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { resetQueryClient } from '../shared/queryClient';
 
 // antd's async UI (toasts, tab switches) can take longer than the 1 s default under load.
 configure({ asyncUtilTimeout: 5000 });
@@ -53,6 +54,8 @@ beforeEach(() => {
 
 afterEach(() => {
   cleanup();
+  // server state never leaks from one test into the next
+  resetQueryClient();
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   window.localStorage.clear();
