@@ -122,9 +122,12 @@ describe('strategy workbench', () => {
     await dialog('Backtest Results').getByRole('button', { name: 'Show on Chart' }).click();
     await toast('Shown on chart');
     expect(Number(await canvas.getAttribute('data-markers'))).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const after = await canvas.screenshot();
-    expect(after.equals(before)).toBe(false);
+    // the markers are drawn on the next frames: the canvas changes
+    const changed = await waitUntil(
+      async () => !(await canvas.screenshot()).equals(before),
+      (differs) => differs,
+    );
+    expect(changed).toBe(true);
     await screenshot(page, 'strategy-markers');
   });
 
@@ -139,7 +142,7 @@ describe('strategy workbench', () => {
     await log.getByText('Connected', { exact: true }).waitFor({ timeout: 15_000 });
     const text = await log.getByTestId('strategy-log').innerText();
     expect(text).toContain('Connection established, waiting for logs...');
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await animationsDone(log);
     await screenshot(page, 'strategy-log');
     await log.locator('.ant-modal-close').click();
   });
@@ -190,7 +193,7 @@ describe('strategy workbench', () => {
     await row.first().waitFor({ timeout: 15_000 });
     expect(await row.count()).toBe(1);
     expect(await row.first().innerText()).toMatch(/%/);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await animationsDone(history);
     await screenshot(page, 'strategy-history');
     await row.first().getByRole('button', { name: 'View Details' }).click();
     await dialog('Backtest Results').getByText('Performance Metrics').waitFor();
@@ -221,7 +224,7 @@ describe('strategy workbench', () => {
     expect(alert).toContain('boom');
     expect(alert).toContain('Execution Log');
     await results.getByText('No backtest data available').waitFor();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await animationsDone(results);
     await screenshot(page, 'strategy-error');
     await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await editor().getByRole('button', { name: 'Run Logs' }).click();

@@ -11,6 +11,7 @@ import {
   type MetricsBar,
 } from './metrics.ts';
 import { barsFromHistorical, inferPeriod } from './bars.ts';
+import { commissionFor, profitLoss } from '../trading/values.ts';
 
 const day = (d: number) => Date.UTC(2024, 0, d);
 const bars = (closes: number[]) => closes.map((close, i) => ({ time: day(i + 1), close }));
@@ -251,6 +252,30 @@ describe('computeBacktest, by hand', () => {
     expect(p.equity_curve[0]?.[0]).toBe('2024-01-01 00:00:00');
     expect(p.equity_curve.at(-1)?.[0]).toBe('2024-01-04 11:19:00');
     expect(p.bar_count).toBe(5000);
+  });
+});
+
+describe('a deal settles by the engine’s rules', () => {
+  it('profit is the engine’s P&L of the side less its commission for both sides', () => {
+    const conventions = { ...SMALL, contractMultiplier: 100, commissionPerLot: 0.35 };
+    const records = [
+      {
+        open_date: '2024-01-01 00:00:00',
+        close_date: '2024-01-02 00:00:00',
+        open_price: 100.123,
+        close_price: 100.456,
+        lots: -0.3,
+        status: 'YES',
+      },
+    ];
+    const [deal] = run([100.123, 100.456], records, conventions).deals;
+    const terms = { volume_multiple: 100, margin_ratio_by_money: 0 };
+    const commission = commissionFor(0.6, 0.35);
+    expect(deal?.commission).toBe(commission);
+    expect(deal?.profit).toBe(
+      Math.round((profitLoss('sell', 100.123, 100.456, 0.3, terms) - commission) * 100) / 100,
+    );
+    expect(deal?.profit).toBe(-10.2); // −9.99 for the sell, −0.21 of commission
   });
 });
 

@@ -1,5 +1,6 @@
 import { DAY_MS } from '../market/periods.ts';
 import { roundTo } from '../market/price.ts';
+import { commissionFor, profitLoss, type ContractTerms } from '../trading/values.ts';
 import type { TradeStatus, ValidTrade } from './contract.ts';
 import { formatContractDate } from './dates.ts';
 
@@ -156,10 +157,15 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
   const lastIndex = bars.length - 1;
   const lastClose = bars[lastIndex]?.close ?? 0;
 
+  // A deal settles by the paper-trading engine's P&L and commission rules (each to cents);
+  // its commission covers both sides (open and close) of its lots.
+  const terms: ContractTerms = { volume_multiple: c.contractMultiplier, margin_ratio_by_money: 0 };
   const deals = trades.map((trade): Deal => {
     const closePrice = trade.closePrice ?? lastClose;
-    const commission = c.commissionPerLot * Math.abs(trade.lots) * 2;
-    const gross = (closePrice - trade.openPrice) * trade.lots * c.contractMultiplier;
+    const side = trade.lots < 0 ? 'sell' : 'buy';
+    const lots = Math.abs(trade.lots);
+    const commission = commissionFor(2 * lots, c.commissionPerLot);
+    const gross = profitLoss(side, trade.openPrice, closePrice, lots, terms);
     return {
       open_date: formatContractDate(trade.openTime),
       close_date: trade.closeTime === null ? null : formatContractDate(trade.closeTime),
