@@ -1,12 +1,13 @@
 import { Button, Modal, Space, Table } from 'antd';
 import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
-import { notify } from '../../shared/notify';
+import { useState } from 'react';
 import { messages } from '../../i18n/messages';
-import { fetchResults, type StrategyResult } from './api';
+import type { StrategyResult, StrategyResultsPage } from './api';
 import { formatWinRate, RUN_HISTORY_PAGE_SIZE } from './logic';
+import { useResultsPage } from './queries';
 
 const m = messages.strategy;
+const NO_RESULTS: StrategyResultsPage = { results: [], total: 0 };
 
 /** Strategy Run History: the saved results of a strategy, 10 per page, newest first. */
 export function RunHistoryModal({
@@ -21,25 +22,13 @@ export function RunHistoryModal({
   onShowOnChart: (result: StrategyResult) => void;
 }) {
   const [page, setPage] = useState(1);
-  const [data, setData] = useState<{ results: StrategyResult[]; total: number }>({
-    results: [],
-    total: 0,
+  // While another page is on its way, the rows shown stay; a failure says so and keeps them.
+  const query = useResultsPage(strategy, {
+    skip: (page - 1) * RUN_HISTORY_PAGE_SIZE,
+    limit: RUN_HISTORY_PAGE_SIZE,
   });
-  const [loading, setLoading] = useState(true);
-
-  useEffect(() => {
-    let live = true;
-    fetchResults(strategy, {
-      skip: (page - 1) * RUN_HISTORY_PAGE_SIZE,
-      limit: RUN_HISTORY_PAGE_SIZE,
-    })
-      .then((answer) => live && setData(answer))
-      .catch(() => live && notify.error(m.historyFailed))
-      .finally(() => live && setLoading(false));
-    return () => {
-      live = false;
-    };
-  }, [strategy, page]);
+  const data = query.data ?? NO_RESULTS;
+  const loading = query.isFetching;
 
   return (
     <Modal
@@ -60,10 +49,7 @@ export function RunHistoryModal({
           pageSize: RUN_HISTORY_PAGE_SIZE,
           total: data.total,
           showSizeChanger: false,
-          onChange: (next) => {
-            setLoading(true);
-            setPage(next);
-          },
+          onChange: setPage,
         }}
         columns={[
           {

@@ -1,16 +1,12 @@
 import type { StrategyVersion, StrategyVersionSummary } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Spin, Table, Typography, theme } from 'antd';
-import dayjs from 'dayjs';
-import { useEffect, useState } from 'react';
-import { notify } from '../../shared/notify';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { messages } from '../../i18n/messages';
-import { fetchVersion } from './api';
+import { versionTime } from './logic';
+import { versionQuery } from './queries';
 
 const m = messages.strategy;
-
-export function versionTime(seconds: number): string {
-  return dayjs(seconds * 1000).format('YYYY-MM-DD HH:mm:ss');
-}
 
 /**
  * Restore previous version: the strategy's kept codes, newest first (time, size, first line);
@@ -31,27 +27,12 @@ export function VersionsModal({
 }) {
   const { token } = theme.useToken();
   const [picked, setPicked] = useState<number | null>(null);
-  const [codes, setCodes] = useState<Record<number, StrategyVersion | 'failed'>>({});
   // The newest version is shown until another is picked.
   const chosen = picked ?? versions[0]?.id ?? null;
-  const entry = chosen === null ? undefined : codes[chosen];
-  const version = entry === 'failed' ? undefined : entry;
-
-  useEffect(() => {
-    if (chosen === null || entry !== undefined) return;
-    let live = true;
-    fetchVersion(strategy, chosen)
-      .then((answer) => live && setCodes((all) => ({ ...all, [chosen]: answer })))
-      .catch(() => {
-        if (!live) return;
-        notify.error(m.versionsFailed);
-        setCodes((all) => ({ ...all, [chosen]: 'failed' }));
-      });
-    return () => {
-      live = false;
-    };
-  }, [strategy, chosen, entry]);
-  const fetching = chosen !== null && entry === undefined;
+  // A version's code never changes: once fetched it stays in the cache; a failure says so.
+  const detail = useQuery({ ...versionQuery(strategy, chosen ?? -1), enabled: chosen !== null });
+  const version = chosen === null ? undefined : detail.data;
+  const fetching = chosen !== null && detail.isLoading;
 
   return (
     <Modal

@@ -21,7 +21,7 @@ import {
 import { z } from 'zod';
 import { ApiError, http } from '../../api/client';
 
-export type { BacktestAnswer, StrategyResult } from '@ct/domain';
+export type { BacktestAnswer, StrategyResult, StrategyResultsPage } from '@ct/domain';
 export type SavedStrategy = StrategyView;
 export type RunAnswer = BacktestRunAnswer;
 

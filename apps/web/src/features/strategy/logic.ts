@@ -1,5 +1,7 @@
 import { wouldBlankSavedCode, type Deal } from '@ct/domain';
+import dayjs from 'dayjs';
 import type { ChartMarker } from '../../shared/chartMarkers';
+import { messages } from '../../i18n/messages';
 
 /** The built-in strategy's name; it is never saved, modified or auto-saved. */
 export const DEFAULT_STRATEGY = 'Default Strategy';
@@ -60,9 +62,11 @@ export type SaveIndicator = 'idle' | 'saving' | 'success' | 'error' | 'skipped';
 /**
  * Auto-save of the selected strategy: each edit restarts a 1500 ms debounce; then `save`
  * runs, the indicator shows saving, then success or error, and returns to idle 1.5 s later.
- * Default is never auto-saved. Blank code never replaces a strategy's non-blank saved code
- * (the saver knows what the server holds: the listed codes, then its own and other saves):
+ * Default is never auto-saved. Blank code never replaces a strategy's non-blank saved code:
  * the save is skipped and the indicator says so; only an explicit, confirmed save may do that.
+ * What the server holds is read from `known` (the workbench passes the query cache of the
+ * strategy list, which every save writes); without it the saver keeps its own record (the
+ * listed codes, then its own and other saves).
  */
 export class AutoSaver {
   private debounce: ReturnType<typeof setTimeout> | null = null;
@@ -74,6 +78,7 @@ export class AutoSaver {
   constructor(
     private readonly save: (name: string, code: string) => Promise<unknown>,
     private readonly onState: (state: SaveIndicator, name: string) => void,
+    private readonly known?: (name: string) => string | undefined,
   ) {}
 
   get indicator(): SaveIndicator {
@@ -93,7 +98,7 @@ export class AutoSaver {
 
   /** The code the server holds for `name`, if known. */
   savedCode(name: string): string | undefined {
-    return this.saved.get(name);
+    return this.known ? this.known(name) : this.saved.get(name);
   }
 
   /** An edit of `name`'s code. */
@@ -104,11 +109,14 @@ export class AutoSaver {
     this.debounce = setTimeout(() => void this.flush(), AUTO_SAVE_DEBOUNCE_MS);
   }
 
-  /** Saves a pending edit now (before the selection changes or the editor closes). */
-  async flush(): Promise<void> {
+  /**
+   * Saves a pending edit now (before the selection changes or the editor closes); resolves
+   * with its outcome, or null when nothing was pending.
+   */
+  async flush(): Promise<SaveIndicator | null> {
     const pending = this.pending;
     this.cancel();
-    if (pending) await this.run(pending.name, pending.code);
+    return pending ? this.run(pending.name, pending.code) : null;
   }
 
   /** Drops a pending save. */
@@ -129,7 +137,7 @@ export class AutoSaver {
     this.onState(state, name);
   }
 
-  private async run(name: string, code: string): Promise<void> {
+  private async run(name: string, code: string): Promise<SaveIndicator> {
     if (this.reset) clearTimeout(this.reset);
     this.reset = null;
     let outcome: SaveIndicator;
@@ -150,7 +158,20 @@ export class AutoSaver {
       this.reset = null;
       this.set('idle', name);
     }, INDICATOR_RESET_MS);
+    return outcome;
   }
+}
+
+/** Why `name` cannot be the name of a new strategy, or null when it can. */
+export function newStrategyNameProblem(name: string): string | null {
+  if (!name.trim()) return messages.strategy.namePlaceholder;
+  if (isDefaultStrategy(name)) return messages.strategy.defaultReadOnly;
+  return null;
+}
+
+/** A version's save time (epoch seconds) as the versions list and the restore notice show it. */
+export function versionTime(seconds: number): string {
+  return dayjs(seconds * 1000).format('YYYY-MM-DD HH:mm:ss');
 }
 
 /** A client id for the log socket: letters, digits and dashes. */

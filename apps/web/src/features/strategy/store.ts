@@ -1,6 +1,7 @@
-import type { Performance } from '@ct/domain';
+import type { Deal, Performance } from '@ct/domain';
 import { create } from 'zustand';
 import type { CodeEditorRequest } from './codeEditorHook';
+import { DEFAULT_STRATEGY, newClientId, type SaveIndicator } from './logic';
 
 type WorkbenchState = {
   /** The chart the editor was opened for; null until first opened. */
@@ -37,4 +38,69 @@ export const useLastBacktest = create<{ last: LastBacktest | null }>(() => ({ la
 /** Records the outcome of a Run Code (its metrics, or its error). */
 export function recordBacktest(last: LastBacktest): void {
   useLastBacktest.setState({ last });
+}
+
+/** What the results modal shows: a fresh run (not saved yet) or a saved result. */
+export type ShownResult = {
+  deals: readonly Deal[];
+  performance: Performance | null;
+  error: string | null;
+  runId: string | null;
+  symbol: string | null;
+  saved: boolean;
+};
+
+/**
+ * The editor's UI state (server state is in the query cache, see `queries.ts`): the
+ * selection, the editor's text as last loaded or edited (the Monaco model owns the text; this
+ * copy is what the actions read), the save indicator, the run and which panels are open.
+ */
+export type EditorState = {
+  /** The log socket's client id, sent with each run. */
+  clientId: string;
+  selected: string | null;
+  code: string;
+  /** Default is selected but its template was not known yet: load it when it arrives. */
+  templatePending: boolean;
+  indicator: SaveIndicator;
+  running: boolean;
+  results: ShownResult | null;
+  savingResults: boolean;
+  saveAsOpen: boolean;
+  logsOpen: boolean;
+  versionsOpen: boolean;
+  historyOpen: boolean;
+};
+
+function initialEditorState(): EditorState {
+  return {
+    clientId: newClientId(),
+    selected: DEFAULT_STRATEGY,
+    code: '',
+    templatePending: true,
+    indicator: 'idle',
+    running: false,
+    results: null,
+    savingResults: false,
+    saveAsOpen: false,
+    logsOpen: false,
+    versionsOpen: false,
+    historyOpen: false,
+  };
+}
+
+export const useEditorStore = create<EditorState>(initialEditorState);
+
+/** Test helper: the editor as first opened. */
+export function resetEditorStore(): void {
+  useEditorStore.setState(initialEditorState());
+}
+
+type Panel = 'saveAsOpen' | 'logsOpen' | 'versionsOpen' | 'historyOpen';
+
+/** Opens or closes one of the editor's sub-modals. */
+export function setPanel(panel: Panel, open: boolean): void {
+  const patch: Partial<Pick<EditorState, Panel>> = {};
+  patch[panel] = open;
+  useEditorStore.setState(patch);
 }

@@ -1,22 +1,28 @@
+import { hashKey } from '@tanstack/react-query';
 import { create } from 'zustand';
-import { fetchStrategyTemplate } from './api';
+import { queryClient } from '../../shared/queryClient';
+import { cachedTemplate, templateQuery } from './queries';
 
-/** The strategy template code of the chart page (the built-in Default strategy's code). */
-export const useStrategyTemplateStore = create<{ code: string | null }>(() => ({ code: null }));
+/*
+ * The strategy template code of the chart page (the built-in Default strategy's code) lives
+ * in the query cache under `['strategyTemplate']`. `useStrategyTemplateStore` is a read-only
+ * view of that entry for the chart page and the assistant, which read it as a store.
+ */
 
-let request: Promise<string> | null = null;
+/** The cached template code, or null; follows the query cache, never written by callers. */
+export const useStrategyTemplateStore = create<{ code: string | null }>(() => ({
+  code: cachedTemplate(),
+}));
 
-/** Loads the template once; concurrent callers share the request. */
+const templateHash = hashKey(templateQuery.queryKey);
+queryClient.getQueryCache().subscribe((event) => {
+  if (event.query.queryHash !== templateHash) return;
+  const code = cachedTemplate();
+  if (useStrategyTemplateStore.getState().code !== code)
+    useStrategyTemplateStore.setState({ code });
+});
+
+/** Loads the template once; concurrent callers share the request, a failure is retried. */
 export function loadStrategyTemplate(): Promise<string> {
-  const known = useStrategyTemplateStore.getState().code;
-  if (known !== null) return Promise.resolve(known);
-  request ??= fetchStrategyTemplate()
-    .then((code) => {
-      useStrategyTemplateStore.setState({ code });
-      return code;
-    })
-    .finally(() => {
-      request = null;
-    });
-  return request;
+  return queryClient.fetchQuery(templateQuery);
 }

@@ -1,0 +1,90 @@
+import { act, screen, waitFor } from '@testing-library/react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { queryClient } from '../../../shared/queryClient';
+import { jsonResponse } from '../../../test/fixtures';
+import { renderWithProviders } from '../../../test/render';
+import { disposeAutoSave } from '../actions';
+import { strategiesQuery, versionsQuery } from '../queries';
+import { resetEditorStore, useEditorStore, useWorkbenchStore } from '../store';
+import { SaveAsModal } from './SaveAsModal';
+import { StrategyToolbar } from './StrategyToolbar';
+
+const strategies = [{ name: 'Mine', code: '# mine', created_at: 1, updated_at: 2 }];
+const version = { id: 4, created_at: 1_700_000_000, length: 6, lines: 1, preview: '# old' };
+
+beforeEach(() => {
+  resetEditorStore();
+  useWorkbenchStore.setState({ open: true });
+  queryClient.setQueryData(strategiesQuery.queryKey, strategies);
+  queryClient.setQueryData(versionsQuery('Mine').queryKey, [version]);
+});
+afterEach(() => {
+  useWorkbenchStore.setState({ open: false });
+  disposeAutoSave();
+});
+
+describe('the editor toolbar', () => {
+  it('offers Default first, and Run Code only for code that is not blank', async () => {
+    renderWithProviders(<StrategyToolbar />);
+    expect(screen.getByText('Default Strategy (read-only)')).toBeInTheDocument();
+    const run = screen.getByRole('button', { name: /Run Code/ });
+    expect(run).toBeDisabled();
+    act(() => useEditorStore.setState({ code: '  \n' }));
+    expect(run).toBeDisabled();
+    act(() => useEditorStore.setState({ code: 'def main(data_array): pass' }));
+    await waitFor(() => expect(run).toBeEnabled());
+  });
+
+  it('the status button shows the auto-save indicator', () => {
+    renderWithProviders(<StrategyToolbar />);
+    const indicator = screen.getByTestId('save-indicator');
+    expect(indicator).toHaveTextContent('Save Strategy');
+    act(() => useEditorStore.setState({ indicator: 'skipped' }));
+    expect(indicator).toHaveTextContent('Auto-save skipped: empty code');
+    expect(indicator).toHaveAttribute('data-state', 'skipped');
+  });
+
+  it('Restore previous version is offered for a saved strategy with versions only', async () => {
+    const { user } = renderWithProviders(<StrategyToolbar />);
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const item = await screen.findByRole('menuitem', { name: /Restore previous version/ });
+    expect(item).toHaveAttribute('aria-disabled', 'true');
+
+    act(() => useEditorStore.setState({ selected: 'Mine' }));
+    await waitFor(() => expect(item).not.toHaveAttribute('aria-disabled', 'true'));
+    await user.click(item);
+    expect(useEditorStore.getState().versionsOpen).toBe(true);
+  });
+
+  it('Run History needs a selection', async () => {
+    const { user } = renderWithProviders(<StrategyToolbar />);
+    act(() => useEditorStore.setState({ selected: null }));
+    await user.click(screen.getByRole('button', { name: /Run History/ }));
+    expect(await screen.findByText('Please select a strategy first')).toBeInTheDocument();
+    expect(useEditorStore.getState().historyOpen).toBe(false);
+  });
+});
+
+describe('Save as New Strategy', () => {
+  it('shows a refused name beside the field; a good one is created and selected', async () => {
+    const fetchMock = vi.fn(async () =>
+      jsonResponse({ name: 'Alpha', code: '# a', created_at: 5, updated_at: 5, created: true }),
+    );
+    vi.stubGlobal('fetch', fetchMock);
+    useEditorStore.setState({ code: '# a', saveAsOpen: true });
+    const { user } = renderWithProviders(<SaveAsModal />);
+
+    await user.click(await screen.findByRole('button', { name: 'OK' }));
+    expect(await screen.findByText('Please enter a strategy name')).toBeInTheDocument();
+    expect(fetchMock).not.toHaveBeenCalled();
+
+    await user.type(screen.getByPlaceholderText('Please enter a strategy name'), 'Alpha');
+    await user.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(useEditorStore.getState().selected).toBe('Alpha'));
+    expect(useEditorStore.getState().saveAsOpen).toBe(false);
+    expect(queryClient.getQueryData(strategiesQuery.queryKey)?.map((s) => s.name)).toEqual([
+      'Alpha',
+      'Mine',
+    ]);
+  });
+});

@@ -1,0 +1,71 @@
+import {
+  FileTextOutlined,
+  HistoryOutlined,
+  PlayCircleOutlined,
+  RobotOutlined,
+} from '@ant-design/icons';
+import { Button, Select, Space, Tooltip } from 'antd';
+import { messages } from '../../../i18n/messages';
+import { openRunHistory, runCode, selectStrategy } from '../actions';
+import { DEFAULT_STRATEGY } from '../logic';
+import { useStrategies } from '../queries';
+import { setPanel, useEditorStore } from '../store';
+import { SaveMenu } from './SaveMenu';
+
+const m = messages.strategy;
+
+/** The saved-strategy dropdown, always with the read-only Default strategy first. */
+export function StrategySelect() {
+  const selected = useEditorStore((s) => s.selected);
+  const strategies = useStrategies();
+  return (
+    <Select
+      aria-label={m.selectPlaceholder}
+      style={{ minWidth: 220 }}
+      placeholder={m.selectPlaceholder}
+      value={selected ?? undefined}
+      onSelect={selectStrategy}
+      options={[
+        { value: DEFAULT_STRATEGY, label: `${DEFAULT_STRATEGY} (${m.readOnly})` },
+        ...strategies.map((s) => ({ value: s.name, label: s.name })),
+      ]}
+    />
+  );
+}
+
+/** The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Run Code. */
+export function StrategyToolbar() {
+  const running = useEditorStore((s) => s.running);
+  const hasCode = useEditorStore((s) => s.code.trim() !== '');
+  return (
+    <Space wrap data-testid="strategy-toolbar">
+      <StrategySelect />
+      <SaveMenu />
+      <Button icon={<HistoryOutlined />} onClick={() => openRunHistory()}>
+        {m.runHistory}
+      </Button>
+      <Tooltip title={m.aiTaskListSoon}>
+        <Button icon={<RobotOutlined />} disabled>
+          {m.aiTaskList}
+        </Button>
+      </Tooltip>
+      <Tooltip title={m.generatePromptSoon}>
+        <Button icon={<RobotOutlined />} disabled>
+          {m.generatePrompt}
+        </Button>
+      </Tooltip>
+      <Button icon={<FileTextOutlined />} onClick={() => setPanel('logsOpen', true)}>
+        {m.runLogs}
+      </Button>
+      <Button
+        type="primary"
+        icon={<PlayCircleOutlined />}
+        loading={running}
+        disabled={!hasCode}
+        onClick={() => void runCode()}
+      >
+        {m.runCode}
+      </Button>
+    </Space>
+  );
+}
