@@ -5,7 +5,10 @@ import {
   type ApiSettings,
   type SaveApiSettingsRequest,
 } from '@ct/domain';
+import { queryOptions } from '@tanstack/react-query';
+import { useSyncExternalStore } from 'react';
 import { create } from 'zustand';
+import { queryClient } from '../../shared/queryClient';
 import { readString, STORAGE_KEYS, writeString } from '../../shared/storage';
 import { fetchProviders, fetchSettings, saveSettings } from './api';
 import { needsApiKey } from './logic';
@@ -25,6 +28,38 @@ type SettingsState = {
   modalOpen: boolean;
 };
 
+/*
+ * The providers (GET /api/ai/providers) and the user's saved settings (GET /api/settings)
+ * are server state: two queries of the one TanStack Query cache. Only the modal's state is
+ * the client's own.
+ */
+
+/** The query keys of the assistant's server state. */
+export const assistantKeys = {
+  providers: ['ai', 'providers'] as const,
+  settings: ['settings'] as const,
+};
+
+/** Model, base URL and provider persist locally (spec section 9). */
+function remember(settings: ApiSettings): ApiSettings {
+  writeString(STORAGE_KEYS.aiProvider, settings.provider);
+  writeString(STORAGE_KEYS.aiModel, settings.model);
+  writeString(STORAGE_KEYS.aiBaseURL, settings.baseURL);
+  return settings;
+}
+
+const providersQuery = queryOptions({
+  queryKey: assistantKeys.providers,
+  queryFn: fetchProviders,
+});
+
+const settingsQuery = queryOptions({
+  queryKey: assistantKeys.settings,
+  queryFn: async () => remember(await fetchSettings()),
+});
+
+const useSettingsUi = create<{ modalOpen: boolean }>(() => ({ modalOpen: false }));
+
 function stored(): Pick<SettingsState, 'provider' | 'model' | 'baseURL'> {
   return {
     provider: readString(STORAGE_KEYS.aiProvider) || DEFAULT_AI_PROVIDER,
@@ -33,50 +68,59 @@ function stored(): Pick<SettingsState, 'provider' | 'model' | 'baseURL'> {
   };
 }
 
-export const useAssistantSettings = create<SettingsState>(() => ({
-  providers: null,
-  ...stored(),
-  apiKey: '',
-  loaded: false,
-  modalOpen: false,
-}));
-
-/** Model, base URL and provider persist locally (spec section 9). */
-function remember(settings: ApiSettings): void {
-  writeString(STORAGE_KEYS.aiProvider, settings.provider);
-  writeString(STORAGE_KEYS.aiModel, settings.model);
-  writeString(STORAGE_KEYS.aiBaseURL, settings.baseURL);
-  useAssistantSettings.setState({ ...settings, loaded: true });
+function readSettings(): SettingsState {
+  const saved = queryClient.getQueryData(settingsQuery.queryKey);
+  return {
+    providers: queryClient.getQueryData(providersQuery.queryKey) ?? null,
+    ...(saved
+      ? { provider: saved.provider, model: saved.model, baseURL: saved.baseURL }
+      : stored()),
+    apiKey: saved?.apiKey ?? '',
+    loaded: saved !== undefined,
+    modalOpen: useSettingsUi.getState().modalOpen,
+  };
 }
 
-let loading: Promise<void> | null = null;
+function subscribeSettings(listener: () => void): () => void {
+  const stopCache = queryClient.getQueryCache().subscribe(listener);
+  const stopUi = useSettingsUi.subscribe(listener);
+  return () => {
+    stopCache();
+    stopUi();
+  };
+}
+
+/**
+ * The assistant's settings as one state read by selector: the cached providers and saved
+ * settings (the stored ones until they arrive) and the modal. `getState` reads the same
+ * outside React.
+ */
+export const useAssistantSettings = Object.assign(
+  function useAssistantSettings<T>(selector: (state: SettingsState) => T): T {
+    return useSyncExternalStore(subscribeSettings, () => selector(readSettings()));
+  },
+  { getState: readSettings },
+);
 
 /** Loads the providers and the saved settings once; concurrent callers share the load. */
-export function loadAssistantSettings(): Promise<void> {
-  if (useAssistantSettings.getState().loaded && useAssistantSettings.getState().providers) {
-    return Promise.resolve();
-  }
-  loading ??= Promise.all([
-    fetchProviders().then((providers) => useAssistantSettings.setState({ providers })),
-    fetchSettings().then(remember),
-  ])
-    .then(() => undefined)
-    .finally(() => {
-      loading = null;
-    });
-  return loading;
+export async function loadAssistantSettings(): Promise<void> {
+  await Promise.all([
+    queryClient.ensureQueryData(providersQuery),
+    queryClient.ensureQueryData(settingsQuery),
+  ]);
 }
 
+/** Saves the settings; the server's answer is the settings in use. */
 export async function saveAssistantSettings(body: SaveApiSettingsRequest): Promise<void> {
-  remember(await saveSettings(body));
+  queryClient.setQueryData(settingsQuery.queryKey, remember(await saveSettings(body)));
 }
 
 export function openSettingsModal(): void {
-  useAssistantSettings.setState({ modalOpen: true });
+  useSettingsUi.setState({ modalOpen: true });
 }
 
 export function closeSettingsModal(): void {
-  useAssistantSettings.setState({ modalOpen: false });
+  useSettingsUi.setState({ modalOpen: false });
 }
 
 /** Whether the chosen provider needs a key: its `requires_key`, by name until loaded. */
@@ -87,12 +131,7 @@ export function providerNeedsKey(state: Pick<SettingsState, 'providers' | 'provi
 
 /** Forgets the loaded settings (tests; a new session loads them again). */
 export function resetAssistantSettings(): void {
-  loading = null;
-  useAssistantSettings.setState({
-    providers: null,
-    ...stored(),
-    apiKey: '',
-    loaded: false,
-    modalOpen: false,
-  });
+  queryClient.removeQueries({ queryKey: assistantKeys.providers });
+  queryClient.removeQueries({ queryKey: assistantKeys.settings });
+  useSettingsUi.setState({ modalOpen: false });
 }

@@ -85,6 +85,11 @@ const cancelAll: Ask = async () => false;
 let detach: (() => void) | null = null;
 
 beforeEach(() => {
+  // Toasts outside the app's providers would render in a React root of antd's own that
+  // outlives the test file; the tests read the calls instead.
+  for (const kind of ['success', 'error', 'warning', 'info'] as const) {
+    vi.spyOn(notify, kind).mockImplementation(() => {});
+  }
   resetEditorStore();
   queryClient.setQueryData(strategiesQuery.queryKey, [row('Mine', SAVED), row('Other', '# b')]);
 });

@@ -4,15 +4,15 @@ import { useEffect } from 'react';
 import { forgetLive, identifyLive, isChildFrame, onLiveClient } from '../../realtime/connection';
 import { useAuthStore } from '../auth/store';
 import { fetchLiveToken } from './api';
-import { invalidateLists, type TradeList } from './store';
-
-/** Bursts of account events (a fill and its log row) refresh the tables once. */
-const EVENT_COALESCE_MS = 50;
+import { changeIds, refreshLists } from './refresh';
+import { TRADE_LISTS, tradingKeys, type TradeList } from './store';
 
 /** The tables an account event changes. */
 export function listsChangedBy(event: AccountEvent): TradeList[] {
   switch (event.type) {
     case 'position_opened':
+      // a market order opens a position without a pending order
+      return event.pId === null ? ['positions', 'logs'] : ['positions', 'pendings', 'logs'];
     case 'pending_filled':
       return ['positions', 'pendings', 'logs'];
     case 'position_closed':
@@ -27,6 +27,36 @@ export function listsChangedBy(event: AccountEvent): TradeList[] {
   }
 }
 
+/** The query keys of the account's lists an event changes. */
+export function keysChangedBy(event: AccountEvent): (readonly string[])[] {
+  return listsChangedBy(event).map((list) => tradingKeys.list(event.uuid, list));
+}
+
+/**
+ * What an event changed, named as the answer of the action that made the change names it
+ * (actions.ts), so the two refresh each list once.
+ */
+export function changeOf(event: AccountEvent): string {
+  switch (event.type) {
+    case 'position_opened':
+      return changeIds.opened(event.orderId);
+    case 'position_closed':
+      return changeIds.closed(event.tradeId);
+    case 'tpsl_changed':
+      return changeIds.tpsl(event.orderId, event.tp, event.sl);
+    case 'pending_added':
+      return changeIds.pendingAdded(event.pId);
+    case 'pending_filled':
+      return changeIds.pendingFilled(event.pId);
+    case 'pending_canceled':
+      return changeIds.pendingCanceled(event.pId);
+    case 'pending_expired':
+      return changeIds.pendingExpired(event.pId);
+    case 'pending_rejected':
+      return changeIds.pendingRejected(event.pId);
+  }
+}
+
 const eventListeners = new Set<(event: AccountEvent) => void>();
 
 /** Follows the events of the current account's private channel (tests, notifications). */
@@ -35,21 +65,16 @@ export function onAccountEvent(listener: (event: AccountEvent) => void): () => v
   return () => eventListeners.delete(listener);
 }
 
-let pending = new Set<TradeList>();
-let flushTimer: ReturnType<typeof setTimeout> | null = null;
-
-/** Takes one publication of the account channel: the touched tables refresh. */
+/**
+ * Takes one publication of the account channel: the lists it changed are refreshed (a burst
+ * of events once; not again for a change an action's answer already refreshed them for).
+ */
 export function handleAccountPublication(data: unknown): void {
   const parsed = accountEventSchema.safeParse(data);
   if (!parsed.success) return;
-  for (const listener of eventListeners) listener(parsed.data);
-  for (const list of listsChangedBy(parsed.data)) pending.add(list);
-  flushTimer ??= setTimeout(() => {
-    flushTimer = null;
-    const lists = [...pending];
-    pending = new Set();
-    invalidateLists(lists);
-  }, EVENT_COALESCE_MS);
+  const event = parsed.data;
+  for (const listener of eventListeners) listener(event);
+  refreshLists(event.uuid, listsChangedBy(event), changeOf(event));
 }
 
 /**
@@ -57,8 +82,8 @@ export function handleAccountPublication(data: unknown): void {
  * identified as the user and the channel subscribed, both with tokens of
  * GET /api/live/token that the centrifuge client asks for itself (`getToken`) when it
  * needs one: to (re)connect or subscribe, when the gateway says a token expired, and
- * before a token expires. On every (re)subscription the tables reload, since events may
- * have been missed meanwhile. Returns the leave function.
+ * before a token expires. On every (re)subscription the account's lists reload, since events
+ * may have been missed meanwhile. Returns the leave function.
  */
 function joinAccountChannel(client: Centrifuge, userId: string, trader: Trader): () => void {
   const connectToken = async () => (await fetchLiveToken(trader)).connectToken;
@@ -71,7 +96,8 @@ function joinAccountChannel(client: Centrifuge, userId: string, trader: Trader):
     getToken: async () => (await fetchLiveToken(trader)).subscriptionToken,
   });
   sub.on('publication', (ctx) => handleAccountPublication(ctx.data));
-  sub.on('subscribed', () => invalidateLists());
+  // (re)subscribed: events may have been missed meanwhile, every list of the account reloads
+  sub.on('subscribed', () => refreshLists(trader.uuid, TRADE_LISTS));
   sub.on('error', (ctx) => console.warn('Account channel error', ctx.error));
   sub.subscribe();
 

@@ -17,12 +17,14 @@ import {
   placeMarketOrderRequest,
   placePendingOrderRequest,
 } from './api';
-import { invalidateLists } from './store';
+import { changeIds, refreshLists, writePending, writePosition, writeSettle } from './refresh';
 
 /*
  * The trader's operations, one plain function each: buttons, row menus and tests call them
- * the same way. Each shows the spec's message (section 8) and refreshes what it changed;
- * each resolves with the outcome instead of throwing.
+ * the same way. Each shows the spec's message (section 8), writes the server's answer into
+ * the cached lists of the account it acted on, and refreshes the lists it changed once (the
+ * live event of the same change does not refresh them again: refresh.ts); each resolves
+ * with the outcome instead of throwing.
  */
 
 export type ActionOutcome = { success: boolean; message: string };
@@ -70,8 +72,10 @@ export async function placeOrder(input: PlaceOrderInput): Promise<ActionOutcome>
     if (input.orderType === 'market') {
       const result = await placeMarketOrderRequest(trader, base);
       if (!result.success || !result.data) return done(false, result.message || t.orderFailed);
-      invalidateLists(['positions', 'logs']);
-      return done(true, t.orderSuccess(result.data.order.orderId));
+      const { order } = result.data;
+      writePosition(trader.uuid, order);
+      refreshLists(trader.uuid, ['positions', 'logs'], changeIds.opened(order.orderId));
+      return done(true, t.orderSuccess(order.orderId));
     }
     const result = await placePendingOrderRequest(trader, {
       ...base,
@@ -79,8 +83,10 @@ export async function placeOrder(input: PlaceOrderInput): Promise<ActionOutcome>
       expireType: input.expireType,
     });
     if (!result.success || !result.data) return done(false, result.message || t.pendingFailed);
-    invalidateLists(['pendings', 'logs']);
-    return done(true, t.pendingSuccess(result.data.pending.pId));
+    const { pending } = result.data;
+    writePending(trader.uuid, pending);
+    refreshLists(trader.uuid, ['pendings', 'logs'], changeIds.pendingAdded(pending.pId));
+    return done(true, t.pendingSuccess(pending.pId));
   } catch {
     return done(false, t.orderRetry);
   }
@@ -109,7 +115,12 @@ export async function closePosition(
       notify.error(message);
       return { success: false, message };
     }
-    invalidateLists(['positions', 'settles', 'logs']);
+    if (result.data) {
+      writePosition(trader.uuid, result.data.order);
+      writeSettle(trader.uuid, result.data.settle);
+    }
+    const change = result.data ? changeIds.closed(result.data.settle.tradeId) : undefined;
+    refreshLists(trader.uuid, ['positions', 'settles', 'logs'], change);
     notify.success(c.success);
     return { success: true, message: c.success };
   } catch {
@@ -136,7 +147,9 @@ export async function cancelPendingOrder(
       notify.error(message);
       return { success: false, message };
     }
-    invalidateLists(['pendings', 'logs']);
+    if (result.data) writePending(trader.uuid, result.data.pending);
+    const change = result.data ? changeIds.pendingCanceled(result.data.pending.pId) : undefined;
+    refreshLists(trader.uuid, ['pendings', 'logs'], change);
     notify.success(p.success);
     return { success: true, message: p.success };
   } catch {
@@ -199,10 +212,20 @@ export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<
       ...(edit.slEnabled && edit.sl !== null ? { sl: edit.sl } : {}),
     });
     if (!result.success) return { success: false, message: result.message || e.failed };
+    if (result.data) {
+      const { order: edited } = result.data;
+      writePosition(trader.uuid, edited);
+      refreshLists(
+        trader.uuid,
+        ['positions', 'logs'],
+        changeIds.tpsl(edited.orderId, edited.tp, edited.sl),
+      );
+    } else {
+      refreshLists(trader.uuid, ['positions', 'logs']);
+    }
   } catch {
     return { success: false, message: e.failed };
   }
-  invalidateLists(['positions', 'logs']);
   notify.success(e.success);
   return { success: true, message: e.success };
 }

@@ -6,12 +6,18 @@ import {
   type SettleView,
   type Trader,
 } from '@ct/domain';
-import { useEffect, useState } from 'react';
-import { create } from 'zustand';
+import {
+  useInfiniteQuery,
+  useQuery,
+  type InfiniteData,
+  type QueryKey,
+} from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
+import { queryClient } from '../../shared/queryClient';
 import { useAuthStore } from '../auth/store';
 import {
-  currentTrader,
   fetchOrderLogs,
   fetchPendings,
   fetchPositions,
@@ -21,55 +27,62 @@ import {
   type TradingResult,
 } from './api';
 
+/*
+ * The trading lists of an account are server state: they live in the one TanStack Query
+ * cache under keys that carry the account, so an answer for one account can never show
+ * under another. Tables read them with the hooks below; actions write their answers in
+ * (`cache.ts`) and live events invalidate what they changed (`refresh.ts`).
+ */
+
 /** The four lists of the Trade tab. */
 export const TRADE_LISTS = ['positions', 'settles', 'pendings', 'logs'] as const;
 export type TradeList = (typeof TRADE_LISTS)[number];
 
 /** The lists the server pages (settlements and order log, newest first). */
 export type PagedList = Extract<TradeList, 'settles' | 'logs'>;
+/** The lists the server answers whole (positions and pending orders). */
+export type WholeList = Exclude<TradeList, PagedList>;
 
 /** Rows of one page of the settlements and order log tables. */
 export const TRADE_PAGE_SIZE = 50;
 
-type Rows = {
+export type Rows = {
   positions: PositionView[];
   settles: SettleView[];
   pendings: PendingView[];
   logs: OrderLogView[];
 };
 
-export type ListState<T> = {
-  rows: T[];
-  /** True while a request of the current account is on its way. */
-  loading: boolean;
-  /** The account the rows belong to (null: none loaded). */
-  account: string | null;
-  /** Rows of the account on the server; paged lists may hold fewer of them. */
-  total: number;
-  /** Paging key of the next older rows (the server's lastSortId); -1 when all are loaded. */
-  next: number;
+/** The query keys of the trading lists, in one place. */
+export const tradingKeys = {
+  /** Every list of an account (a resubscription invalidates them all). */
+  account: (uuid: string) => ['trading', uuid] as const,
+  /** One list of an account: ['trading', uuid, 'positions'] and so on. */
+  list: (uuid: string, list: TradeList) => ['trading', uuid, list] as const,
 };
 
-type TradeDataState = { [K in TradeList]: ListState<Rows[K][number]> };
-
-const empty = <T>(): ListState<T> => ({
-  rows: [],
-  loading: false,
-  account: null,
-  total: 0,
-  next: -1,
+// An account that is not the current one gets no live events (its channel is left): its
+// cached lists are refetched when it is shown again.
+useAuthStore.subscribe((state, previous) => {
+  const left = previous.currentTrader?.uuid;
+  if (!left || left === state.currentTrader?.uuid) return;
+  void queryClient.invalidateQueries({ queryKey: tradingKeys.account(left), refetchType: 'none' });
 });
 
-/** The current account's positions, settlements, pending orders and order log. */
-export const useTradeDataStore = create<TradeDataState>(() => ({
-  positions: empty(),
-  settles: empty(),
-  pendings: empty(),
-  logs: empty(),
-}));
+/**
+ * A request of a paged list: older than `lastSortId` (-1: the newest). The newest page has
+ * no limit of its own: it asks for as many rows as the table shows (a refresh reloads them
+ * from the newest in one request, so the page on screen stays put).
+ */
+export type PageParam = { lastSortId: number; limit?: number };
+
+/** The cached pages of a paged list: the server's answers in order, newest first. */
+export type PagedData<T> = InfiniteData<ListPage<T>, PageParam>;
+
+const NEWEST: PageParam = { lastSortId: -1 };
 
 const WHOLE_FETCHERS: {
-  [K in Exclude<TradeList, PagedList>]: (trader: Trader) => Promise<TradingResult<Rows[K]>>;
+  [K in WholeList]: (trader: Trader) => Promise<TradingResult<Rows[K]>>;
 } = {
   positions: fetchPositions,
   pendings: fetchPendings,
@@ -85,138 +98,62 @@ const PAGE_FETCHERS: {
   logs: fetchOrderLogs,
 };
 
-const isPaged = (list: TradeList): list is PagedList => list in PAGE_FETCHERS;
-
-// Only the newest request of a list may write it (an account switch overtakes older ones).
-const latestRequest: Record<TradeList, number> = { positions: 0, settles: 0, pendings: 0, logs: 0 };
-// The request of a paged list that is on its way (0: none).
-const inFlight: Record<PagedList, number> = { settles: 0, logs: 0 };
-// How many of the newest rows of a paged list the table on screen shows (its pages so far).
-const wanted: Record<PagedList, number> = { settles: TRADE_PAGE_SIZE, logs: TRADE_PAGE_SIZE };
-
-/**
- * Loads one list of the current account: a whole list, or the rows of a paged list that
- * the table shows (a refresh reloads them from the newest, so rows changed or added since
- * keep their order). Without an account the list is empty and nothing is asked (spec
- * section 6). A failure shows its message and keeps the rows.
- */
-export async function refreshList(list: TradeList, options: { quiet?: boolean } = {}) {
-  const trader = currentTrader();
-  const request = ++latestRequest[list];
-  if (!trader) {
-    useTradeDataStore.setState({ [list]: empty() });
-    return;
-  }
-  useTradeDataStore.setState((s) => ({
-    [list]: {
-      // rows of another account never show under this one
-      ...(s[list].account === trader.uuid ? s[list] : { ...empty(), account: trader.uuid }),
-      loading: true,
-    },
-  }));
-  if (isPaged(list)) {
-    await loadPages(list, trader, request, { rows: [], next: -1 }, options);
-    return;
-  }
-  const result = await WHOLE_FETCHERS[list](trader);
-  if (request !== latestRequest[list]) return;
-  if (result.success) {
-    const rows = result.data;
-    useTradeDataStore.setState({
-      [list]: { rows, loading: false, account: trader.uuid, total: rows.length, next: -1 },
-    });
-  } else {
-    useTradeDataStore.setState((s) => ({ [list]: { ...s[list], loading: false } }));
-    if (!options.quiet) notify.error(result.message);
-  }
+/** The trader of an account of the signed-in user (the current one, or another of theirs). */
+function traderOf(uuid: string): Trader | null {
+  const { currentTrader, user } = useAuthStore.getState();
+  if (currentTrader?.uuid === uuid) return currentTrader;
+  return user?.traders.find((trader) => trader.uuid === uuid) ?? null;
 }
 
 /**
- * Asks the server for pages older than `from.next` (the newest with -1) until `wanted`
- * rows are there or none are left, then writes them after `from.rows`.
+ * The answer of a list request, or its failure thrown (the cache keeps the rows it has).
+ * The message shows once when the table has nothing yet (a first load, an account change);
+ * a refresh of rows on screen (an event, an action, a resubscription) fails quietly.
  */
-async function loadPages<K extends PagedList>(
-  list: K,
-  trader: Trader,
-  request: number,
-  from: { rows: Rows[K][number][]; next: number },
-  options: { quiet?: boolean },
-): Promise<void> {
-  inFlight[list] = request;
-  let { rows, next } = from;
-  let total: number;
-  try {
-    do {
-      const limit = Math.min(TRADING_PAGE_MAX, Math.max(1, wanted[list] - rows.length));
-      const result = await PAGE_FETCHERS[list](trader, { lastSortId: next, limit });
-      if (request !== latestRequest[list]) return;
-      if (!result.success) {
-        useTradeDataStore.setState((s) => ({ [list]: { ...s[list], loading: false } }));
-        if (!options.quiet) notify.error(result.message);
-        return;
-      }
-      rows = [...rows, ...result.data.rows];
-      next = result.data.lastSortId;
-      total = result.data.total;
-      // `wanted` is read again after each page: the table may have asked for more meanwhile
-    } while (next !== -1 && rows.length < wanted[list]);
-    useTradeDataStore.setState({
-      [list]: { rows, loading: false, account: trader.uuid, total, next },
-    });
-  } finally {
-    if (inFlight[list] === request) inFlight[list] = 0;
-  }
+function unwrap<T>(result: TradingResult<T>, queryKey: QueryKey): T {
+  if (result.success) return result.data;
+  if (queryClient.getQueryData(queryKey) === undefined) notify.error(result.message);
+  throw new Error(result.message);
 }
 
-/**
- * The table of a paged list shows the `count` newest rows (all its pages so far): loads the
- * missing ones from the end of those it has. Refreshes keep that many loaded.
- */
-export function showRows(list: PagedList, count: number): void {
-  wanted[list] = Math.max(1, count);
-  const trader = currentTrader();
-  const state = useTradeDataStore.getState()[list];
-  // a request on its way reads `wanted` before it finishes; another account's rows reload
-  if (!trader || inFlight[list] !== 0 || state.account !== trader.uuid) return;
-  if (state.next === -1 || state.rows.length >= count) return;
-  const request = ++latestRequest[list];
-  useTradeDataStore.setState((s) => ({ [list]: { ...s[list], loading: true } }));
-  void loadPages(list, trader, request, { rows: state.rows, next: state.next }, {});
-}
+const clampLimit = (rows: number) => Math.min(TRADING_PAGE_MAX, Math.max(1, rows));
 
-const watched: Record<TradeList, number> = { positions: 0, settles: 0, pendings: 0, logs: 0 };
+export type ListState<T> = {
+  rows: T[];
+  /** True while a request of the current account is on its way. */
+  loading: boolean;
+};
 
 /**
- * Refreshes the lists a change touched that are on screen now; the others load when they
- * are shown (every table loads on showing).
+ * The rows of a whole list of the current account for a table: loaded when the table is
+ * shown (`active`) and the cache has none or they were invalidated; another account's rows
+ * are under another key. Without an account the list is empty and nothing is asked (spec
+ * section 6).
  */
-export function invalidateLists(lists: readonly TradeList[] = TRADE_LISTS): void {
-  for (const list of lists) {
-    if (watched[list] > 0) void refreshList(list, { quiet: true });
-  }
-}
-
-/**
- * The rows of one list for a table: loaded when the table is shown (`active`), on every
- * account change, and whenever a change of the account invalidates it.
- */
-export function useTradeList<K extends TradeList>(
+export function useTradeList<K extends WholeList>(
   list: K,
   active = true,
 ): ListState<Rows[K][number]> {
-  const account = useAuthStore((s) => s.currentTrader?.uuid ?? null);
-  useEffect(() => {
-    if (!active) return;
-    watched[list] += 1;
-    void refreshList(list);
-    return () => {
-      watched[list] = Math.max(0, watched[list] - 1);
-    };
-  }, [list, active, account]);
-  return useTradeDataStore((s) => s[list]) as ListState<Rows[K][number]>;
+  const uuid = useAuthStore((s) => s.currentTrader?.uuid ?? null);
+  const query = useQuery(
+    {
+      queryKey: tradingKeys.list(uuid ?? '', list),
+      queryFn: async ({ queryKey }): Promise<Rows[K]> => {
+        const trader = uuid ? traderOf(uuid) : null;
+        if (!trader) throw new Error(messages.trading.noCurrentTrader);
+        return unwrap(await WHOLE_FETCHERS[list](trader), queryKey);
+      },
+      enabled: active && uuid !== null,
+    },
+    queryClient,
+  );
+  const rows = (uuid !== null && query.data) || [];
+  return { rows, loading: uuid !== null && query.isFetching };
 }
 
 export type PagedListState<T> = ListState<T> & {
+  /** Rows of the account on the server; fewer of them may be loaded. */
+  total: number;
   /** The page on screen (1-based); a phone shows pages 1 to `page` one under the other. */
   page: number;
   setPage: (page: number) => void;
@@ -224,35 +161,66 @@ export type PagedListState<T> = ListState<T> & {
 
 /**
  * A paged list for a table: `page` starts at 1, again on an account change, and the rows
- * of pages 1 to `page` are loaded (a live refresh reloads them, so the page stays put).
+ * of pages 1 to `page` are loaded: a page the table lacks asks the server for the rows it
+ * lacks from the cursor of the last loaded ones, in one request. A refresh reloads the rows
+ * shown from the newest, so the page stays put.
  */
 export function usePagedTradeList<K extends PagedList>(
   list: K,
   active = true,
 ): PagedListState<Rows[K][number]> {
-  const account = useAuthStore((s) => s.currentTrader?.uuid ?? null);
-  const [view, setView] = useState({ account, page: 1 });
-  const page = view.account === account ? view.page : 1;
-  // Declared before useTradeList's effect, so a refresh already loads this many rows.
-  useEffect(() => {
-    if (active) showRows(list, page * TRADE_PAGE_SIZE);
-  }, [list, active, page, account]);
-  const state = useTradeList(list, active);
-  return { ...state, page, setPage: (next) => setView({ account, page: Math.max(1, next) }) };
-}
+  type Row = Rows[K][number];
+  const uuid = useAuthStore((s) => s.currentTrader?.uuid ?? null);
+  const [view, setView] = useState({ account: uuid, page: 1 });
+  const page = view.account === uuid ? view.page : 1;
+  const wanted = page * TRADE_PAGE_SIZE;
+  const enabled = active && uuid !== null;
 
-/** Test helper: forgets every list. */
-export function resetTradeData(): void {
-  for (const list of TRADE_LISTS) {
-    latestRequest[list] += 1;
-    watched[list] = 0;
-  }
-  inFlight.settles = inFlight.logs = 0;
-  wanted.settles = wanted.logs = TRADE_PAGE_SIZE;
-  useTradeDataStore.setState({
-    positions: empty(),
-    settles: empty(),
-    pendings: empty(),
-    logs: empty(),
-  });
+  const query = useInfiniteQuery(
+    {
+      queryKey: tradingKeys.list(uuid ?? '', list),
+      initialPageParam: NEWEST,
+      queryFn: async ({ pageParam, queryKey }): Promise<ListPage<Row>> => {
+        const trader = uuid ? traderOf(uuid) : null;
+        if (!trader) throw new Error(messages.trading.noCurrentTrader);
+        const request = {
+          lastSortId: pageParam.lastSortId,
+          limit: pageParam.limit ?? clampLimit(wanted),
+        };
+        return unwrap(await PAGE_FETCHERS[list](trader, request), queryKey);
+      },
+      // The next request asks for the rows the table still lacks; none once it has them.
+      getNextPageParam: (last, pages): PageParam | undefined => {
+        const loaded = pages.reduce((sum, p) => sum + p.rows.length, 0);
+        if (last.lastSortId === -1 || loaded >= wanted) return undefined;
+        return { lastSortId: last.lastSortId, limit: clampLimit(wanted - loaded) };
+      },
+      enabled,
+    },
+    queryClient,
+  );
+
+  const { data, isFetching, fetchNextPage, dataUpdatedAt } = query;
+  const rows = useMemo(() => data?.pages.flatMap((p) => p.rows) ?? [], [data]);
+  const last = data?.pages.at(-1);
+  const lacking = enabled && last !== undefined && last.lastSortId !== -1 && rows.length < wanted;
+  // A failed page is not asked again and again: only after the page or the rows change.
+  const attempt = `${uuid}|${wanted}|${dataUpdatedAt}`;
+  const [failed, setFailed] = useState<string | null>(null);
+  useEffect(() => {
+    if (!lacking || isFetching || failed === attempt) return;
+    void fetchNextPage({ cancelRefetch: false }).then((result) => {
+      if (!result.isFetchNextPageError) return;
+      setFailed(attempt);
+      notify.error(result.error.message);
+    });
+  }, [lacking, isFetching, failed, attempt, fetchNextPage]);
+
+  return {
+    rows: uuid !== null ? rows : [],
+    loading: uuid !== null && isFetching,
+    total: uuid !== null ? (last?.total ?? 0) : 0,
+    page,
+    setPage: (next) => setView({ account: uuid, page: Math.max(1, next) }),
+  };
 }

@@ -133,8 +133,8 @@ export function buildSettle(overrides: Partial<SettleView> = {}): SettleView {
 export type Call = { method: string; path: string; query: URLSearchParams; body: unknown };
 
 /**
- * Stubs fetch with answers by path: a function of the call or a body. Every call is
- * recorded; unknown paths answer 404.
+ * Stubs fetch with answers by path: a function of the call or a body (or a promise of one:
+ * an answer the test releases later). Every call is recorded; unknown paths answer 404.
  */
 export function stubTradingFetch(
   routes: Record<string, unknown | ((call: Call) => unknown | Response)>,
@@ -158,7 +158,7 @@ export function stubTradingFetch(
           404,
         );
       }
-      const answer = typeof route === 'function' ? route(call) : route;
+      const answer: unknown = await (typeof route === 'function' ? route(call) : route);
       return answer instanceof Response ? answer : jsonResponse(answer);
     }),
   );

@@ -1,5 +1,5 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type * as InstrumentsModule from '../../../market/instruments';
 import type * as LiveModule from '../../../realtime/live';
 import { resetQuotes } from '../../../realtime/quotes';
@@ -8,7 +8,6 @@ import { renderWithProviders, storeSession } from '../../../test/render';
 import { selectTrader } from '../../auth/store';
 import { handleAccountPublication } from '../../trading/accountLive';
 import { useTradingDialogs } from '../../trading/dialogs';
-import { resetTradeData } from '../../trading/store';
 import type { SettledOrderRow } from './types';
 import {
   buildPending,
@@ -124,7 +123,6 @@ describe('trade tables', () => {
     storeSession(buildUser());
     knowBtc();
     resetQuotes();
-    resetTradeData();
     useTradingDialogs.setState({ closePosition: null, cancelPending: null, editOrder: null });
     positions = [buildPosition()];
     calls = stubTradingFetch({
@@ -145,9 +143,6 @@ describe('trade tables', () => {
         'Pending order canceled successfully',
       ),
     });
-  });
-  afterEach(() => {
-    resetTradeData();
   });
 
   it('positions: loads the current account’s rows formatted per the spec', async () => {

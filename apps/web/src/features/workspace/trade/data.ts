@@ -18,9 +18,11 @@ export type TableData<T> = { rows: T[]; loading: boolean; paging?: TablePaging }
 
 /*
  * Data sources of the trade tables: the current trader's lists from the trading calls
- * (GET /trading/order/position, /settles, /pending, /logs). Each loads when its table is
- * shown (`active`), on every trader change, and when the engine reports a change on the
- * account's live channel. Settlements and the order log come in pages of the server's.
+ * (GET /trading/order/position, /settles, /pending, /logs), cached per account by TanStack
+ * Query (features/trading/store.ts). Each loads when its table is shown (`active`) and the
+ * cache lacks it, on every trader change (another key), and again when an action or the
+ * account's live channel reports a change to it. Settlements and the order log come in
+ * pages of the server's.
  */
 
 export function usePositions(active = true): TableData<PositionRow> {
