@@ -3,7 +3,7 @@ import type { editor as MonacoEditor } from 'monaco-editor';
 import { messages } from '../../i18n/messages';
 import type { CodeEditorRequest } from '../strategy/codeEditorHook';
 import { useCodeEditorHook } from '../strategy/codeEditorHook';
-import { useStrategyTemplateStore } from '../strategy/strategyTemplate';
+import { cachedTemplate } from '../strategy/strategyTemplate';
 import { useWorkbenchStore } from '../strategy/store';
 
 /** How long Apply waits for the Python Code Editor to open and load. */
@@ -45,7 +45,7 @@ async function waitForEditor(): Promise<MonacoEditor.ICodeEditor> {
   for (;;) {
     const editor = workbenchEditor();
     // The Default strategy shows the template once it arrives: apply after that, not before.
-    if (editor && useStrategyTemplateStore.getState().code !== null) {
+    if (editor && cachedTemplate() !== null) {
       await nextFrame();
       await nextFrame();
       return workbenchEditor() ?? editor;

@@ -3,13 +3,12 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../test/fixtures';
 import { renderApp, storeSession } from '../../test/render';
 import { useInstrumentStore } from '../../market/instruments';
-import { useStrategyTemplateStore } from '../strategy/strategyTemplate';
+import { cachedTemplate } from '../strategy/strategyTemplate';
 import { stubMarketFetch } from '../chart/testSupport';
 
 describe('/chart and /d', () => {
   beforeEach(() => {
     useInstrumentStore.setState({ groups: null, symbols: {} });
-    useStrategyTemplateStore.setState({ code: null });
     storeSession(buildUser());
   });
 
@@ -17,7 +16,7 @@ describe('/chart and /d', () => {
     const fetch = stubMarketFetch();
     renderApp('/chart?instrumentId=XAGUSD');
     expect(await screen.findByRole('region', { name: 'XAGUSD chart' })).toBeInTheDocument();
-    expect(useStrategyTemplateStore.getState().code).toContain('def main(data_array)');
+    expect(cachedTemplate()).toContain('def main(data_array)');
     const paths = fetch.mock.calls.map(([url]) => new URL(String(url), 'http://x').pathname);
     expect(paths).toEqual(
       expect.arrayContaining(['/trading/symbol/groups', '/api/strategy/template']),

@@ -8,7 +8,7 @@ import { AssistantLauncher } from '../assistant/AssistantLauncher';
 import type { ChartType } from '../../shared/chartGrid';
 import { Toolbar } from './Toolbar';
 import { loadInstrumentGroups, useInstrumentStore } from '../../market/instruments';
-import { loadStrategyTemplate, useStrategyTemplateStore } from '../strategy/strategyTemplate';
+import { loadStrategyTemplate, useTemplateCode } from '../strategy/strategyTemplate';
 import { TradingChart } from '../chart/TradingChart';
 
 /** The chart of the chart page; frames and the workbench address it by this id. */
@@ -24,7 +24,7 @@ const DEFAULT_PERIOD: Period = '15m';
 export function ChartPage() {
   const [params, setParams] = useSearchParams();
   const groups = useInstrumentStore((s) => s.groups);
-  const template = useStrategyTemplateStore((s) => s.code);
+  const template = useTemplateCode();
   const [period, setPeriod] = useState<Period>(DEFAULT_PERIOD);
   const [chartType, setChartType] = useState<ChartType>('candles');
   const mobile = usesNarrowLayout(useBreakpoint());
