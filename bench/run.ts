@@ -2,6 +2,7 @@
 // `npm run bench -- --only=fanout,orders,backtest,ai` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
+import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { runFanout } from './fanout/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
@@ -50,4 +51,6 @@ if (only.has('backtest')) {
 if (only.has('ai')) {
   console.log('');
   for (const line of aiReport(await runAiBench())) console.log(line);
+  console.log('');
+  for (const line of aiTaskReport(await runAiTaskBench())) console.log(line);
 }

@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
  * to the same stream read directly.
  */
 
-const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type AiBenchOptions = {
   /** Sequential chats measured per path for the first-token time (after 5 warm-up ones). */
@@ -47,7 +47,7 @@ function percentile(values: number[], p: number): number {
 }
 
 /** Starts a child that prints a line matching `pattern` once it listens; resolves the match. */
-function startChild(
+export function startChild(
   args: string[],
   env: NodeJS.ProcessEnv,
   pattern: RegExp,
@@ -68,7 +68,7 @@ function startChild(
   });
 }
 
-async function stopChild(child: ChildProcess | undefined): Promise<void> {
+export async function stopChild(child: ChildProcess | undefined): Promise<void> {
   if (!child || child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGTERM');
@@ -106,7 +106,7 @@ async function readStream(
   return { firstMs, count, endMs: performance.now() - sent };
 }
 
-async function postJson(url: string, body: unknown, cookie?: string): Promise<Response> {
+export async function postJson(url: string, body: unknown, cookie?: string): Promise<Response> {
   return fetch(url, {
     method: 'POST',
     headers: {

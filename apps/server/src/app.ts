@@ -9,7 +9,7 @@ import { registerWebApp } from './http/static.ts';
 import { installGuard } from './modules/auth/guard.ts';
 import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
-import { registerAi } from './modules/ai/module.ts';
+import { registerAi, type AiModule } from './modules/ai/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
@@ -45,6 +45,7 @@ export type Services = {
   hub: GatewayHub;
   trading: TradingModule;
   backtest: BacktestModule;
+  ai: AiModule;
 };
 
 declare module 'fastify' {
@@ -113,8 +114,15 @@ export async function buildApp({
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
   });
-  registerAi(app, { db, now, dataDir: config.dataDir, config: config.ai });
-  app.decorate('services', { market, feed, broker, hub, trading, backtest });
+  const ai = registerAi(app, {
+    db,
+    now,
+    dataDir: config.dataDir,
+    config: config.ai,
+    backtest: backtest.service,
+    strategies: backtest.strategies,
+  });
+  app.decorate('services', { market, feed, broker, hub, trading, backtest, ai });
   app.addHook('onClose', async () => {
     feed.stop();
     stopListening();

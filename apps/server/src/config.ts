@@ -67,6 +67,11 @@ const envSchema = z.object({
   AI_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   AI_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   AI_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  AI_TASK_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(2),
+  AI_TASK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
+  AI_TASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  AI_TASK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  AI_TASK_BARS: z.coerce.number().int().min(50).max(5000).default(1000),
   MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
 
@@ -125,6 +130,14 @@ export function loadConfig(
       firstTokenTimeoutMs: e.AI_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: e.AI_IDLE_TIMEOUT_MS,
       chatRate: { ...DEFAULT_AI_CONFIG.chatRate, limit: e.AI_CHAT_RATE_LIMIT },
+      tasks: {
+        ...DEFAULT_AI_CONFIG.tasks,
+        concurrency: e.AI_TASK_CONCURRENCY,
+        maxRetries: e.AI_TASK_MAX_RETRIES,
+        modelTimeoutMs: e.AI_TASK_MODEL_TIMEOUT_MS,
+        leaseMs: e.AI_TASK_LEASE_MS,
+        bars: e.AI_TASK_BARS,
+      },
     },
     marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
   };

@@ -28,6 +28,8 @@ async function main(): Promise<void> {
     // outcome is logged (runs are refused when it cannot work) and start-up does not wait
     void app.services.backtest.sandbox.start();
     await app.listen({ port: config.port, host: config.host });
+    // the `worker` role: AI strategy tasks, including those a stopped server left behind
+    app.services.ai.worker.start();
   } catch (error) {
     await app?.close();
     await database.close();

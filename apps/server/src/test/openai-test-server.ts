@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
  * request it got.
  *
  * Standalone: `node --import tsx apps/server/src/test/openai-test-server.ts --port 11434`.
+ * A script with `match` is taken only by a request whose body contains that text.
  * Scripted over HTTP: `POST /__script` `{ "scripts": [script, …] }` queues answers,
  * `GET /__requests` lists the recorded requests, `POST /__reset` clears both.
  */
@@ -42,6 +43,12 @@ export type TestScript = {
   stallBeforeHeaders?: boolean;
   /** Send a usage chunk with `choices: null` before `[DONE]` (as some servers do). */
   usageChunk?: boolean;
+  /**
+   * Only a request whose body (its JSON text) contains this text takes the script; others
+   * pass over it to the next one. Lets concurrent callers (AI tasks running side by side)
+   * each get their own scripted sequence. Without it any request takes the script.
+   */
+  match?: string;
 };
 
 export type RecordedRequest = {
@@ -280,7 +287,9 @@ export async function startOpenAiTestServer(
         });
       }
       if (url.pathname === '/v1/chat/completions' && req.method === 'POST') {
-        return streamChat(req, res, record, queue.shift() ?? defaultScript);
+        const index = queue.findIndex((s) => s.match === undefined || text.includes(s.match));
+        const script = index === -1 ? defaultScript : (queue.splice(index, 1)[0] ?? defaultScript);
+        return streamChat(req, res, record, script);
       }
       record.finished = true;
       return sendJson(res, 404, {

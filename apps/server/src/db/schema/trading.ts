@@ -200,8 +200,10 @@ export const orderLogs = pgTable(
 );
 
 /**
- * Every change of an order (its order log row), appended in the transaction that made it and
- * never updated: OrderAccepted, OrderFilled, OrderCanceled, OrderExpired, OrderRejected.
+ * Every change of an order, appended in the transaction that made it and never updated:
+ * OrderAccepted, OrderFilled, OrderCanceled, OrderExpired, OrderRejected. The order log is
+ * their projection: an order's first event carries every column of its log row (inserted
+ * from it), a later event what it changes (the row is updated from it); see order-events.ts.
  */
 export const orderEvents = pgTable(
   'order_events',
@@ -221,8 +223,49 @@ export const orderEvents = pgTable(
     positionId: id('position_id'),
     message: text('message').notNull().default(''),
     at: epochMs('at').notNull(),
+    /** The order's state before the event: 'submitted' for the event that creates the order. */
+    fromState: text('from_state'),
+    symbol: text('symbol'),
+    /** The pending order the order belongs to (how a later event finds its log row). */
+    pendingId: id('pending_id'),
+    /** The quote on the order's side when it was placed or filled; null: unchanged. */
+    marketPrice: price('market_price'),
+    /** Commission of a fill, instrument currency; null: unchanged. */
+    commissionFee: money('commission_fee'),
+    // The order itself, carried by its first event only (null on later events):
+    cmd: smallint('cmd'),
+    actionType: smallint('action_type'),
+    orderType: smallint('order_type'),
+    volume: volume('volume'),
+    /** The order's own price: a pending order's price, 0 for a market order. */
+    requestedPrice: price('requested_price'),
+    currency: text('currency'),
+    tp: price('tp'),
+    sl: price('sl'),
+    clientOrderId: text('client_order_id'),
   },
   (t) => [index('order_events_order_idx').on(t.orderId, t.id)],
+);
+
+/**
+ * Open lots of an account per symbol and side, and Σ open lots × open price, kept with
+ * every open and close in the same statement: the margin check of an order reads these few
+ * rows instead of summing every open position.
+ */
+export const accountExposure = pgTable(
+  'account_exposure',
+  {
+    uuid: text('uuid')
+      .notNull()
+      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    symbol: text('symbol').notNull(),
+    cmd: smallint('cmd').notNull(),
+    /** Σ (volume − settled_vol) of the open positions. */
+    volume: numeric('volume').notNull(),
+    /** Σ (volume − settled_vol) × price of the open positions (exact). */
+    notional: numeric('notional').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.uuid, t.symbol, t.cmd] })],
 );
 
 /** Every change of an account's balance, in the account currency. */

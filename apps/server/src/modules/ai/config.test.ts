@@ -22,6 +22,13 @@ describe('AI settings from the environment', () => {
       ollamaBaseUrl: 'http://127.0.0.1:11434/v1',
       encryptionSecret: null,
       chatRate: { limit: 20, windowMs: 60_000 },
+      tasks: {
+        concurrency: 2,
+        maxRetries: 3,
+        modelTimeoutMs: 300_000,
+        leaseMs: 60_000,
+        bars: 1000,
+      },
     });
   });
 
@@ -33,6 +40,11 @@ describe('AI settings from the environment', () => {
       AI_IDLE_TIMEOUT_MS: '2000',
       AI_CHAT_RATE_LIMIT: '3',
       AI_EXTRA_PROVIDERS: JSON.stringify([LAB]),
+      AI_TASK_CONCURRENCY: '4',
+      AI_TASK_MAX_RETRIES: '5',
+      AI_TASK_MODEL_TIMEOUT_MS: '90000',
+      AI_TASK_LEASE_MS: '30000',
+      AI_TASK_BARS: '500',
     };
     expect(loadConfig(env, dir).ai).toEqual({
       ollamaBaseUrl: 'http://gpu-box:11434/v1',
@@ -41,6 +53,14 @@ describe('AI settings from the environment', () => {
       idleTimeoutMs: 2000,
       chatRate: { limit: 3, windowMs: 60_000 },
       extraProviders: [{ ...LAB, requires_key: true }],
+      tasks: {
+        ...DEFAULT_AI_CONFIG.tasks,
+        concurrency: 4,
+        maxRetries: 5,
+        modelTimeoutMs: 90_000,
+        leaseMs: 30_000,
+        bars: 500,
+      },
     });
     fs.writeFileSync(path.join(dir, 'providers.json'), JSON.stringify([LAB]));
     expect(
@@ -54,6 +74,8 @@ describe('AI settings from the environment', () => {
     [{ AI_EXTRA_PROVIDERS: '[{"value":"x"}]' }, /AI_EXTRA_PROVIDERS: 0\.label/],
     [{ AI_EXTRA_PROVIDERS: '[not json' }, /AI_EXTRA_PROVIDERS: not valid JSON/],
     [{ AI_EXTRA_PROVIDERS: 'missing.json' }, /AI_EXTRA_PROVIDERS: cannot read/],
+    [{ AI_TASK_MAX_RETRIES: '-1' }, /AI_TASK_MAX_RETRIES/],
+    [{ AI_TASK_CONCURRENCY: 'many' }, /AI_TASK_CONCURRENCY/],
   ])('refuses %j naming the variable', (env, message) => {
     expect(() => loadConfig(env, dir)).toThrow(ConfigError);
     expect(() => loadConfig(env, dir)).toThrow(message);

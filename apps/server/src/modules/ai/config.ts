@@ -21,6 +21,33 @@ export type AiConfig = {
   idleTimeoutMs: number;
   /** AI_CHAT_RATE_LIMIT: chat calls per user per minute. */
   chatRate: WindowLimit;
+  /** AI strategy tasks: the background worker and its loop. */
+  tasks: AiTaskConfig;
+};
+
+/** The AI strategy task worker's settings (README, Configuration). */
+export type AiTaskConfig = {
+  /** AI_TASK_CONCURRENCY: tasks one worker runs at the same time (0: this node runs none). */
+  concurrency: number;
+  /** AI_TASK_MAX_RETRIES: failed attempts fixed before a task ends FAILED. */
+  maxRetries: number;
+  /** AI_TASK_MODEL_TIMEOUT_MS: the longest one model answer may take, start to end. */
+  modelTimeoutMs: number;
+  /** AI_TASK_LEASE_MS: a claimed task whose worker stopped renewing this long is taken up again. */
+  leaseMs: number;
+  /** How often an idle worker looks for tasks created on other nodes. */
+  pollMs: number;
+  /** AI_TASK_BARS: the newest bars of the task's chart it is generated and judged on. */
+  bars: number;
+};
+
+export const DEFAULT_AI_TASK_CONFIG: AiTaskConfig = {
+  concurrency: 2,
+  maxRetries: 3,
+  modelTimeoutMs: 300_000,
+  leaseMs: 60_000,
+  pollMs: 2000,
+  bars: 1000,
 };
 
 export const DEFAULT_OLLAMA_BASE_URL = 'http://127.0.0.1:11434/v1';
@@ -32,6 +59,7 @@ export const DEFAULT_AI_CONFIG: AiConfig = {
   firstTokenTimeoutMs: 60_000,
   idleTimeoutMs: 30_000,
   chatRate: { limit: 20, windowMs: 60_000 },
+  tasks: DEFAULT_AI_TASK_CONFIG,
 };
 
 const extraProvidersSchema = z.array(aiProviderSchema);

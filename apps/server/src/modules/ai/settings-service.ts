@@ -44,7 +44,11 @@ export type SettingsServiceDeps = {
 const associatedData = (userId: number) => `ai_settings:user:${userId}`;
 
 /** Unknown providers and endpoints outside the allow-list are refused with a clear 422. */
-function allowedProvider(providers: ProviderCatalogue, value: string, baseUrl: string): AiProvider {
+export function allowedProvider(
+  providers: ProviderCatalogue,
+  value: string,
+  baseUrl: string,
+): AiProvider {
   const provider = providers.find(value);
   if (!provider) throw new UnprocessableError(`Unknown service provider: ${value}`);
   if (normalizeBaseUrl(baseUrl) !== provider.base_url) {

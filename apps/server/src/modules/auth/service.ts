@@ -13,6 +13,7 @@ import {
   insertSession,
   revokeSession,
 } from './store.ts';
+import { IdentityCache } from './identity-cache.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 
 /** Who a request acts for, once its session checked out. */
@@ -42,9 +43,16 @@ export type AuthServiceDeps = {
 
 export type AuthService = ReturnType<typeof createAuthService>;
 
+/** How long this process trusts an identity it checked (see identity-cache.ts). */
+export const IDENTITY_TTL_MS = 5000;
+
 export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthServiceDeps) {
   const nowSec = () => Math.floor(now() / 1000);
   const ttlSeconds = Math.max(1, Math.round(sessionTtlHours * 3600));
+  // Checked identities, so that every trading call does not look its session and token up
+  // again (identity-cache.ts: dropped at logout here, at expiry, and after 5 s anyway).
+  const sessionsSeen = new IdentityCache<SessionAuth>(IDENTITY_TTL_MS);
+  const tradersSeen = new IdentityCache<{ sessionId: number; trader: TraderRow }>(IDENTITY_TTL_MS);
 
   /**
    * Checks the password (throttled per account and address) and opens a session with a
@@ -99,7 +107,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
    */
   async function checkSession(check: SessionCheck): Promise<SessionAuth> {
     if (!looksLikeToken(check.sessionToken)) throw new AuthFailedError();
-    const session = await findLiveSession(db, hashToken(check.sessionToken), nowSec());
+    const session = await liveSession(hashToken(check.sessionToken));
     if (!session) throw new AuthFailedError();
     if (check.userIdHeader && check.userIdHeader.trim() !== String(session.userId)) {
       throw new AuthFailedError();
@@ -110,26 +118,58 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
     return session;
   }
 
+  /** The live session of a token hash: from the cache, else the database. */
+  async function liveSession(tokenHash: string): Promise<SessionAuth | undefined> {
+    const nowMs = now();
+    const seen = sessionsSeen.get(tokenHash, nowMs);
+    if (seen) return seen;
+    const found = await findLiveSession(db, tokenHash, Math.floor(nowMs / 1000));
+    if (!found) return undefined;
+    const session: SessionAuth = {
+      sessionId: found.sessionId,
+      userId: found.userId,
+      email: found.email,
+    };
+    sessionsSeen.set(tokenHash, session, nowMs, found.expiresAt * 1000);
+    return session;
+  }
+
   /** The trading account, if `token` is the one issued to `uuid` in this very session. */
   async function checkTrader(
     auth: SessionAuth,
     credentials: TraderCredentials,
   ): Promise<TraderRow> {
     if (!looksLikeToken(credentials.token)) throw new AuthFailedError();
-    const trader = await findTraderByToken(db, {
+    const tokenHash = hashToken(credentials.token);
+    const key = `${auth.sessionId}:${auth.userId}:${credentials.uuid}:${tokenHash}`;
+    const nowMs = now();
+    const seen = tradersSeen.get(key, nowMs);
+    if (seen) return seen.trader;
+    const found = await findTraderByToken(db, {
       sessionId: auth.sessionId,
       userId: auth.userId,
       uuid: credentials.uuid,
-      tokenHash: hashToken(credentials.token),
-      nowSec: nowSec(),
+      tokenHash,
+      nowSec: Math.floor(nowMs / 1000),
     });
-    if (!trader) throw new AuthFailedError();
-    return trader;
+    if (!found) throw new AuthFailedError();
+    tradersSeen.set(
+      key,
+      { sessionId: auth.sessionId, trader: found.trader },
+      nowMs,
+      found.expiresAt * 1000,
+    );
+    return found.trader;
   }
 
-  /** Ends the session; its trader tokens stop working with it. */
+  /** Ends the session; its trader tokens stop working with it, in this process at once. */
   async function logout(auth: SessionAuth): Promise<void> {
+    sessionsSeen.forgetSession(auth.sessionId);
+    tradersSeen.forgetSession(auth.sessionId);
     await revokeSession(db, auth.sessionId, nowSec());
+    // Again after the write: a look-up that raced with it is not kept either.
+    sessionsSeen.forgetSession(auth.sessionId);
+    tradersSeen.forgetSession(auth.sessionId);
   }
 
   return { login, checkSession, checkTrader, logout };

@@ -49,7 +49,7 @@ export async function deleteDeadSessions(db: Db, userId: number, nowSec: number)
     );
 }
 
-export type LiveSession = { sessionId: number; userId: number; email: string };
+export type LiveSession = { sessionId: number; userId: number; email: string; expiresAt: number };
 
 /** The session with this token hash if it is neither revoked nor expired. */
 export async function findLiveSession(
@@ -58,7 +58,12 @@ export async function findLiveSession(
   nowSec: number,
 ): Promise<LiveSession | undefined> {
   const rows = await db
-    .select({ sessionId: sessions.id, userId: users.id, email: users.email })
+    .select({
+      sessionId: sessions.id,
+      userId: users.id,
+      email: users.email,
+      expiresAt: sessions.expiresAt,
+    })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(
@@ -86,9 +91,9 @@ export async function revokeSession(db: Db, sessionId: number, nowSec: number): 
 export async function findTraderByToken(
   db: Db,
   query: { sessionId: number; userId: number; uuid: string; tokenHash: string; nowSec: number },
-): Promise<TraderRow | undefined> {
+): Promise<{ trader: TraderRow; expiresAt: number } | undefined> {
   const rows = await db
-    .select({ trader: traders })
+    .select({ trader: traders, expiresAt: traderTokens.expiresAt })
     .from(traderTokens)
     .innerJoin(traders, eq(traders.uuid, traderTokens.traderUuid))
     .where(
@@ -101,5 +106,5 @@ export async function findTraderByToken(
       ),
     )
     .limit(1);
-  return rows[0]?.trader;
+  return rows[0];
 }

@@ -11,6 +11,7 @@ import {
   type Deal,
   type Performance,
   type Period,
+  type ValidTrade,
 } from '@ct/domain';
 import { z } from 'zod';
 import type { Db } from '../../db/types.ts';
@@ -94,6 +95,30 @@ export const LOG_PREFIX = '[backtest]';
 
 type Failure = { error: string; kind: RunErrorKind };
 
+/**
+ * A run of `check` (AI tasks): the validated trades beside deals and performance, or why it
+ * failed; never kept, never streamed to a log socket.
+ */
+export type CheckRequest = {
+  code: string;
+  filename: string;
+  bars: readonly Bar[];
+  symbol: string;
+  period: string;
+};
+
+export type CheckResult =
+  | {
+      ok: true;
+      trades: ValidTrade[];
+      deals: Deal[];
+      performance: Performance;
+      conventions: BacktestConventions;
+      logs: string[];
+      elapsedMs: number;
+    }
+  | { ok: false; error: string; kind: RunErrorKind; logs: string[]; elapsedMs: number };
+
 function strategyMs(outcome: ProcessOutcome | null): number | null {
   if (outcome?.kind !== 'result') return null;
   const parsed = payloadSchema.safeParse(outcome.payload);
@@ -142,8 +167,8 @@ export function createBacktestService(deps: BacktestDeps) {
   /** Validates the records, computes deals and performance, or says what is wrong. */
   function evaluate(
     outcome: Extract<ProcessOutcome, { kind: 'result' }>,
-    request: RunRequest,
-  ): { deals: Deal[]; performance: Performance } | Failure {
+    request: CheckRequest & { initialCapital?: number },
+  ): { deals: Deal[]; performance: Performance; trades: ValidTrade[] } | Failure {
     const parsed = payloadSchema.safeParse(outcome.payload);
     if (!parsed.success) {
       return { error: 'The strategy process returned a malformed result', kind: 'strategy' };
@@ -168,17 +193,20 @@ export function createBacktestService(deps: BacktestDeps) {
     const checked = validateTradeRecords(payload.records, times);
     if (!checked.ok)
       return { error: `Invalid strategy result: ${checked.error}`, kind: 'contract' };
-    return computeBacktest({
-      bars: request.bars,
+    return {
+      ...computeBacktest({
+        bars: request.bars,
+        trades: checked.trades,
+        symbol: request.symbol,
+        period: request.period,
+        conventions: conventionsOf(request.symbol, request.initialCapital),
+      }),
       trades: checked.trades,
-      symbol: request.symbol,
-      period: request.period,
-      conventions: conventionsOf(request.symbol, request.initialCapital),
-    });
+    };
   }
 
   async function execute(
-    request: RunRequest,
+    request: CheckRequest & { userId: number | null; clientId: string | null },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
     const rows = request.bars.map((bar) => [
@@ -196,7 +224,7 @@ export function createBacktestService(deps: BacktestDeps) {
         { code: request.code, filename: request.filename, rows },
         (line) => {
           printed.push(line);
-          logs.publish(request.userId, request.clientId, line);
+          if (request.userId !== null) logs.publish(request.userId, request.clientId, line);
         },
       );
       return { outcome, failure: failureOf(outcome) };
@@ -250,7 +278,7 @@ export function createBacktestService(deps: BacktestDeps) {
         if (outcome?.kind === 'result') {
           const evaluated = evaluate(outcome, request);
           if ('error' in evaluated) failure = evaluated;
-          else figures = evaluated;
+          else figures = { deals: evaluated.deals, performance: evaluated.performance };
         }
         const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
         const result: RunResult = {
@@ -293,6 +321,39 @@ export function createBacktestService(deps: BacktestDeps) {
         if (left > 0) activeByUser.set(request.userId, left);
         else activeByUser.delete(request.userId);
       }
+    },
+
+    /**
+     * Runs code on bars in the sandbox for an AI task: no per-user run limit (the task worker
+     * bounds its own concurrency), nothing kept, no log socket. Same checks and metrics as
+     * `run`, plus the validated trades and the conventions the figures used.
+     */
+    async check(request: CheckRequest): Promise<CheckResult> {
+      const printed: string[] = [];
+      const { outcome, failure: runFailure } = await execute(
+        { ...request, userId: null, clientId: null },
+        printed,
+      );
+      const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
+      if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
+      if (outcome?.kind !== 'result') {
+        return {
+          ok: false,
+          error: 'The strategy process ended without a result',
+          kind: 'strategy',
+          logs: printed,
+          elapsedMs,
+        };
+      }
+      const evaluated = evaluate(outcome, request);
+      if ('error' in evaluated) return { ok: false, ...evaluated, logs: printed, elapsedMs };
+      return {
+        ok: true,
+        ...evaluated,
+        conventions: conventionsOf(request.symbol),
+        logs: printed,
+        elapsedMs,
+      };
     },
 
     /**

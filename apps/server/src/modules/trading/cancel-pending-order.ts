@@ -33,18 +33,11 @@ export async function cancelPendingOrder(
     const status = pendingTransition(pending.status, 'Canceled');
     const done: Pending | null = await finishPending(scope.tx, pending, { status, nowMs });
     if (!done) throw new ConflictError(TRADING_MESSAGES.pendingNotWorking(req.pId, 'changed'));
-    await movePendingOrder(scope.tx, pending, 'Canceled', {
+    await movePendingOrder(scope, pending, 'Canceled', {
       transactTime: nowMs,
       message: 'Canceled by user',
     });
     scope.after.untrackPending(done);
-    scope.after.publish({
-      type: 'pending_canceled',
-      uuid: done.uuid,
-      symbol: done.symbol,
-      at: nowMs,
-      pId: String(done.id),
-    });
     return {
       ok: true,
       msg: TRADING_SUCCESS.pendingCanceled,

@@ -70,7 +70,7 @@ export async function closePosition(
       });
     }
     const closed: { position: Position; settlement: Settlement } = await settlePosition(
-      scope.tx,
+      scope,
       ctx,
       {
         position,
@@ -85,17 +85,6 @@ export async function closePosition(
       },
     );
     scope.after.trackPosition(closed.position);
-    scope.after.publish({
-      type: 'position_closed',
-      uuid: closed.position.uuid,
-      symbol: closed.position.symbol,
-      at: nowMs,
-      orderId: String(closed.position.id),
-      tradeId: String(closed.settlement.id),
-      volume: closed.settlement.settleVolume,
-      full: closed.position.status === 'closed',
-      closeReason: closed.settlement.closeReason,
-    });
     return {
       ok: true,
       msg: TRADING_SUCCESS.positionClosed,

@@ -50,15 +50,7 @@ export async function editTpsl(
     const updated: Position | null = await updatePositionExits(scope.tx, position, exits);
     if (!updated) throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
     scope.after.trackPosition(updated);
-    scope.after.publish({
-      type: 'tpsl_changed',
-      uuid: updated.uuid,
-      symbol: updated.symbol,
-      at: nowMs,
-      orderId: String(updated.id),
-      tp: updated.tp,
-      sl: updated.sl,
-    });
+    scope.record({ kind: 'protectionChanged', position: updated, at: nowMs });
     return {
       ok: true,
       msg: TRADING_SUCCESS.tpslUpdated,

@@ -16,18 +16,11 @@ export async function expireLocked(scope: CommandScope, pending: Pending): Promi
     nowMs,
   });
   if (!expired) throw new ConflictError(`Pending order ${pending.id} changed`);
-  await movePendingOrder(tx, pending, 'Expired', {
+  await movePendingOrder(scope, pending, 'Expired', {
     transactTime: nowMs,
     message: EXPIRED_MESSAGE,
   });
   scope.after.untrackPending(expired);
-  scope.after.publish({
-    type: 'pending_expired',
-    uuid: expired.uuid,
-    symbol: expired.symbol,
-    at: nowMs,
-    pId: String(expired.id),
-  });
   return expired;
 }
 

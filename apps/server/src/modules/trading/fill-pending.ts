@@ -38,9 +38,8 @@ export function fillPending(
     const price = referencePrice(side, quote);
     const quotes = conversionQuotes(ctx.market, nowMs);
     const message = await marginShortfall(
-      tx,
+      scope,
       ctx,
-      scope.account,
       instrument,
       { price, volume: pending.volume },
       nowMs,
@@ -52,23 +51,15 @@ export function fillPending(
         nowMs,
       });
       if (!rejected) throw new ConflictError(`Pending order ${pending.id} changed`);
-      await movePendingOrder(tx, pending, 'Rejected', {
+      await movePendingOrder(scope, pending, 'Rejected', {
         transactTime: nowMs,
         marketPrice: price,
         message,
       });
       after.untrackPending(rejected);
-      after.publish({
-        type: 'pending_rejected',
-        uuid: rejected.uuid,
-        symbol: rejected.symbol,
-        at: nowMs,
-        pId: String(rejected.id),
-        message,
-      });
       return;
     }
-    const position = await openPosition(tx, ctx, {
+    const position = await openPosition(scope, ctx, {
       uuid: pending.uuid,
       instrument,
       cmd: pending.cmd === 2 ? 2 : 1,
@@ -90,13 +81,5 @@ export function fillPending(
     if (!filled) throw new ConflictError(`Pending order ${pending.id} changed`);
     after.untrackPending(filled);
     after.trackPosition(position);
-    after.publish({
-      type: 'pending_filled',
-      uuid: filled.uuid,
-      symbol: filled.symbol,
-      at: nowMs,
-      pId: String(filled.id),
-      orderId: String(position.id),
-    });
   });
 }

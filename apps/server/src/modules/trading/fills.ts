@@ -15,10 +15,10 @@ import {
   type ConversionQuotes,
   type SimQuote,
 } from '@ct/domain';
-import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
+import type { Journal } from './journal.ts';
 import { toUsd } from './pricing.ts';
 import { movePendingOrder, recordNewOrder } from './order-events.ts';
 import { applyBalance } from './store/accounts.ts';
@@ -56,37 +56,35 @@ export type OpenArgs = {
  * off the balance (ledger), and the order log (a new row, or the pending order's row moved
  * to Filled).
  */
-export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Promise<Position> {
+export async function openPosition(
+  journal: Journal,
+  ctx: TradingContext,
+  a: OpenArgs,
+): Promise<Position> {
+  const { tx } = journal;
   const commission = commissionFor(a.volume, a.instrument.commission_per_lot);
-  const position = await insertPosition(tx, {
-    uuid: a.uuid,
-    symbol: a.instrument.symbol,
-    cmd: a.cmd,
-    volume: a.volume,
-    price: a.price,
-    tp: a.tp,
-    sl: a.sl,
-    commissionFee: commission,
-    currency: a.instrument.currency,
-    comment: a.comment,
-    clientOrderId: a.clientOrderId,
-    pendingId: a.pending?.id ?? null,
-    createdAt: a.nowMs,
-  });
-  await applyBalance(
+  const commissionUsd = toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes);
+  const position = await insertPosition(
     tx,
-    a.uuid,
-    [
-      {
-        kind: 'commission',
-        amount: -toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes),
-        positionId: position.id,
-      },
-    ],
-    a.nowMs,
+    {
+      uuid: a.uuid,
+      symbol: a.instrument.symbol,
+      cmd: a.cmd,
+      volume: a.volume,
+      price: a.price,
+      tp: a.tp,
+      sl: a.sl,
+      commissionFee: commission,
+      currency: a.instrument.currency,
+      comment: a.comment,
+      clientOrderId: a.clientOrderId,
+      pendingId: a.pending?.id ?? null,
+      createdAt: a.nowMs,
+    },
+    -commissionUsd,
   );
   if (a.pending !== null) {
-    await movePendingOrder(tx, a.pending, 'Filled', {
+    await movePendingOrder(journal, a.pending, 'Filled', {
       transactTime: a.nowMs,
       message: '',
       price: a.price,
@@ -96,7 +94,7 @@ export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Pr
     });
   } else {
     await recordNewOrder(
-      tx,
+      journal,
       {
         uuid: a.uuid,
         symbol: a.instrument.symbol,
@@ -104,10 +102,10 @@ export async function openPosition(tx: Db, ctx: TradingContext, a: OpenArgs): Pr
         actionType: ACTION.open,
         orderType: ORDER_TYPE.market,
         volume: a.volume,
-        price: a.price,
+        requestedPrice: 0,
+        fillPrice: a.price,
         marketPrice: a.price,
-        createdAt: a.nowMs,
-        transactTime: a.nowMs,
+        nowMs: a.nowMs,
         commissionFee: commission,
         currency: a.instrument.currency,
         tp: a.tp,
@@ -145,10 +143,11 @@ export type SettleArgs = {
  * closing order is logged.
  */
 export async function settlePosition(
-  tx: Db,
+  journal: Journal,
   ctx: TradingContext,
   a: SettleArgs,
 ): Promise<{ position: Position; settlement: Settlement }> {
+  const { tx } = journal;
   const p = a.position;
   const side = sideOfCmd(p.cmd);
   const before = availableVolume(p);
@@ -218,7 +217,7 @@ export async function settlePosition(
     a.nowMs,
   );
   await recordNewOrder(
-    tx,
+    journal,
     {
       uuid: p.uuid,
       symbol: p.symbol,
@@ -226,10 +225,10 @@ export async function settlePosition(
       actionType: ACTION.close,
       orderType: ORDER_TYPE.market,
       volume: a.volume,
-      price: closePrice,
+      requestedPrice: 0,
+      fillPrice: closePrice,
       marketPrice: closePrice,
-      createdAt: a.nowMs,
-      transactTime: a.nowMs,
+      nowMs: a.nowMs,
       commissionFee: closeCommission,
       currency: a.instrument.currency,
       tp: p.tp,
@@ -241,5 +240,6 @@ export async function settlePosition(
     },
     'Filled',
   );
+  journal.record({ kind: 'settled', position: updated, settlement, at: a.nowMs });
   return { position: updated, settlement };
 }

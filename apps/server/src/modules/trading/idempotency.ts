@@ -3,7 +3,7 @@ import { TRADING_MESSAGES } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { ConflictError } from './errors.ts';
-import { findAnswer, saveAnswer } from './store/accounts.ts';
+import { findAnswer, saveAnswer, type StoredAnswer } from './store/accounts.ts';
 
 /** What a mutation ends in: an answer to send, or a refusal that was recorded. */
 export type Outcome<T> = { ok: true; msg: string; data: T } | { ok: false; error: AppError };
@@ -36,8 +36,15 @@ export function idempotencyKey(
  */
 export async function replay<T>(tx: Db, key: IdempotencyKey | null): Promise<Outcome<T> | null> {
   if (!key) return null;
-  const stored = await findAnswer(tx, key.uuid, key.clientOrderId);
-  if (!stored) return null;
+  return storedOutcome<T>(key, await findAnswer(tx, key.uuid, key.clientOrderId));
+}
+
+/** The outcome `stored` under `key` answers (read by the caller), or null when none is stored. */
+export function storedOutcome<T>(
+  key: IdempotencyKey | null,
+  stored: StoredAnswer | null,
+): Outcome<T> | null {
+  if (!key || !stored) return null;
   if (stored.endpoint !== key.endpoint || stored.fingerprint !== key.fingerprint) {
     throw new ConflictError(TRADING_MESSAGES.clientOrderIdReused(key.clientOrderId));
   }

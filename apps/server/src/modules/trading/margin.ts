@@ -13,7 +13,7 @@ import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { TradingContext } from './context.ts';
 import { conversionQuotes, markQuote, toUsd } from './pricing.ts';
 import type { Account } from './store/accounts.ts';
-import { accountExposure } from './store/positions.ts';
+import { accountExposure, type Exposure } from './store/positions.ts';
 
 /** An account's money at a moment, in the account currency (USD). */
 export type Risk = {
@@ -38,9 +38,20 @@ export async function accountRisk(
   nowMs: number,
   quotes: ConversionQuotes = conversionQuotes(ctx.market, nowMs),
 ): Promise<Risk> {
+  return riskOf(ctx, account, await accountExposure(tx, account.uuid), nowMs, quotes);
+}
+
+/** Equity and margin of an account with `exposure` (its open lots), as accountRisk. */
+export function riskOf(
+  ctx: TradingContext,
+  account: Account,
+  exposure: readonly Exposure[],
+  nowMs: number,
+  quotes: ConversionQuotes,
+): Risk {
   let unrealized = 0;
   let used = 0;
-  for (const group of await accountExposure(tx, account.uuid)) {
+  for (const group of exposure) {
     const instrument = ctx.market.instrument(group.symbol);
     if (!instrument || !(group.volume > 0)) continue;
     const side = sideOfCmd(group.cmd);
@@ -108,15 +119,15 @@ export function orderCost(
  * margin and open commission of `volume` at `price`, else the refusal message.
  */
 export async function marginShortfall(
-  tx: Db,
+  scope: { account: Account; exposure(): Promise<Exposure[]> },
   ctx: TradingContext,
-  account: Account,
   instrument: CatalogueInstrument,
   order: { price: number; volume: number },
   nowMs: number,
   quotes: ConversionQuotes,
 ): Promise<string | null> {
-  const risk = await accountRisk(tx, ctx, account, nowMs, quotes);
+  const { account } = scope;
+  const risk = riskOf(ctx, account, await scope.exposure(), nowMs, quotes);
   const cost = orderCost(ctx, instrument, order.price, order.volume, nowMs, quotes);
   if (cost <= risk.freeMargin) return null;
   return TRADING_MESSAGES.insufficientMargin(

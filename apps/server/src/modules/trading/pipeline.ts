@@ -1,36 +1,54 @@
-import { TRADING_MESSAGES, type AccountEvent } from '@ct/domain';
+import { TRADING_MESSAGES } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { NotFoundError } from '../../http/errors.ts';
+import { accountEventsOf } from './account-events.ts';
 import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { publishAccountEvent } from './events.ts';
-import { remember, replay, unwrap, type IdempotencyKey, type Outcome } from './idempotency.ts';
+import {
+  remember,
+  replay,
+  storedOutcome,
+  unwrap,
+  type IdempotencyKey,
+  type Outcome,
+} from './idempotency.ts';
+import type { AccountFact, Journal } from './journal.ts';
 import { rejectOrder, type Rejection } from './rejections.ts';
-import { lockAccount, type Account } from './store/accounts.ts';
+import { lockAccount, lockAccountAndRead, type Account } from './store/accounts.ts';
 import { findPending, lockPending, type Pending } from './store/pendings.ts';
-import { findPosition, lockPosition, type Position } from './store/positions.ts';
+import {
+  accountExposure,
+  findPosition,
+  lockPosition,
+  type Exposure,
+  type Position,
+} from './store/positions.ts';
 
 /**
  * What a use case asks to happen once its transaction has committed: the trigger index
- * follows the change and the account's pages hear of it. Nothing of it happens when the
- * transaction fails.
+ * follows the change. Nothing of it happens when the transaction fails.
  */
 export type AfterCommit = {
   trackPending(p: Pending): void;
   untrackPending(p: Pick<Pending, 'symbol' | 'id'>): void;
   trackPosition(p: Position): void;
   untrackPosition(p: Pick<Position, 'symbol' | 'id'>): void;
-  publish(event: AccountEvent): void;
 };
 
-/** What a use case runs with: the transaction, the locked account and the command's time. */
-export type CommandScope = {
-  tx: Db;
+/**
+ * What a use case runs with: the transaction, the locked account, the command's time, the
+ * effects after commit, and the journal (`record`) of the order events and position changes
+ * it made, from which the pipeline derives the account's live events after the commit.
+ */
+export type CommandScope = Journal & {
   account: Account;
   nowMs: number;
   after: AfterCommit;
+  /** The account's open lots per symbol and side as of the lock (margin checks). */
+  exposure(): Promise<Exposure[]>;
 };
 
 /**
@@ -41,21 +59,32 @@ export type AccountCommand = {
   trader: Pick<TraderRow, 'uuid' | 'level'>;
   key: IdempotencyKey | null;
   nowMs: number;
+  /** The use case checks margin: the exposure is read with the stored answer, in one statement. */
+  checksMargin?: boolean;
 };
 
-/** The deferred effects of one transaction, run in order after its commit. */
-function collectEffects(ctx: TradingContext): { after: AfterCommit; run: () => void } {
+/**
+ * The deferred effects of one transaction and the facts it recorded: after its commit the
+ * index effects run in order, then the account events derived from the facts are published.
+ */
+function collectEffects(ctx: TradingContext): {
+  after: AfterCommit;
+  record: (fact: AccountFact) => void;
+  run: () => void;
+} {
   const effects: (() => void)[] = [];
+  const facts: AccountFact[] = [];
   return {
     after: {
       trackPending: (p) => effects.push(() => ctx.index.trackPending(p)),
       untrackPending: (p) => effects.push(() => ctx.index.untrackPending(p.symbol, p.id)),
       trackPosition: (p) => effects.push(() => ctx.index.trackPosition(p)),
       untrackPosition: (p) => effects.push(() => ctx.index.untrackPosition(p.symbol, p.id)),
-      publish: (event) => effects.push(() => publishAccountEvent(ctx, event)),
     },
+    record: (fact) => facts.push(fact),
     run: () => {
       for (const effect of effects) effect();
+      for (const event of accountEventsOf(facts)) publishAccountEvent(ctx, event);
     },
   };
 }
@@ -76,11 +105,31 @@ export async function runAccountCommand<T>(
   const outcome = await ctx.db.transaction(async (tx) => {
     effects = collectEffects(ctx);
     const { uuid } = command.trader;
-    const account = await lockAccount(tx, uuid, accountInit(command.trader, command.nowMs));
-    if (!account) throw new Error(`trading account ${uuid} is missing`);
-    const seen = await replay<T>(tx, command.key);
+    const init = accountInit(command.trader, command.nowMs);
+    let account: Account | null;
+    let exposure: Exposure[] | null = null;
+    let seen: Outcome<T> | null;
+    if (command.checksMargin) {
+      // The lock, then the stored answer and the exposure: together (one call on PGlite).
+      const read = await lockAccountAndRead(tx, uuid, init, command.key?.clientOrderId ?? null);
+      account = read.account;
+      seen = storedOutcome<T>(command.key, read.answer);
+      exposure = read.exposure;
+    } else {
+      account = await lockAccount(tx, uuid, init);
+      if (!account) throw new Error(`trading account ${uuid} is missing`);
+      seen = await replay<T>(tx, command.key);
+    }
     if (seen) return seen;
-    const result = await handler({ tx, account, nowMs: command.nowMs, after: effects.after });
+    const { after, record } = effects;
+    const result = await handler({
+      tx,
+      account,
+      nowMs: command.nowMs,
+      after,
+      record,
+      exposure: async () => exposure ?? accountExposure(tx, uuid),
+    });
     await remember(tx, command.key, result, command.nowMs);
     return result;
   });
@@ -90,7 +139,7 @@ export async function runAccountCommand<T>(
 
 /** A refused order: logged as Rejected in the command's transaction, answered as a refusal. */
 export function reject<T>(scope: CommandScope, rejection: Rejection): Promise<Outcome<T>> {
-  return rejectOrder<T>(scope.tx, rejection);
+  return rejectOrder<T>(scope, rejection);
 }
 
 /** A record the trigger engine acts on: how to find it, lock it, and forget it in the index. */
@@ -142,7 +191,15 @@ export async function runTriggerCommand<R extends { uuid: string; symbol: string
       if (row) target.forget(effects.after, row);
       return;
     }
-    await handler({ tx, account, nowMs, after: effects.after }, row);
+    const scope: CommandScope = {
+      tx,
+      account,
+      nowMs,
+      after: effects.after,
+      record: effects.record,
+      exposure: () => accountExposure(tx, account.uuid),
+    };
+    await handler(scope, row);
   });
   effects.run();
 }

@@ -53,69 +53,64 @@ export async function placeMarketOrder(
   });
   const nowMs = ctx.now();
 
-  return runAccountCommand<OrderData>(ctx, { trader, key, nowMs }, async (scope) => {
-    const rejection = {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.market,
-      volume,
-      price: 0,
-      marketPrice: 0,
-      tp: req.tp,
-      sl: req.sl,
-      positionId: null,
-      clientOrderId: req.clientOrderId ?? null,
-      nowMs,
-    };
-    const quote = liveQuote(ctx, instrument.symbol, nowMs);
-    if (!quote) {
-      const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
-      return reject(scope, { ...rejection, message });
-    }
-    const price = referencePrice(side, quote);
-    const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
+  return runAccountCommand<OrderData>(
+    ctx,
+    { trader, key, nowMs, checksMargin: true },
+    async (scope) => {
+      const rejection = {
+        uuid: trader.uuid,
+        instrument,
+        cmd: req.cmd,
+        actionType: ACTION.open,
+        orderType: ORDER_TYPE.market,
+        volume,
+        price: 0,
+        marketPrice: 0,
+        tp: req.tp,
+        sl: req.sl,
+        positionId: null,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
+      };
+      const quote = liveQuote(ctx, instrument.symbol, nowMs);
+      if (!quote) {
+        const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
+        return reject(scope, { ...rejection, message });
+      }
+      const price = referencePrice(side, quote);
+      const exits = checkExits(side, price, req, tick, closingPrice(side, quote));
 
-    const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(
-      scope.tx,
-      ctx,
-      scope.account,
-      instrument,
-      { price, volume },
-      nowMs,
-      quotes,
-    );
-    if (message) return reject(scope, { ...rejection, marketPrice: price, message });
+      const quotes = conversionQuotes(ctx.market, nowMs);
+      const message = await marginShortfall(
+        scope,
+        ctx,
+        instrument,
+        { price, volume },
+        nowMs,
+        quotes,
+      );
+      if (message) return reject(scope, { ...rejection, marketPrice: price, message });
 
-    const position: Position = await openPosition(scope.tx, ctx, {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      volume,
-      price,
-      tp: exits.tp,
-      sl: exits.sl,
-      comment,
-      clientOrderId: req.clientOrderId ?? null,
-      pending: null,
-      nowMs,
-      quotes,
-    });
-    scope.after.trackPosition(position);
-    scope.after.publish({
-      type: 'position_opened',
-      uuid: position.uuid,
-      symbol: position.symbol,
-      at: nowMs,
-      orderId: String(position.id),
-      pId: null,
-    });
-    return {
-      ok: true,
-      msg: TRADING_SUCCESS.orderFilled,
-      data: { order: positionView(position, instrument, quote) },
-    };
-  });
+      const position: Position = await openPosition(scope, ctx, {
+        uuid: trader.uuid,
+        instrument,
+        cmd: req.cmd,
+        volume,
+        price,
+        tp: exits.tp,
+        sl: exits.sl,
+        comment,
+        clientOrderId: req.clientOrderId ?? null,
+        pending: null,
+        nowMs,
+        quotes,
+      });
+      scope.after.trackPosition(position);
+      return {
+        ok: true,
+        msg: TRADING_SUCCESS.orderFilled,
+        data: { order: positionView(position, instrument, quote) },
+      };
+    },
+  );
 }

@@ -65,96 +65,91 @@ export async function placePendingOrder(
   });
   const nowMs = ctx.now();
 
-  return runAccountCommand<PendingData>(ctx, { trader, key, nowMs }, async (scope) => {
-    const rejection = {
-      uuid: trader.uuid,
-      instrument,
-      cmd: req.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.pending,
-      volume,
-      price: req.pendPrice,
-      marketPrice: 0,
-      tp: req.tp,
-      sl: req.sl,
-      positionId: null,
-      clientOrderId: req.clientOrderId ?? null,
-      nowMs,
-    };
-    const quote = liveQuote(ctx, instrument.symbol, nowMs);
-    if (!quote) {
-      const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
-      return reject(scope, { ...rejection, message });
-    }
-    const reference = referencePrice(side, quote);
-    const priceProblem = validateLimitPrice(req.pendPrice, reference, tick);
-    if (priceProblem) throw new BadRequestError(priceProblem);
-    const price = snapToTick(req.pendPrice, tick);
-    const exits = checkExits(side, price, req, tick, null);
-
-    const quotes = conversionQuotes(ctx.market, nowMs);
-    const message = await marginShortfall(
-      scope.tx,
-      ctx,
-      scope.account,
-      instrument,
-      { price, volume },
-      nowMs,
-      quotes,
-    );
-    if (message) return reject(scope, { ...rejection, marketPrice: reference, message });
-
-    const pending: Pending = await insertPending(scope.tx, {
-      uuid: trader.uuid,
-      symbol: instrument.symbol,
-      cmd: req.cmd,
-      volume,
-      pendPrice: price,
-      tp: exits.tp,
-      sl: exits.sl,
-      expireType: req.expireType,
-      expiresAt: req.expireType === 'GFD' ? gfdExpiresAt(instrument.calendar, nowMs) : null,
-      triggerType: pendingTriggerType(side, price, reference),
-      comment,
-      clientOrderId: req.clientOrderId ?? null,
-      createdAt: nowMs,
-    });
-    await recordNewOrder(
-      scope.tx,
-      {
+  return runAccountCommand<PendingData>(
+    ctx,
+    { trader, key, nowMs, checksMargin: true },
+    async (scope) => {
+      const rejection = {
         uuid: trader.uuid,
-        symbol: instrument.symbol,
+        instrument,
         cmd: req.cmd,
         actionType: ACTION.open,
         orderType: ORDER_TYPE.pending,
         volume,
-        price,
-        marketPrice: reference,
-        createdAt: nowMs,
-        transactTime: nowMs,
-        commissionFee: 0,
-        currency: instrument.currency,
+        price: req.pendPrice,
+        marketPrice: 0,
+        tp: req.tp,
+        sl: req.sl,
+        positionId: null,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
+      };
+      const quote = liveQuote(ctx, instrument.symbol, nowMs);
+      if (!quote) {
+        const message = TRADING_MESSAGES.marketClosed(instrument.symbol);
+        return reject(scope, { ...rejection, message });
+      }
+      const reference = referencePrice(side, quote);
+      const priceProblem = validateLimitPrice(req.pendPrice, reference, tick);
+      if (priceProblem) throw new BadRequestError(priceProblem);
+      const price = snapToTick(req.pendPrice, tick);
+      const exits = checkExits(side, price, req, tick, null);
+
+      const quotes = conversionQuotes(ctx.market, nowMs);
+      const message = await marginShortfall(
+        scope,
+        ctx,
+        instrument,
+        { price, volume },
+        nowMs,
+        quotes,
+      );
+      if (message) return reject(scope, { ...rejection, marketPrice: reference, message });
+
+      const pending: Pending = await insertPending(scope.tx, {
+        uuid: trader.uuid,
+        symbol: instrument.symbol,
+        cmd: req.cmd,
+        volume,
+        pendPrice: price,
         tp: exits.tp,
         sl: exits.sl,
-        positionId: null,
-        pendingId: pending.id,
-        message: '',
+        expireType: req.expireType,
+        expiresAt: req.expireType === 'GFD' ? gfdExpiresAt(instrument.calendar, nowMs) : null,
+        triggerType: pendingTriggerType(side, price, reference),
+        comment,
         clientOrderId: req.clientOrderId ?? null,
-      },
-      'Accepted',
-    );
-    scope.after.trackPending(pending);
-    scope.after.publish({
-      type: 'pending_added',
-      uuid: pending.uuid,
-      symbol: pending.symbol,
-      at: nowMs,
-      pId: String(pending.id),
-    });
-    return {
-      ok: true,
-      msg: TRADING_SUCCESS.pendingPlaced,
-      data: { pending: pendingView(pending) },
-    };
-  });
+        createdAt: nowMs,
+      });
+      await recordNewOrder(
+        scope,
+        {
+          uuid: trader.uuid,
+          symbol: instrument.symbol,
+          cmd: req.cmd,
+          actionType: ACTION.open,
+          orderType: ORDER_TYPE.pending,
+          volume,
+          requestedPrice: price,
+          marketPrice: reference,
+          nowMs,
+          commissionFee: 0,
+          currency: instrument.currency,
+          tp: exits.tp,
+          sl: exits.sl,
+          positionId: null,
+          pendingId: pending.id,
+          message: '',
+          clientOrderId: req.clientOrderId ?? null,
+        },
+        'Accepted',
+      );
+      scope.after.trackPending(pending);
+      return {
+        ok: true,
+        msg: TRADING_SUCCESS.pendingPlaced,
+        data: { pending: pendingView(pending) },
+      };
+    },
+  );
 }

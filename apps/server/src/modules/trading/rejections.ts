@@ -1,7 +1,7 @@
-import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import { OrderRejectedError } from './errors.ts';
 import type { Outcome } from './idempotency.ts';
+import type { Journal } from './journal.ts';
 import { recordNewOrder } from './order-events.ts';
 
 export type Rejection = {
@@ -28,9 +28,9 @@ export type Rejection = {
  * is logged (status Rejected) in the caller's transaction, which then commits (the command
  * pipeline remembers it under the idempotency key and throws it afterwards).
  */
-export async function rejectOrder<T>(tx: Db, r: Rejection): Promise<Outcome<T>> {
+export async function rejectOrder<T>(journal: Journal, r: Rejection): Promise<Outcome<T>> {
   await recordNewOrder(
-    tx,
+    journal,
     {
       uuid: r.uuid,
       symbol: r.instrument.symbol,
@@ -38,10 +38,9 @@ export async function rejectOrder<T>(tx: Db, r: Rejection): Promise<Outcome<T>> 
       actionType: r.actionType,
       orderType: r.orderType,
       volume: r.volume,
-      price: r.price,
+      requestedPrice: r.price,
       marketPrice: r.marketPrice,
-      createdAt: r.nowMs,
-      transactTime: r.nowMs,
+      nowMs: r.nowMs,
       commissionFee: 0,
       currency: r.instrument.currency,
       tp: r.tp,

@@ -18,7 +18,7 @@ export function triggerExit(
     const hit = exitTriggered(sideOfCmd(position.cmd), position, quote);
     const instrument = ctx.market.instrument(position.symbol);
     if (!hit || !instrument) return;
-    const { position: closed, settlement } = await settlePosition(scope.tx, ctx, {
+    const { position: closed } = await settlePosition(scope, ctx, {
       position,
       instrument,
       volume: availableVolume(position),
@@ -30,16 +30,5 @@ export function triggerExit(
       quotes: conversionQuotes(ctx.market, scope.nowMs),
     });
     scope.after.untrackPosition(closed);
-    scope.after.publish({
-      type: 'position_closed',
-      uuid: closed.uuid,
-      symbol: closed.symbol,
-      at: scope.nowMs,
-      orderId: String(closed.id),
-      tradeId: String(settlement.id),
-      volume: settlement.settleVolume,
-      full: true,
-      closeReason: settlement.closeReason,
-    });
   });
 }

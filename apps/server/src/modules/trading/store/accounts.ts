@@ -1,11 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
+import { rawQueries, rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
-import {
-  accountLedger,
-  idempotencyKeys,
-  tradingAccounts,
-  type TradingAccountRow,
-} from '../../../db/schema.ts';
+import { accountLedger, tradingAccounts, type TradingAccountRow } from '../../../db/schema.ts';
+import { exposureOfRows, type Exposure } from './positions.ts';
 import { dec, num } from './values.ts';
 
 /* SQL of the accounts: the locked account row, its balance and ledger, its stored answers. */
@@ -60,6 +57,21 @@ async function createAccountIfMissing(
   }
 }
 
+const LOCK_ACCOUNT = `
+select uuid, currency, starting_balance, balance, realized_pnl, commission_paid
+from trading_accounts where uuid = $1::text for update`;
+
+function accountOfRaw(r: SqlRow): Account {
+  return {
+    uuid: String(r.uuid),
+    currency: String(r.currency),
+    startingBalance: Number(r.starting_balance),
+    balance: Number(r.balance),
+    realizedPnl: Number(r.realized_pnl),
+    commissionPaid: Number(r.commission_paid),
+  };
+}
+
 /**
  * Locks the account row for the rest of the transaction (creating the account on its first
  * use). Every change of an account's orders, positions or money starts here.
@@ -69,14 +81,12 @@ export async function lockAccount(
   uuid: string,
   init: { startingBalance: number; nowMs: number } | null,
 ): Promise<Account | null> {
-  const select = () =>
-    tx.select().from(tradingAccounts).where(eq(tradingAccounts.uuid, uuid)).for('update');
-  let [row] = await select();
+  let [row] = await rawQuery(tx, LOCK_ACCOUNT, [uuid]);
   if (!row && init) {
     await createAccountIfMissing(tx, uuid, init.startingBalance, init.nowMs);
-    [row] = await select();
+    [row] = await rawQuery(tx, LOCK_ACCOUNT, [uuid]);
   }
-  return row ? toAccount(row) : null;
+  return row ? accountOfRaw(row) : null;
 }
 
 /** The account without locking (reads), created on first use. */
@@ -154,36 +164,89 @@ export type StoredAnswer = {
   body: { code: number; msg: string; data: unknown };
 };
 
+const READ_ANSWER = `
+select endpoint, fingerprint, http_status, body
+from idempotency_keys where uuid = $1::text and client_order_id = $2::text`;
+
+// Run after the account lock: a statement of its own, so it sees what the lock waited for.
+const READ_ANSWER_AND_EXPOSURE = `
+select
+  (select json_build_object('endpoint', endpoint, 'fingerprint', fingerprint,
+      'httpStatus', http_status, 'body', body)
+    from idempotency_keys where uuid = $1::text and client_order_id = $2::text) as answer,
+  (select coalesce(json_agg(json_build_object('symbol', symbol, 'cmd', cmd,
+      'volume', volume::text, 'notional', notional::text)), '[]'::json)
+    from account_exposure where uuid = $1::text and volume > 0) as exposure`;
+
+const answerOfRaw = (r: SqlRow): StoredAnswer => ({
+  endpoint: String(r.endpoint),
+  fingerprint: String(r.fingerprint),
+  httpStatus: Number(r.http_status ?? r.httpStatus),
+  body: r.body as StoredAnswer['body'],
+});
+
 export async function findAnswer(
   tx: Db,
   uuid: string,
   clientOrderId: string,
 ): Promise<StoredAnswer | null> {
-  const [row] = await tx
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.uuid, uuid), eq(idempotencyKeys.clientOrderId, clientOrderId)));
-  if (!row) return null;
+  const [row] = await rawQuery(tx, READ_ANSWER, [uuid, clientOrderId]);
+  return row ? answerOfRaw(row) : null;
+}
+
+function answerAndExposureOfRow(row: SqlRow | undefined): {
+  answer: StoredAnswer | null;
+  exposure: Exposure[];
+} {
+  const answer = row?.answer as SqlRow | null | undefined;
   return {
-    endpoint: row.endpoint,
-    fingerprint: row.fingerprint,
-    httpStatus: row.httpStatus,
-    body: row.body as StoredAnswer['body'],
+    answer: answer ? answerOfRaw(answer) : null,
+    exposure: exposureOfRows((row?.exposure as SqlRow[] | undefined) ?? []),
   };
 }
+
+/**
+ * Locks the account (as lockAccount) and then, in a statement of its own that sees what the
+ * lock waited for, reads the stored answer under `clientOrderId` (null: none or no key) and
+ * the account's exposure (margin checks need it). The two go together (PGlite: one call).
+ */
+export async function lockAccountAndRead(
+  tx: Db,
+  uuid: string,
+  init: { startingBalance: number; nowMs: number },
+  clientOrderId: string | null,
+): Promise<{ account: Account; answer: StoredAnswer | null; exposure: Exposure[] }> {
+  const statements = [
+    [LOCK_ACCOUNT, [uuid]],
+    [READ_ANSWER_AND_EXPOSURE, [uuid, clientOrderId]],
+  ] as const;
+  let [locked, read] = await rawQueries(tx, statements);
+  if (!locked?.[0]) {
+    await createAccountIfMissing(tx, uuid, init.startingBalance, init.nowMs);
+    [locked, read] = await rawQueries(tx, statements);
+  }
+  const row = locked?.[0];
+  if (!row) throw new Error(`trading account ${uuid} is missing`);
+  return { account: accountOfRaw(row), ...answerAndExposureOfRow(read?.[0]) };
+}
+
+const SAVE_ANSWER = `
+insert into idempotency_keys (uuid, client_order_id, endpoint, fingerprint, http_status, body,
+  created_at)
+values ($1::text, $2::text, $3::text, $4::text, $5::integer, $6::json, $7::bigint)`;
 
 export async function saveAnswer(
   tx: Db,
   key: { uuid: string; clientOrderId: string; nowMs: number },
   answer: StoredAnswer,
 ): Promise<void> {
-  await tx.insert(idempotencyKeys).values({
-    uuid: key.uuid,
-    clientOrderId: key.clientOrderId,
-    endpoint: answer.endpoint,
-    fingerprint: answer.fingerprint,
-    httpStatus: answer.httpStatus,
-    body: answer.body,
-    createdAt: key.nowMs,
-  });
+  await rawQuery(tx, SAVE_ANSWER, [
+    key.uuid,
+    key.clientOrderId,
+    answer.endpoint,
+    answer.fingerprint,
+    answer.httpStatus,
+    JSON.stringify(answer.body),
+    key.nowMs,
+  ]);
 }

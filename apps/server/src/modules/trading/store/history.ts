@@ -1,4 +1,5 @@
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { rawQuery } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
 import {
   orderEvents,
@@ -123,71 +124,171 @@ function toOrderLog(row: OrderLogRow): OrderLog {
   };
 }
 
-/** Appends an order to the log; returns its id (sortId). */
-export async function insertOrderLog(tx: Db, log: Omit<OrderLog, 'id'>): Promise<number> {
-  const [row] = await tx
-    .insert(orderLogs)
-    .values({
-      ...log,
-      volume: dec(log.volume),
-      price: dec(log.price),
-      marketPrice: dec(log.marketPrice),
-      commissionFee: dec(log.commissionFee),
-      tp: dec(log.tp),
-      sl: dec(log.sl),
-    })
-    .returning({ id: orderLogs.id });
-  if (!row) throw new Error('order log insert returned no row');
-  return row.id;
-}
-
-/** Moves the log row of a pending order to its final status; returns the row's id. */
-export async function updatePendingLog(
-  tx: Db,
-  pendingId: number,
-  change: {
-    orderStatus: number;
-    transactTime: number;
-    message: string;
-    price?: number;
-    marketPrice?: number;
-    commissionFee?: number;
-    positionId?: number;
-  },
-): Promise<number> {
-  const [row] = await tx
-    .update(orderLogs)
-    .set({
-      orderStatus: change.orderStatus,
-      transactTime: change.transactTime,
-      message: change.message,
-      ...(change.price !== undefined ? { price: dec(change.price) } : {}),
-      ...(change.marketPrice !== undefined ? { marketPrice: dec(change.marketPrice) } : {}),
-      ...(change.commissionFee !== undefined ? { commissionFee: dec(change.commissionFee) } : {}),
-      ...(change.positionId !== undefined ? { positionId: change.positionId } : {}),
-    })
-    .where(and(eq(orderLogs.pendingId, pendingId), eq(orderLogs.actionType, 1)))
-    .returning({ id: orderLogs.id });
-  if (!row) throw new Error(`pending order ${pendingId} has no log row`);
-  return row.id;
-}
-
+/** An order event as stored (see order-events.ts for what its fields mean). */
 export type OrderEventRecord = {
   id: number;
   uuid: string;
   orderId: number;
   type: string;
+  /** The state before the event ('submitted': the event created the order); null before 0008. */
+  fromState: string | null;
   state: string;
-  price: number | null;
+  symbol: string | null;
+  pendingId: number | null;
   positionId: number | null;
+  /** The fill price of OrderFilled; null otherwise. */
+  price: number | null;
+  marketPrice: number | null;
+  commissionFee: number | null;
   message: string;
   at: number;
+  /** The order itself: set on its first event only. */
+  order: {
+    cmd: number;
+    actionType: number;
+    orderType: number;
+    volume: number;
+    requestedPrice: number;
+    currency: string;
+    tp: number;
+    sl: number;
+    clientOrderId: string | null;
+  } | null;
 };
 
-/** Appends an event to the order event log (never updated). */
-export async function insertOrderEvent(tx: Db, e: Omit<OrderEventRecord, 'id'>): Promise<void> {
-  await tx.insert(orderEvents).values({ ...e, price: e.price === null ? null : dec(e.price) });
+/** An event to append: the order's id is the log row's, known once the event is applied. */
+export type NewOrderEvent = Omit<OrderEventRecord, 'id' | 'orderId'> & {
+  symbol: string;
+  pendingId: number | null;
+};
+
+const decOrNull = (value: number | null | undefined) =>
+  value === null || value === undefined ? null : dec(value);
+
+// The only statements that write the order log: each appends an event and applies it to the
+// log in the same statement (order-events.ts builds the row and the change from the event).
+const INSERT_ORDER_WITH_EVENT = `
+with log as (
+  insert into order_logs (uuid, symbol, cmd, action_type, order_type, volume, price, market_price,
+    order_status, created_at, transact_time, commission_fee, currency, tp, sl, position_id,
+    pending_id, message, client_order_id)
+  values ($1::text, $2::text, $3::smallint, $4::smallint, $5::smallint, $6::numeric, $7::numeric,
+    $8::numeric, $9::smallint, $10::bigint, $10::bigint, $11::numeric, $12::text, $13::numeric,
+    $14::numeric, $15::bigint, $16::bigint, $17::text, $18::text)
+  returning id
+)
+insert into order_events (uuid, order_id, type, from_state, state, symbol, pending_id, position_id,
+  price, market_price, commission_fee, message, at, cmd, action_type, order_type, volume,
+  requested_price, currency, tp, sl, client_order_id)
+select $1::text, log.id, $19::text, $20::text, $21::text, $2::text, $16::bigint, $15::bigint,
+  $22::numeric, $23::numeric, $24::numeric, $17::text, $10::bigint, $3::smallint, $4::smallint,
+  $5::smallint, $6::numeric, $25::numeric, $12::text, $13::numeric, $14::numeric, $18::text
+from log
+returning order_id`;
+
+const UPDATE_ORDER_WITH_EVENT = `
+with log as (
+  update order_logs set order_status = $1::smallint, transact_time = $2::bigint,
+    message = $3::text, price = coalesce($4::numeric, price),
+    market_price = coalesce($5::numeric, market_price),
+    commission_fee = coalesce($6::numeric, commission_fee),
+    position_id = coalesce($7::bigint, position_id)
+  where pending_id = $8::bigint and action_type = 1
+  returning id
+)
+insert into order_events (uuid, order_id, type, from_state, state, symbol, pending_id, position_id,
+  price, market_price, commission_fee, message, at)
+select $9::text, log.id, $10::text, $11::text, $12::text, $13::text, $8::bigint, $7::bigint,
+  $14::numeric, $15::numeric, $16::numeric, $3::text, $2::bigint
+from log
+returning order_id`;
+
+/**
+ * Appends the first event of an order and inserts the order's log row built from it (`row`);
+ * returns the order's id (the log row's, its sortId).
+ */
+export async function insertOrderWithEvent(
+  tx: Db,
+  e: NewOrderEvent,
+  row: Omit<OrderLog, 'id'>,
+): Promise<number> {
+  const o = e.order;
+  if (!o) throw new Error('the first event of an order must carry the order');
+  const [out] = await rawQuery<{ order_id: number | string }>(tx, INSERT_ORDER_WITH_EVENT, [
+    row.uuid,
+    row.symbol,
+    row.cmd,
+    row.actionType,
+    row.orderType,
+    dec(row.volume),
+    dec(row.price),
+    dec(row.marketPrice),
+    row.orderStatus,
+    row.createdAt,
+    dec(row.commissionFee),
+    row.currency,
+    dec(row.tp),
+    dec(row.sl),
+    row.positionId,
+    row.pendingId,
+    row.message,
+    row.clientOrderId,
+    e.type,
+    e.fromState,
+    e.state,
+    decOrNull(e.price),
+    decOrNull(e.marketPrice),
+    decOrNull(e.commissionFee),
+    dec(o.requestedPrice),
+  ]);
+  if (!out) throw new Error('order log insert returned no row');
+  return Number(out.order_id);
 }
+
+/** What a later event of an order changes on its log row (undefined: unchanged). */
+export type OrderLogChange = {
+  orderStatus: number;
+  transactTime: number;
+  message: string;
+  price?: number;
+  marketPrice?: number;
+  commissionFee?: number;
+  positionId?: number;
+};
+
+/**
+ * Appends a later event of a pending order's order and applies `change` (built from it) to
+ * the order's log row; returns the order's id.
+ */
+export async function updateOrderWithEvent(
+  tx: Db,
+  e: NewOrderEvent,
+  change: OrderLogChange,
+): Promise<number> {
+  if (e.pendingId === null) throw new Error('a later order event must name its pending order');
+  const [out] = await rawQuery<{ order_id: number | string }>(tx, UPDATE_ORDER_WITH_EVENT, [
+    change.orderStatus,
+    change.transactTime,
+    change.message,
+    decOrNull(change.price),
+    decOrNull(change.marketPrice),
+    decOrNull(change.commissionFee),
+    change.positionId ?? null,
+    e.pendingId,
+    e.uuid,
+    e.type,
+    e.fromState,
+    e.state,
+    e.symbol,
+    decOrNull(e.price),
+    decOrNull(e.marketPrice),
+    decOrNull(e.commissionFee),
+  ]);
+  if (!out) throw new Error(`pending order ${e.pendingId} has no log row`);
+  return Number(out.order_id);
+}
+
+const numOrNull = (value: string | null) => (value === null ? null : Number(value));
 
 /** The events of an account's orders, oldest first. */
 export async function listOrderEvents(db: Db, uuid: string): Promise<OrderEventRecord[]> {
@@ -196,7 +297,40 @@ export async function listOrderEvents(db: Db, uuid: string): Promise<OrderEventR
     .from(orderEvents)
     .where(eq(orderEvents.uuid, uuid))
     .orderBy(orderEvents.id);
-  return rows.map((r) => ({ ...r, price: r.price === null ? null : Number(r.price) }));
+  return rows.map((r) => ({
+    id: r.id,
+    uuid: r.uuid,
+    orderId: r.orderId,
+    type: r.type,
+    fromState: r.fromState,
+    state: r.state,
+    symbol: r.symbol,
+    pendingId: r.pendingId,
+    positionId: r.positionId,
+    price: numOrNull(r.price),
+    marketPrice: numOrNull(r.marketPrice),
+    commissionFee: numOrNull(r.commissionFee),
+    message: r.message,
+    at: r.at,
+    order:
+      r.cmd === null ||
+      r.actionType === null ||
+      r.orderType === null ||
+      r.volume === null ||
+      r.currency === null
+        ? null
+        : {
+            cmd: r.cmd,
+            actionType: r.actionType,
+            orderType: r.orderType,
+            volume: num(r.volume),
+            requestedPrice: num(r.requestedPrice),
+            currency: r.currency,
+            tp: num(r.tp),
+            sl: num(r.sl),
+            clientOrderId: r.clientOrderId,
+          },
+  }));
 }
 
 /** A page of an account's order log, newest first, with ids below `beforeId` (-1: all). */

@@ -1,4 +1,5 @@
 import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
 import { positions, type PositionRow } from '../../../db/schema.ts';
 import { dec, num } from './values.ts';
@@ -42,6 +43,34 @@ function toPosition(row: PositionRow): Position {
   };
 }
 
+/** A positions row as the driver reads it (snake_case, numerics as text). */
+function positionOfRaw(r: SqlRow): Position {
+  const text = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const n = (v: unknown) => num(text(v));
+  return {
+    id: Number(r.id),
+    uuid: String(r.uuid),
+    symbol: String(r.symbol),
+    cmd: Number(r.cmd),
+    volume: n(r.volume),
+    settledVol: n(r.settled_vol),
+    price: n(r.price),
+    tp: n(r.tp),
+    sl: n(r.sl),
+    commissionFee: n(r.commission_fee),
+    storage: n(r.storage),
+    currency: String(r.currency),
+    comment: String(r.comment),
+    clientOrderId: text(r.client_order_id),
+    pendingId: r.pending_id === null ? null : Number(r.pending_id),
+    status: r.status === 'closed' ? 'closed' : 'open',
+    closeType: Number(r.close_type),
+    version: Number(r.version),
+    createdAt: Number(r.created_at),
+    closedAt: r.closed_at === null ? null : Number(r.closed_at),
+  };
+}
+
 export type NewPosition = {
   uuid: string;
   symbol: string;
@@ -58,28 +87,61 @@ export type NewPosition = {
   createdAt: number;
 };
 
-export async function insertPosition(tx: Db, p: NewPosition): Promise<Position> {
-  const [row] = await tx
-    .insert(positions)
-    .values({
-      uuid: p.uuid,
-      symbol: p.symbol,
-      cmd: p.cmd,
-      volume: dec(p.volume),
-      price: dec(p.price),
-      tp: dec(p.tp),
-      sl: dec(p.sl),
-      commissionFee: dec(p.commissionFee),
-      currency: p.currency,
-      comment: p.comment,
-      clientOrderId: p.clientOrderId,
-      pendingId: p.pendingId,
-      status: 'open',
-      createdAt: p.createdAt,
-    })
-    .returning();
+// One statement opens a position: its row, the account's exposure, and the open
+// commission off the balance with its ledger row (none when the commission is 0).
+const OPEN_POSITION = `
+with pos as (
+  insert into positions (uuid, symbol, cmd, volume, price, tp, sl, commission_fee, currency,
+    comment, client_order_id, pending_id, status, created_at)
+  values ($1::text, $2::text, $3::smallint, $4::numeric, $5::numeric, $6::numeric, $7::numeric,
+    $8::numeric, $9::text, $10::text, $11::text, $12::bigint, 'open', $13::bigint)
+  returning *
+), exposure as (
+  insert into account_exposure (uuid, symbol, cmd, volume, notional)
+  select uuid, symbol, cmd, volume, volume * price from pos
+  on conflict (uuid, symbol, cmd) do update
+    set volume = account_exposure.volume + excluded.volume,
+        notional = account_exposure.notional + excluded.notional
+), account as (
+  update trading_accounts
+    set balance = balance + $14::numeric, commission_paid = commission_paid - $14::numeric,
+        updated_at = $13::bigint
+  where uuid = $1::text and $14::numeric <> 0
+  returning balance
+), ledger as (
+  insert into account_ledger (uuid, kind, amount, balance_after, position_id, created_at)
+  select $1::text, 'commission', $14::numeric, account.balance, pos.id, $13::bigint
+  from account, pos
+)
+select * from pos`;
+
+/**
+ * Opens a position: its row, the account's exposure, and `commission` (account currency,
+ * negative) booked on the balance with a ledger row, in one statement.
+ */
+export async function insertPosition(
+  tx: Db,
+  p: NewPosition,
+  commission: number,
+): Promise<Position> {
+  const [row] = await rawQuery(tx, OPEN_POSITION, [
+    p.uuid,
+    p.symbol,
+    p.cmd,
+    dec(p.volume),
+    dec(p.price),
+    dec(p.tp),
+    dec(p.sl),
+    dec(p.commissionFee),
+    p.currency,
+    p.comment,
+    p.clientOrderId,
+    p.pendingId,
+    p.createdAt,
+    dec(commission),
+  ]);
   if (!row) throw new Error('position insert returned no row');
-  return toPosition(row);
+  return positionOfRaw(row);
 }
 
 /** A position of this account, locked for the transaction. */
@@ -97,6 +159,26 @@ export async function findPosition(db: Db, id: number): Promise<Position | null>
   return row ? toPosition(row) : null;
 }
 
+// A close: the position's settled volume and status, and the account's exposure less the
+// volume it closes (at the position's open price).
+const CLOSE_POSITION = `
+with before as (
+  select settled_vol from positions where id = $1::bigint
+), pos as (
+  update positions
+    set settled_vol = $3::numeric, status = $4::text, close_type = $5::smallint,
+        closed_at = $6::bigint, version = version + 1
+  where id = $1::bigint and status = 'open' and version = $2::integer
+  returning *
+), exposure as (
+  update account_exposure e
+    set volume = e.volume - (pos.settled_vol - before.settled_vol),
+        notional = e.notional - (pos.settled_vol - before.settled_vol) * pos.price
+  from pos, before
+  where e.uuid = pos.uuid and e.symbol = pos.symbol and e.cmd = pos.cmd
+)
+select * from pos`;
+
 /** Records a close on an open position at `version`; null when it changed meanwhile. */
 export async function updatePositionClose(
   tx: Db,
@@ -108,20 +190,15 @@ export async function updatePositionClose(
     closedAt: number | null;
   },
 ): Promise<Position | null> {
-  const [row] = await tx
-    .update(positions)
-    .set({
-      settledVol: dec(change.settledVol),
-      status: change.status,
-      closeType: change.closeType,
-      closedAt: change.closedAt,
-      version: sql`${positions.version} + 1`,
-    })
-    .where(
-      and(eq(positions.id, p.id), eq(positions.status, 'open'), eq(positions.version, p.version)),
-    )
-    .returning();
-  return row ? toPosition(row) : null;
+  const [row] = await rawQuery(tx, CLOSE_POSITION, [
+    p.id,
+    p.version,
+    dec(change.settledVol),
+    change.status,
+    change.closeType,
+    change.closedAt,
+  ]);
+  return row ? positionOfRaw(row) : null;
 }
 
 /** Sets TP and SL of an open position at `version`; null when it changed meanwhile. */
@@ -167,23 +244,21 @@ export type Exposure = {
   notional: number;
 };
 
+const EXPOSURE = `
+select symbol, cmd, volume::text as volume, notional::text as notional
+from account_exposure where uuid = $1::text and volume > 0`;
+
 /** Open lots and lots × price of an account per symbol and side (margin and P&L in bulk). */
 export async function accountExposure(db: Db, uuid: string): Promise<Exposure[]> {
-  const open = sql`${positions.volume} - ${positions.settledVol}`;
-  const rows = await db
-    .select({
-      symbol: positions.symbol,
-      cmd: positions.cmd,
-      volume: sql<string>`sum(${open})`,
-      notional: sql<string>`sum((${open}) * ${positions.price})`,
-    })
-    .from(positions)
-    .where(and(eq(positions.uuid, uuid), eq(positions.status, 'open')))
-    .groupBy(positions.symbol, positions.cmd);
+  return exposureOfRows(await rawQuery(db, EXPOSURE, [uuid]));
+}
+
+/** Exposure rows ({ symbol, cmd, volume, notional } with numerics as text) as numbers. */
+export function exposureOfRows(rows: readonly SqlRow[]): Exposure[] {
   return rows.map((r) => ({
-    symbol: r.symbol,
-    cmd: r.cmd,
-    volume: num(r.volume),
-    notional: num(r.notional),
+    symbol: String(r.symbol),
+    cmd: Number(r.cmd),
+    volume: Number(r.volume),
+    notional: Number(r.notional),
   }));
 }

@@ -1,0 +1,59 @@
+import { pgliteOfTransaction, runPrepared, runPreparedBatch } from './pglite-statements.ts';
+import type { Db } from './types.ts';
+
+/*
+ * Constant SQL texts with positional parameters, run on the driver under a drizzle database
+ * or transaction (PGlite or node-postgres: both take `query(text, params)` and answer
+ * `{ rows }`). The hot paths of the trading venue use it: their statements are written
+ * once as text instead of being rebuilt by the query builder on every call, and several
+ * changes go in one statement (data-modifying CTEs). Values come back as the driver reads
+ * them: numeric as text, bigint as a number (PGlite) or text (node-postgres), so callers
+ * read them with Number().
+ */
+
+export type SqlRow = Record<string, unknown>;
+
+type DriverClient = {
+  query(text: string, params?: unknown[]): Promise<{ rows: SqlRow[] }>;
+};
+
+function clientOf(db: Db): DriverClient {
+  // drizzle keeps the driver's client (or the transaction's) on its session.
+  const client = (db as unknown as { session?: { client?: DriverClient } }).session?.client;
+  if (!client || typeof client.query !== 'function') {
+    throw new Error('database handle has no driver client');
+  }
+  return client;
+}
+
+/** Runs `text` with `params` ($1, $2, …) in `db` (a database or a transaction); its rows. */
+export async function rawQuery<R extends SqlRow = SqlRow>(
+  db: Db,
+  text: string,
+  params: readonly unknown[],
+): Promise<R[]> {
+  const client = clientOf(db);
+  const pglite = pgliteOfTransaction(client);
+  if (pglite) return (await runPrepared(pglite, text, params)) as R[];
+  const result = await client.query(text, [...params]);
+  return result.rows as R[];
+}
+
+/**
+ * Runs statements one after the other in `db`; the rows of each. Each statement sees what
+ * the ones before it did and waited for (on PGlite inside a transaction they go in one
+ * protocol call, elsewhere one by one).
+ */
+export async function rawQueries(
+  db: Db,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): Promise<SqlRow[][]> {
+  const client = clientOf(db);
+  const pglite = pgliteOfTransaction(client);
+  if (pglite) return runPreparedBatch(pglite, statements);
+  const results: SqlRow[][] = [];
+  for (const [text, params] of statements) {
+    results.push((await client.query(text, [...params])).rows);
+  }
+  return results;
+}

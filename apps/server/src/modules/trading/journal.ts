@@ -1,0 +1,20 @@
+import type { Db } from '../../db/types.ts';
+import type { OrderEventRecord, Settlement } from './store/history.ts';
+import type { Position } from './store/positions.ts';
+
+/**
+ * What a command changed, as facts: the order events it appended (with the id of the order
+ * they belong to) and the changes of positions that are no order event (a close's
+ * settlement, new TP/SL). The pipeline collects them and, after the commit, derives the
+ * account's live events from them (account-events.ts).
+ */
+export type AccountFact =
+  | { kind: 'order'; event: Omit<OrderEventRecord, 'id'> }
+  | { kind: 'settled'; position: Position; settlement: Settlement; at: number }
+  | { kind: 'protectionChanged'; position: Position; at: number };
+
+/** A command's transaction and the record of what it changed in it. */
+export type Journal = {
+  tx: Db;
+  record(fact: AccountFact): void;
+};
