@@ -1,9 +1,10 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,backtest,ai` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,backtest,ai,browser` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
+import { browserReport, runBrowserBench } from './browser/run.ts';
 import { runFanout } from './fanout/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
 
@@ -13,7 +14,7 @@ const args = new Map(
     return [key ?? '', value] as const;
   }),
 );
-const only = new Set((args.get('only') ?? 'fanout,orders,backtest,ai').split(','));
+const only = new Set((args.get('only') ?? 'fanout,orders,backtest,ai,browser').split(','));
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 async function fanout(): Promise<void> {
@@ -53,4 +54,8 @@ if (only.has('ai')) {
   for (const line of aiReport(await runAiBench())) console.log(line);
   console.log('');
   for (const line of aiTaskReport(await runAiTaskBench())) console.log(line);
+}
+if (only.has('browser')) {
+  console.log('');
+  for (const line of browserReport(await runBrowserBench())) console.log(line);
 }

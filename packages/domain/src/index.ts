@@ -29,3 +29,5 @@ export * from './trading/messages.ts';
 export * from './trading/schemas.ts';
 export * from './backtest/index.ts';
 export * from './ai/index.ts';
+export * from './frames/protocol.ts';
+export * from './frames/load.ts';

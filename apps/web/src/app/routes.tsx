@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router';
 import { Navigate, useLocation } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ChartPage } from '../features/workspace/ChartPage';
-import { PerformanceTestPage } from '../features/perf-test/PerformanceTestPage';
+import { PerformanceTestPage } from '../features/performance/PerformanceTestPage';
 import { ProfilePage } from '../features/profile/ProfilePage';
 import { WorkspacePage } from '../features/workspace/WorkspacePage';
 import { RequireAuth } from './guard';

@@ -1,17 +1,35 @@
-import { installFrameBridge } from '../realtime/frameBridge';
-import { shareLiveWithFrames } from '../realtime/frameLive';
+import { useAuthStore } from '../features/auth/store';
+import { startFrameSharing } from '../realtime/frames';
+import { registerSharedState } from '../realtime/sharedState';
 
-let liveShared = false;
+let accountShared = false;
 
 /**
- * Registers what the main window shares with child frames: the frame message bridge and
- * the live prices (frames never open their own connection). The shared-state issue adds
- * the store registry and its actions.
+ * Registers what the main window shares with child frames, and what a child frame takes
+ * from it (realtime/frames.ts): the message bridge, live prices (frames never open their
+ * own connection), the shared actions and the shared state. The current trading account
+ * lives in features/auth, above the realtime tier, so it is registered here.
  */
 export async function registerSharedModules(): Promise<void> {
-  installFrameBridge();
-  if (!liveShared) {
-    shareLiveWithFrames();
-    liveShared = true;
+  startFrameSharing();
+  if (!accountShared) {
+    accountShared = true;
+    registerSharedState('account', {
+      get: () => {
+        const { userId, userName, currentTrader } = useAuthStore.getState();
+        return { userId, userName, currentTrader };
+      },
+      set: (account) => useAuthStore.setState(account),
+      subscribe: (listener) =>
+        useAuthStore.subscribe((state, previous) => {
+          if (
+            state.currentTrader !== previous.currentTrader ||
+            state.userId !== previous.userId ||
+            state.userName !== previous.userName
+          ) {
+            listener();
+          }
+        }),
+    });
   }
 }

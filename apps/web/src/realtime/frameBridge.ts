@@ -1,10 +1,16 @@
-/** Messages between the main window and child frames carry types with this prefix. */
-export const FRAME_MESSAGE_PREFIX = 'cw_';
+import {
+  FRAME_MESSAGE_PREFIX,
+  readFrameMessage,
+  type FrameMessage,
+  type FrameMessageType,
+  type PriceUpdateMessage,
+} from '@ct/domain';
 
-export type FrameMessage = { type: string; [key: string]: unknown };
+export { FRAME_MESSAGE_PREFIX };
+export type { FrameMessage };
 
 /** True for a `cw_`-typed message; anything else on the window is not ours. */
-export function isFrameMessage(data: unknown): data is FrameMessage {
+export function isFrameMessage(data: unknown): data is { type: string } {
   return (
     typeof data === 'object' &&
     data !== null &&
@@ -13,34 +19,91 @@ export function isFrameMessage(data: unknown): data is FrameMessage {
   );
 }
 
-export type FrameMessageHandler = (message: FrameMessage, event: MessageEvent) => void;
+/**
+ * Counters of the bridge for the monitoring panel: what was heard, sent and ignored.
+ * Read them by polling; they are not reactive.
+ */
+export const frameStats = {
+  received: 0,
+  sent: 0,
+  /** Messages claiming our protocol from another origin: never acted on. */
+  foreignOrigin: 0,
+  /** Messages of our origin and prefix of no known shape: never acted on. */
+  malformed: 0,
+  priceUpdates: 0,
+  acks: 0,
+  errors: 0,
+  timeouts: 0,
+};
+
+export function resetFrameStats(): void {
+  for (const key of Object.keys(frameStats) as (keyof typeof frameStats)[]) frameStats[key] = 0;
+}
+
+type MessageOf<T extends FrameMessageType> = Extract<FrameMessage, { type: T }>;
+export type FrameMessageHandler<T extends FrameMessageType = FrameMessageType> = (
+  message: MessageOf<T>,
+  event: MessageEvent,
+) => void;
+export type PriceUpdateHandler = (message: PriceUpdateMessage, event: MessageEvent) => void;
 
 const handlers = new Map<string, Set<FrameMessageHandler>>();
+const priceUpdateHandlers = new Set<PriceUpdateHandler>();
 let installed: ((event: MessageEvent) => void) | null = null;
 
 /**
- * Registers a handler of one message type; several features may handle the same type
- * (each checks the message's own `action` or `key`). The shared-state issue registers
- * state update, state request, action, ack, error and sync handlers here; the live data
- * registers its `live/*` actions (see realtime/frameLive.ts).
+ * Registers a handler of one message type; several parts may handle the same type (each
+ * checks the message's own `action` or `key`). Handlers receive parsed messages of our own
+ * origin only.
  */
-export function registerFrameHandler(type: string, handler: FrameMessageHandler): () => void {
+export function registerFrameHandler<T extends FrameMessageType>(
+  type: T,
+  handler: FrameMessageHandler<T>,
+): () => void {
   let set = handlers.get(type);
   if (!set) handlers.set(type, (set = new Set()));
-  set.add(handler);
+  const general = handler as unknown as FrameMessageHandler;
+  set.add(general);
   return () => {
-    set.delete(handler);
+    set.delete(general);
     if (set.size === 0 && handlers.get(type) === set) handlers.delete(type);
   };
+}
+
+/** Registers a handler of the performance page's PRICE_UPDATE messages. */
+export function onPriceUpdateMessage(handler: PriceUpdateHandler): () => void {
+  priceUpdateHandlers.add(handler);
+  return () => priceUpdateHandlers.delete(handler);
+}
+
+/** The bridge's reading of one window message (exported for tests). */
+export function dispatchWindowMessage(event: MessageEvent): void {
+  const read = readFrameMessage(event.data, event.origin, window.location.origin);
+  switch (read.kind) {
+    case 'other':
+      return;
+    case 'foreignOrigin':
+      frameStats.foreignOrigin += 1;
+      return;
+    case 'malformed':
+      frameStats.malformed += 1;
+      return;
+    case 'priceUpdate':
+      frameStats.priceUpdates += 1;
+      for (const handler of [...priceUpdateHandlers]) handler(read.message, event);
+      return;
+    case 'frame':
+      frameStats.received += 1;
+      for (const handler of [...(handlers.get(read.message.type) ?? [])]) {
+        handler(read.message, event);
+      }
+  }
 }
 
 /** Installs the one window `message` listener of the bridge (idempotent). */
 export function installFrameBridge(): () => void {
   if (!installed) {
-    installed = (event: MessageEvent) => {
-      if (!isFrameMessage(event.data)) return;
-      for (const handler of handlers.get(event.data.type) ?? []) handler(event.data, event);
-    };
+    installed = dispatchWindowMessage;
     window.addEventListener('message', installed);
   }
   return uninstallFrameBridge;
@@ -53,4 +116,24 @@ export function uninstallFrameBridge(): void {
 
 export function isFrameBridgeInstalled(): boolean {
   return installed !== null;
+}
+
+/** Posts a protocol message to another window of our origin (counted). */
+export function postFrameMessage(target: MessageEventSource | Window, message: FrameMessage): void {
+  try {
+    (target as Window).postMessage(message, window.location.origin);
+    frameStats.sent += 1;
+  } catch (error) {
+    console.warn('Could not post to the other window', error);
+  }
+}
+
+/** The child frames of this window (same-origin or not: postMessage picks by origin). */
+export function childFrames(): Window[] {
+  const frames: Window[] = [];
+  for (let i = 0; i < window.frames.length; i += 1) {
+    const frame = window.frames[i];
+    if (frame) frames.push(frame);
+  }
+  return frames;
 }

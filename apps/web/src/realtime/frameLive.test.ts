@@ -80,3 +80,44 @@ describe('live prices shared with child frames', () => {
     expect(watchers('ETHUSDT')).toBe(0);
   });
 });
+
+describe('frames that go away', () => {
+  let stop: () => void;
+  beforeEach(() => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => new Promise(() => {})),
+    );
+    resetLive();
+    installFrameBridge();
+    stop = shareLiveWithFrames();
+  });
+  afterEach(() => {
+    stop();
+    uninstallFrameBridge();
+    resetLive();
+    document.body.innerHTML = '';
+  });
+
+  it("a frame's leave lets go of everything it held", () => {
+    const frame = frameWindow();
+    vi.spyOn(frame, 'postMessage').mockImplementation(() => {});
+    for (const symbol of ['BTCUSDT', 'ETHUSDT']) {
+      fromFrame(frame, { type: 'cw_action', action: 'live/subscribe', payload: { symbol } });
+    }
+    expect(watchers('BTCUSDT') + watchers('ETHUSDT')).toBe(2);
+    fromFrame(frame, { type: 'cw_action', action: 'frame/leave', payload: {} });
+    expect(watchers('BTCUSDT') + watchers('ETHUSDT')).toBe(0);
+  });
+
+  it('a window that is not a frame of ours is not served', () => {
+    const removed = frameWindow();
+    removed.frameElement?.remove();
+    fromFrame(removed, {
+      type: 'cw_action',
+      action: 'live/subscribe',
+      payload: { symbol: 'BTCUSDT' },
+    });
+    expect(watchers('BTCUSDT')).toBe(0);
+  });
+});

@@ -1,22 +1,12 @@
+import { FRAME_LIVE_PRICE_KEY, livePriceUpdatePayloadSchema, SHARED_ACTIONS } from '@ct/domain';
 import { z } from 'zod';
 import { isChildFrame } from './connection';
-import { registerFrameHandler } from './frameBridge';
-import {
-  FRAME_LIVE_ACTIONS,
-  FRAME_LIVE_PRICE_KEY,
-  ingestLiveMessage,
-  onLiveMessages,
-  watchSymbol,
-} from './live';
+import { childFrames, postFrameMessage, registerFrameHandler } from './frameBridge';
+import { ingestLiveMessage, onLiveMessages, watchSymbol } from './live';
 
 const actionSchema = z.object({
-  action: z.enum([FRAME_LIVE_ACTIONS.subscribe, FRAME_LIVE_ACTIONS.unsubscribe]),
+  action: z.enum([SHARED_ACTIONS.liveSubscribe, SHARED_ACTIONS.liveUnsubscribe]),
   payload: z.object({ symbol: z.string().min(1).max(64) }),
-});
-
-const priceSchema = z.object({
-  key: z.literal(FRAME_LIVE_PRICE_KEY),
-  payload: z.object({ symbol: z.string(), message: z.unknown() }),
 });
 
 type Holding = { release: () => void; stop: () => void };
@@ -26,7 +16,8 @@ type Holding = { release: () => void; stop: () => void };
  * The main window answers a frame's `cw_action` 'live/subscribe' by holding the symbol
  * for it and forwarding each live message as `cw_state_update` 'live/price';
  * 'live/unsubscribe' lets go. A child frame takes those updates into its own pipeline.
- * Only messages of our own origin count.
+ * Only messages of our own origin count, and only from frames of this window. A frame that
+ * unloads says 'frame/leave'; one removed without a word is let go at its next message.
  */
 export function shareLiveWithFrames(): () => void {
   const holdings = new Map<MessageEventSource, Map<string, Holding>>();
@@ -42,13 +33,22 @@ export function shareLiveWithFrames(): () => void {
     if (bySymbol.size === 0) holdings.delete(source);
   };
 
+  const letGoAll = (source: MessageEventSource) => {
+    for (const symbol of [...(holdings.get(source)?.keys() ?? [])]) letGo(source, symbol);
+  };
+
   const stopActions = registerFrameHandler('cw_action', (message, event) => {
     if (event.origin !== origin || !event.source || isChildFrame()) return;
+    if (message.action === SHARED_ACTIONS.frameLeave) {
+      letGoAll(event.source); // the frame unloads: it holds nothing any more
+      return;
+    }
+    if (!childFrames().includes(event.source as Window)) return; // not a frame of ours
     const parsed = actionSchema.safeParse(message);
     if (!parsed.success) return;
     const source = event.source;
     const { symbol } = parsed.data.payload;
-    if (parsed.data.action === FRAME_LIVE_ACTIONS.unsubscribe) {
+    if (parsed.data.action === SHARED_ACTIONS.liveUnsubscribe) {
       letGo(source, symbol);
       return;
     }
@@ -60,25 +60,25 @@ export function shareLiveWithFrames(): () => void {
         letGo(source, symbol); // the frame went away without saying so
         return;
       }
-      (source as Window).postMessage(
-        { type: 'cw_state_update', key: FRAME_LIVE_PRICE_KEY, payload: { symbol, message: live } },
-        origin,
-      );
+      postFrameMessage(source, {
+        type: 'cw_state_update',
+        key: FRAME_LIVE_PRICE_KEY,
+        payload: { symbol, message: live },
+      });
     });
     bySymbol.set(symbol, { release: watchSymbol(symbol), stop });
   });
 
   const stopUpdates = registerFrameHandler('cw_state_update', (message, event) => {
     if (event.origin !== origin || event.source !== window.parent || !isChildFrame()) return;
-    const parsed = priceSchema.safeParse(message);
-    if (parsed.success) ingestLiveMessage(parsed.data.payload.symbol, parsed.data.payload.message);
+    if (message.key !== FRAME_LIVE_PRICE_KEY) return;
+    const parsed = livePriceUpdatePayloadSchema.safeParse(message.payload);
+    if (parsed.success) ingestLiveMessage(parsed.data.symbol, parsed.data.message);
   });
 
   return () => {
     stopActions();
     stopUpdates();
-    for (const [source, bySymbol] of holdings) {
-      for (const symbol of [...bySymbol.keys()]) letGo(source, symbol);
-    }
+    for (const source of [...holdings.keys()]) letGoAll(source);
   };
 }

@@ -2,6 +2,7 @@ import {
   deriveLiveUpdate,
   ENTRY_BID,
   livePriceMessageSchema,
+  SHARED_ACTIONS,
   type ChartPoint,
   type LivePriceMessage,
   type PriceData,
@@ -10,6 +11,7 @@ import {
 import type { Centrifuge, Subscription } from 'centrifuge';
 import { UpdateBatcher } from './batcher';
 import { isChildFrame, onLiveClient } from './connection';
+import { postFrameMessage } from './frameBridge';
 import { applyRealtimeQuotes, clearQuote, fetchQuoteCache } from './quotes';
 import { INSTRUMENT_CACHE_CAP, throttleSettings } from './settings';
 import { RefCountedSubscriptions, type ChannelTransport } from './subscriptions';
@@ -24,10 +26,22 @@ export type MessageListener = (message: LivePriceMessage) => void;
 
 /** Counters for the performance panel; read them by polling, they are not reactive. */
 export const liveStats = {
+  /** Valid live messages taken in. */
   messages: 0,
   batches: 0,
   lastBatchSize: 0,
+  /** Items of all batches (divided by `batches`: the mean batch size). */
+  batchedItems: 0,
+  maxBatchSize: 0,
+  /** Messages of no known shape or entry. */
   ignored: 0,
+  /** Batched messages of a symbol nobody watched any more. */
+  dropped: 0,
+  /** Quote store writes, one per symbol and throttle run: messages minus these coalesced. */
+  quotesApplied: 0,
+  quoteFlushes: 0,
+  /** Ticks handed to the charts. */
+  chartTicks: 0,
 };
 
 // Newest price data per symbol, unthrottled: the base for deriving the next message.
@@ -41,6 +55,8 @@ const quoteThrottle = createThrottle(
   () => {
     const updates = new Map(pendingQuotes);
     pendingQuotes.clear();
+    liveStats.quotesApplied += updates.size;
+    liveStats.quoteFlushes += 1;
     applyRealtimeQuotes(updates);
   },
   () => throttleSettings().priceUpdateDelay,
@@ -49,9 +65,14 @@ const quoteThrottle = createThrottle(
 function processBatch(items: Incoming[]): void {
   liveStats.batches += 1;
   liveStats.lastBatchSize = items.length;
+  liveStats.batchedItems += items.length;
+  liveStats.maxBatchSize = Math.max(liveStats.maxBatchSize, items.length);
   const ticks = new Map<string, Tick[]>();
   for (const { symbol, message } of items) {
-    if (registry.count(symbol) === 0) continue; // nobody watches it any more
+    if (registry.count(symbol) === 0) {
+      liveStats.dropped += 1; // nobody watches it any more
+      continue;
+    }
     const update = deriveLiveUpdate(latest.get(symbol), message);
     if (!update) {
       liveStats.ignored += 1;
@@ -72,6 +93,7 @@ function processBatch(items: Incoming[]): void {
   }
   if (pendingQuotes.size > 0) quoteThrottle.schedule();
   for (const [symbol, list] of ticks) {
+    liveStats.chartTicks += list.length;
     for (const listener of tickListeners.get(symbol) ?? []) listener(list);
   }
 }
@@ -126,30 +148,23 @@ const centrifugeTransport: ChannelTransport = {
   },
 };
 
-/** What a child frame sends its parent, and what the parent sends back. */
-export const FRAME_LIVE_ACTIONS = { subscribe: 'live/subscribe', unsubscribe: 'live/unsubscribe' };
-export const FRAME_LIVE_PRICE_KEY = 'live/price';
-
+// A child frame asks its parent to hold a symbol; the parent forwards its live messages.
 const frameTransport: ChannelTransport = {
   open(symbol) {
-    postToParent({ type: 'cw_action', action: FRAME_LIVE_ACTIONS.subscribe, payload: { symbol } });
+    postFrameMessage(window.parent, {
+      type: 'cw_action',
+      action: SHARED_ACTIONS.liveSubscribe,
+      payload: { symbol },
+    });
   },
   close(symbol) {
-    postToParent({
+    postFrameMessage(window.parent, {
       type: 'cw_action',
-      action: FRAME_LIVE_ACTIONS.unsubscribe,
+      action: SHARED_ACTIONS.liveUnsubscribe,
       payload: { symbol },
     });
   },
 };
-
-function postToParent(message: Record<string, unknown>): void {
-  try {
-    window.parent.postMessage(message, window.location.origin);
-  } catch (error) {
-    console.warn('Could not reach the main window', error);
-  }
-}
 
 const transport: ChannelTransport = {
   open: (symbol) => (isChildFrame() ? frameTransport : centrifugeTransport).open(symbol),

@@ -57,6 +57,19 @@ export class MarketFeed {
     return this.latest.get(symbol) ?? null;
   }
 
+  /**
+   * Publishes the newest quote of a symbol once more, stamped `time`, on its public channel
+   * only (the load control of the performance page): the engine, the listeners and the
+   * quote orders fill at are unchanged. False when the feed has no quote of it yet.
+   */
+  republish(symbol: string, time: number): boolean {
+    const quote = this.latest.get(symbol);
+    if (!quote) return false;
+    const channel = publicChannel(symbol);
+    for (const message of priceMessages({ ...quote, time })) this.broker.publish(channel, message);
+    return true;
+  }
+
   /** Publishes every quote that is new at the current time. */
   poll(): void {
     const now = this.now();

@@ -14,6 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
 import type { ImportService } from './imports/service.ts';
+import { FeedLoad, feedLoadRoutes, loadControlEnabled } from './load-control.ts';
 import type { MarketData } from './market-data.ts';
 import { importedGroup, instrumentGroups, symbolList } from './symbols.ts';
 
@@ -23,7 +24,10 @@ export function marketRoutes(
   market: MarketData,
   imports: ImportService,
   now: () => number,
+  loadControl: boolean = loadControlEnabled(),
 ): void {
+  // The performance page's bounded feed load (MARKET_LOAD_CONTROL=1; off in production).
+  if (loadControl) feedLoadRoutes(app, new FeedLoad(app.services.feed, now), (s) => market.has(s));
   app.get('/trading/symbol/list', async () => {
     const t = now();
     return ok({ lists: symbolList((symbol) => market.isTrading(symbol, t)) });

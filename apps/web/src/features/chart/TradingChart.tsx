@@ -1,17 +1,21 @@
-import { ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
-import { type Period, tickOfSymbol } from '@ct/domain';
+import { ApiOutlined, ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
+import { formatPrice, type Period, tickOfSymbol } from '@ct/domain';
 import { Button, Spin, theme } from 'antd';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { messages } from '../../i18n/messages';
-import { useReconnecting } from '../../realtime/connection';
+import { isChildFrame, useReconnecting } from '../../realtime/connection';
+import { chartClientId, registerChartActionTarget } from '../../realtime/frameActions';
+import { usePriceUpdateStore } from '../../realtime/frames';
+import { sharedState, useFrameSyncStore } from '../../realtime/sharedState';
+import { frameTexts } from './frameTexts';
 import type { ChartType } from '../../shared/chartGrid';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
 import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
 import { ChartLegend, type LegendBadge } from './ChartLegend';
-import { useMarkersOf } from '../../shared/chartMarkers';
+import { setChartMarkers, useMarkersOf, type ChartMarker } from '../../shared/chartMarkers';
 import { chartColorsFrom } from '../../shared/chartTheme';
 import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
@@ -143,6 +147,27 @@ export function TradingChart({
   const markers = useMarkersOf(chartId, symbol);
   useEffect(() => controller?.setMarkers(markers), [controller, markers]);
 
+  // Chart actions of other windows (chartActions/setEvents) address this chart by client id.
+  const clientId = useMemo(() => chartClientId(chartId), [chartId]);
+  const symbolRef = useRef(symbol);
+  useEffect(() => {
+    symbolRef.current = symbol;
+  }, [symbol]);
+  useEffect(
+    () =>
+      registerChartActionTarget(clientId, {
+        setEvents(events, eventSymbol) {
+          const target = eventSymbol ?? symbolRef.current;
+          if (target) setChartMarkers(chartId, target, events as ChartMarker[]);
+        },
+      }),
+    [clientId, chartId],
+  );
+  const framed = isChildFrame();
+  const syncStatus = useFrameSyncStore((s) => s.status);
+  const syncError = useFrameSyncStore((s) => s.error);
+  const priceUpdate = usePriceUpdateStore((s) => (symbol ? s.bySymbol[symbol] : undefined));
+
   const status = useStore(controller?.status ?? idleStatus);
   const legend = controller?.legend;
   const title = symbol ? `${symbol} · ${periodLabel(period)}` : '';
@@ -153,6 +178,14 @@ export function TradingChart({
       icon: <ClockCircleOutlined aria-hidden="true" />,
       text: m.marketClosed,
       hint: m.marketClosedHint,
+    });
+  }
+  if (framed && priceUpdate) {
+    badges.push({
+      key: 'price-update',
+      icon: <ApiOutlined aria-hidden="true" />,
+      text: frameTexts.priceUpdate(formatPrice(priceUpdate.price, tick), priceUpdate.simulated),
+      hint: frameTexts.priceUpdateHint,
     });
   }
   if (reconnecting) {
@@ -170,6 +203,8 @@ export function TradingChart({
       className={mobile ? 'trading-chart trading-chart-mobile' : 'trading-chart'}
       aria-label={symbol ? m.region(symbol) : undefined}
       data-chart-id={chartId}
+      data-client-id={clientId}
+      data-price-update={framed && priceUpdate ? priceUpdate.price : undefined}
     >
       <header className="chart-header">
         <InstrumentSelect value={symbol} onChange={onSymbolChange} mobile={mobile} />
@@ -238,6 +273,17 @@ export function TradingChart({
             </div>
           )}
           {unsupported && <div className="chart-overlay chart-overlay-error">{unsupported}</div>}
+          {framed && syncStatus === 'timeout' && (
+            <div className="chart-frame-notice" role="alert">
+              <strong>
+                {frameTexts.notInMainWindow} ({syncError})
+              </strong>
+              <span>{frameTexts.notInMainWindowHint}</span>
+              <Button size="small" onClick={() => sharedState.requestAll()}>
+                {frameTexts.retry}
+              </Button>
+            </div>
+          )}
         </div>
       </div>
     </section>
