@@ -11,6 +11,7 @@ export const WEB_TIERS = [
   ['features/accounts', 'features/trading', 'features/performance'],
   ['features/profile', 'features/strategy'],
   ['features/assistant'],
+  ['features/aiTasks'],
   ['features/chart'],
   ['features/workspace'],
   ['app'],

@@ -1,3 +1,4 @@
+import { registerAiTasks } from '../features/aiTasks/register';
 import { useAuthStore } from '../features/auth/store';
 import { startFrameSharing } from '../realtime/frames';
 import { registerSharedState } from '../realtime/sharedState';
@@ -12,6 +13,7 @@ let accountShared = false;
  */
 export async function registerSharedModules(): Promise<void> {
   startFrameSharing();
+  registerAiTasks();
   if (!accountShared) {
     accountShared = true;
     registerSharedState('account', {

@@ -3,6 +3,7 @@ import { App, Modal, Space } from 'antd';
 import { useEffect } from 'react';
 import { messages } from '../../i18n/messages';
 import { useChartGridStore } from '../../shared/chartGrid';
+import { useWorkbenchAddons } from './addons';
 import { closeEditor, disposeAutoSave, refreshWorkbench, showArrivedTemplate } from './actions';
 import { registerModalApi } from './confirm';
 import { EditorPane } from './editor/EditorPane';
@@ -40,6 +41,7 @@ export default function CodeEditorModal() {
   const open = useWorkbenchStore((s) => s.open);
   const template = useTemplateCode();
   const selected = useEditorStore((s) => s.selected);
+  const addonPanels = useWorkbenchAddons((s) => s.panels);
 
   useEffect(() => registerModalApi(modal), [modal]);
   useEffect(() => () => disposeAutoSave(), []);
@@ -70,6 +72,7 @@ export default function CodeEditorModal() {
       <VersionsPanel />
       <RunHistoryPanel />
       <ResultsPane />
+      {addonPanels}
     </>
   );
 }

@@ -1,4 +1,5 @@
 import {
+  BulbOutlined,
   FileTextOutlined,
   HistoryOutlined,
   PlayCircleOutlined,
@@ -7,6 +8,7 @@ import {
 import { Button, Select, Space, Tooltip } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { openRunHistory, runCode, selectStrategy } from '../actions';
+import { useWorkbenchAddons } from '../addons';
 import { DEFAULT_STRATEGY } from '../logic';
 import { useStrategies } from '../queries';
 import { setPanel, useEditorStore } from '../store';
@@ -37,6 +39,8 @@ export function StrategySelect() {
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
   const hasCode = useEditorStore((s) => s.code.trim() !== '');
+  const openTaskList = useWorkbenchAddons((s) => s.openTaskList);
+  const openPrompt = useWorkbenchAddons((s) => s.openPrompt);
   return (
     <Space wrap data-testid="strategy-toolbar">
       <StrategySelect />
@@ -44,13 +48,13 @@ export function StrategyToolbar() {
       <Button icon={<HistoryOutlined />} onClick={() => openRunHistory()}>
         {m.runHistory}
       </Button>
-      <Tooltip title={m.aiTaskListSoon}>
-        <Button icon={<RobotOutlined />} disabled>
+      <Tooltip title={m.aiTaskListHint}>
+        <Button icon={<RobotOutlined />} disabled={!openTaskList} onClick={() => openTaskList?.()}>
           {m.aiTaskList}
         </Button>
       </Tooltip>
-      <Tooltip title={m.generatePromptSoon}>
-        <Button icon={<RobotOutlined />} disabled>
+      <Tooltip title={m.generatePromptHint}>
+        <Button icon={<BulbOutlined />} disabled={!openPrompt} onClick={() => openPrompt?.()}>
           {m.generatePrompt}
         </Button>
       </Tooltip>

@@ -1,0 +1,259 @@
+import { DEFAULT_AI_TASK_TYPE } from '@ct/domain';
+import { messages } from '../../i18n/messages';
+import { notify } from '../../shared/notify';
+import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
+import { selectStrategy, workbenchTarget } from '../strategy/actions';
+import { replaceAsEdit } from '../strategy/editorBridge';
+import { newStrategyNameProblem } from '../strategy/logic';
+import { putSavedStrategy, refetchStrategies, strategyListKnown } from '../strategy/queries';
+import { useEditorStore, useWorkbenchStore } from '../strategy/store';
+import {
+  createStrategyFromTask as saveTaskAsStrategy,
+  createTask,
+  deleteTask,
+  failureDetail,
+  type CreateTaskRequest,
+} from './api';
+import { autoStrategyName, taskCode } from './logic';
+import { forgetTask, loadTask, refetchTaskPages } from './queries';
+import { useAiTasksUi, type AiTasksUi } from './store';
+
+/*
+ * The AI task operations, one plain function each: the modals' buttons, the completion
+ * notice and tests call them the same way. Each shows the spec's message and resolves with
+ * its outcome instead of throwing.
+ */
+
+/** `message`: what was shown to the user (null: nothing). */
+export type Outcome = { success: boolean; message: string | null };
+
+const m = messages.aiTasks;
+const sm = messages.strategy;
+
+function done(message: string): Outcome {
+  notify.success(message);
+  return { success: true, message };
+}
+function failed(message: string): Outcome {
+  notify.error(message);
+  return { success: false, message };
+}
+function refused(message: string): Outcome {
+  notify.warning(message);
+  return { success: false, message };
+}
+
+const ui = (patch: Partial<AiTasksUi>) => useAiTasksUi.setState(patch);
+
+// ---- Opening and closing ----
+
+export function openTaskList(): void {
+  ui({ listOpen: true });
+}
+export function closeTaskList(): void {
+  ui({ listOpen: false });
+}
+/** The list's page and page size (a new size starts at the first page). */
+export function setTaskPage(current: number, pageSize: number): void {
+  const { page } = useAiTasksUi.getState();
+  const skip = pageSize === page.limit ? (current - 1) * pageSize : 0;
+  ui({ page: { skip, limit: pageSize } });
+}
+/** Refresh: every page of the list fetched again now. */
+export function refreshTaskList(): Promise<void> {
+  return refetchTaskPages();
+}
+export function openCreateTask(): void {
+  ui({ createOpen: true });
+}
+export function closeCreateTask(): void {
+  ui({ createOpen: false });
+}
+export function openPrompt(): void {
+  ui({ promptOpen: true });
+}
+export function closePrompt(): void {
+  ui({ promptOpen: false });
+}
+export function openDetails(id: number): void {
+  ui({ detailsId: id });
+}
+export function closeDetails(): void {
+  ui({ detailsId: null, strategyFromId: null, resultsId: null });
+}
+export function openConversation(id: number): void {
+  ui({ conversationId: id });
+}
+export function closeConversation(): void {
+  ui({ conversationId: null });
+}
+export function openResults(id: number): void {
+  ui({ resultsId: id });
+}
+export function closeResults(): void {
+  ui({ resultsId: null });
+}
+export function openCreateStrategy(id: number): void {
+  ui({ strategyFromId: id });
+}
+export function closeCreateStrategy(): void {
+  ui({ strategyFromId: null });
+}
+
+// ---- Creating ----
+
+/** What the Create AI Strategy Task form holds. */
+export type TaskFormValues = {
+  prompt: string;
+  provider: string;
+  model: string;
+  baseURL: string;
+  apiKey?: string;
+};
+
+/** The chart a new task backtests on: the editor's (its current symbol and period). */
+function activeChart(): { symbol: string; period: string } | null {
+  const chart = workbenchTarget();
+  return chart?.symbol ? { symbol: chart.symbol, period: chart.period } : null;
+}
+
+async function postTask(
+  values: TaskFormValues,
+  chart: { symbol: string; period: string },
+): Promise<Outcome & { id?: number }> {
+  const apiKey = values.apiKey?.trim() ?? '';
+  const body: CreateTaskRequest = {
+    prompt: values.prompt.trim(),
+    provider: values.provider,
+    model: values.model,
+    base_url: values.baseURL,
+    ...(apiKey ? { api_key: apiKey } : {}),
+    symbol_id: chart.symbol,
+    period: chart.period,
+    client_id: useEditorStore.getState().clientId,
+    task_type: DEFAULT_AI_TASK_TYPE,
+  };
+  try {
+    const answer = await createTask(body);
+    void refetchTaskPages();
+    return { success: true, message: null, id: answer.id };
+  } catch (error) {
+    const detail = failureDetail(error);
+    return failed(detail ? m.creationFailed(detail) : m.createFailed);
+  }
+}
+
+/**
+ * Create AI Strategy Task: a task for the active chart with the form's description and
+ * model; the key may be left blank when one is saved in the settings.
+ */
+export async function submitTask(values: TaskFormValues): Promise<Outcome & { id?: number }> {
+  const chart = activeChart();
+  if (!chart) return refused(m.noActiveChart);
+  const outcome = await postTask(values, chart);
+  if (!outcome.success) return outcome;
+  closeCreateTask();
+  return { ...done(m.created), id: outcome.id };
+}
+
+/**
+ * Send Prompt: a task for the active chart with the described logic and the model of the
+ * API Settings; the task list opens on it.
+ */
+export async function sendPrompt(description: string): Promise<Outcome & { id?: number }> {
+  if (!description.trim()) return { success: false, message: null };
+  const chart = activeChart();
+  if (!chart) return refused(m.noActiveChart);
+  try {
+    await loadAssistantSettings();
+  } catch {
+    return failed(m.providersFailed);
+  }
+  const settings = useAssistantSettings.getState();
+  const provider = settings.providers?.find((p) => p.value === settings.provider);
+  const outcome = await postTask(
+    {
+      prompt: description,
+      provider: settings.provider,
+      model: settings.model,
+      baseURL: settings.baseURL || provider?.base_url || '',
+    },
+    chart,
+  );
+  if (!outcome.success) return outcome;
+  ui({ promptOpen: false, listOpen: true, page: { ...useAiTasksUi.getState().page, skip: 0 } });
+  return { ...done(m.prompt.sent), id: outcome.id };
+}
+
+// ---- Deleting ----
+
+/** Delete: the task and its conversation (a waiting or running task is cancelled). */
+export async function removeTask(id: number): Promise<Outcome> {
+  try {
+    await deleteTask(id);
+  } catch {
+    return failed(m.deleteFailed);
+  }
+  const { detailsId, conversationId } = useAiTasksUi.getState();
+  if (detailsId === id) closeDetails();
+  if (conversationId === id) closeConversation();
+  forgetTask(id);
+  return done(m.deleted);
+}
+
+// ---- Strategies from tasks ----
+
+async function putStrategy(answer: Parameters<typeof putSavedStrategy>[0]): Promise<void> {
+  if (strategyListKnown()) putSavedStrategy(answer);
+  else await refetchStrategies().catch(() => notify.error(sm.loadListFailed));
+}
+
+/**
+ * Create as Strategy: the completed task's code saved as a new strategy named `rawName`; it
+ * joins the editor's strategy list. A name the rules refuse comes back `inline`.
+ */
+export async function createStrategyFromTask(
+  taskId: number,
+  rawName: string,
+): Promise<Outcome & { inline?: boolean }> {
+  const problem = newStrategyNameProblem(rawName);
+  if (problem) return { success: false, message: problem, inline: true };
+  try {
+    const answer = await saveTaskAsStrategy(rawName.trim(), taskId);
+    await putStrategy(answer);
+    closeCreateStrategy();
+    return done(sm.created);
+  } catch (error) {
+    const detail = failureDetail(error);
+    return failed(detail ? sm.createFailedDetail(detail) : sm.createFailed);
+  }
+}
+
+/**
+ * Open in Editor (the completion notice): the task's code saved as a new strategy named
+ * AI_Strategy_<local date-time> and selected in the editor. When the save fails the code is
+ * still put into the editor (as an edit of the selection).
+ */
+export async function openTaskInEditor(taskId: number, now = new Date()): Promise<Outcome> {
+  let code: string | null;
+  try {
+    code = taskCode(await loadTask(taskId));
+  } catch {
+    return { success: false, message: m.taskFailed };
+  }
+  if (!code) return refused(m.noCode);
+  const workbench = useWorkbenchStore.getState();
+  if (workbench.request && !workbench.open) useWorkbenchStore.setState({ open: true });
+  ui({ listOpen: false, detailsId: null, conversationId: null, resultsId: null });
+  const name = autoStrategyName(now);
+  try {
+    const answer = await saveTaskAsStrategy(name, taskId);
+    await putStrategy(answer);
+    selectStrategy(name);
+    return done(m.autoCreated(name));
+  } catch (error) {
+    const detail = failureDetail(error);
+    if (!replaceAsEdit('ai-task', code)) useEditorStore.setState({ code });
+    return failed(detail ? m.autoCreateFailedDetail(detail) : m.autoCreateFailed);
+  }
+}
