@@ -1,4 +1,5 @@
 import type { Frame, Page } from 'playwright-core';
+import { waitUntil } from './wait.ts';
 
 /**
  * Adds an iframe showing `path` to the page (a child frame of its main window), sized
@@ -31,16 +32,14 @@ export async function addChildFrame(
     },
     { path, name, size },
   );
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const frame = page.frame({ name });
-    if (frame) {
-      await frame.waitForLoadState('load');
-      return frame;
-    }
-    if (Date.now() > deadline) throw new Error(`no frame ${name}`);
-    await page.waitForTimeout(100);
-  }
+  const frame = await waitUntil(
+    async () => page.frame({ name }),
+    (found) => found !== null,
+    30_000,
+  );
+  if (!frame) throw new Error(`no frame ${name}`);
+  await frame.waitForLoadState('load');
+  return frame;
 }
 
 /** Answers the main window got for an action it posted to a frame (cw_ack / cw_error). */

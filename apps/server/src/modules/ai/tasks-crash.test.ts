@@ -1,16 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
 import { aiConversationSchema, aiTaskSchema, type AiTask } from '@ct/domain';
-import { afterAll, beforeAll, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '../../config.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import {
   pieces,
   startOpenAiTestServer,
   type OpenAiTestServer,
 } from '../../test/openai-test-server.ts';
-import '../../test/provided.ts';
-import { testTmpDir } from '../../test/tmp-dir.ts';
+import { exited, loginDemo, serverProcesses } from '../../test/server-process.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { answerWith, GOOD_STRATEGY } from './tasks-support.ts';
 
@@ -23,9 +18,7 @@ import { answerWith, GOOD_STRATEGY } from './tasks-support.ts';
 const LEASE_MS = 2000;
 const REQUEST_TIMEOUT_MS = 30_000;
 
-const dataDir = fs.mkdtempSync(path.join(testTmpDir(), 'ct-ai-crash-test-'));
-fs.cpSync(inject('pgTemplateDir'), path.join(dataDir, 'pglite'), { recursive: true });
-const running = new Set<ChildProcess>();
+const servers = serverProcesses('ai-crash-test');
 let upstream: OpenAiTestServer;
 
 beforeAll(async () => {
@@ -33,54 +26,18 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const child of running) child.kill('SIGKILL');
+  servers.cleanUp();
   await upstream?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-      OLLAMA_BASE_URL: upstream.baseUrl,
-      AI_TASK_LEASE_MS: String(LEASE_MS),
-      AI_TASK_CONCURRENCY: '1',
-      AI_TASK_BARS: '300',
-      BACKTEST_UID_BASE: '59000',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+function startServer() {
+  return servers.start({
+    OLLAMA_BASE_URL: upstream.baseUrl,
+    AI_TASK_LEASE_MS: String(LEASE_MS),
+    AI_TASK_CONCURRENCY: '1',
+    AI_TASK_BARS: '300',
+    BACKTEST_UID_BASE: '59000',
   });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /Chart Terminal is running at (\S+)/.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr}`));
-    });
-  });
-  return { child, url };
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 async function call(url: string, cookie: string, method: string, body?: unknown) {
@@ -97,21 +54,7 @@ async function call(url: string, cookie: string, method: string, body?: unknown)
 }
 
 async function login(url: string): Promise<string> {
-  const res = await fetch(`${url}/user/api/v1/account/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    body: JSON.stringify({
-      channel: 1,
-      login_type: 2,
-      user_name: 'demo@example.com',
-      password: 'demo1234',
-      device: 1,
-    }),
-  });
-  const cookie = /ct_sid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-  if (!cookie) throw new Error('demo login failed');
-  return cookie;
+  return (await loginDemo(url, REQUEST_TIMEOUT_MS)).cookie;
 }
 
 it('finishes a task after the server was killed while it ran', { timeout: 240_000 }, async () => {

@@ -1,11 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import type { PositionView, User } from '@ct/domain';
-import { afterAll, expect, inject, it } from 'vitest';
-import { REPO_ROOT } from '../../config.ts';
-import '../../test/provided.ts';
-import { testTmpDir } from '../../test/tmp-dir.ts';
+import type { PositionView } from '@ct/domain';
+import { afterAll, expect, it } from 'vitest';
+import { exited, loginDemo, serverProcesses, type DemoLogin } from '../../test/server-process.ts';
 
 /*
  * The real server process, killed with SIGKILL in the middle of a burst of market orders:
@@ -19,50 +14,9 @@ const WORKERS = 6;
 /** A request that hangs fails the test with a reason instead of running into its timeout. */
 const REQUEST_TIMEOUT_MS = 30_000;
 
-const dataDir = fs.mkdtempSync(path.join(testTmpDir(), 'ct-crash-test-'));
-// Start from the run's migrated template: initdb would cost seconds.
-fs.cpSync(inject('pgTemplateDir'), path.join(dataDir, 'pglite'), { recursive: true });
-const running = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of running) child.kill('SIGKILL');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-
-async function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: REPO_ROOT,
-    env: {
-      ...process.env,
-      DATA_DIR: dataDir,
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      WEB_DIST: path.join(dataDir, 'no-web'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  running.add(child);
-  child.once('exit', () => running.delete(child));
-  let stderr = '';
-  child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    let stdout = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 60_000);
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = /Chart Terminal is running at (\S+)/.exec(stdout);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`server exited (${code}): ${stderr}`));
-    });
-  });
-  return { child, url };
-}
+const servers = serverProcesses('crash-test');
+afterAll(() => servers.cleanUp());
+const startServer = () => servers.start();
 
 /** Fails with the phase's name when it takes longer than `ms` (a loaded machine, a hang). */
 function within<T>(ms: number, phase: string, work: Promise<T>): Promise<T> {
@@ -73,32 +27,8 @@ function within<T>(ms: number, phase: string, work: Promise<T>): Promise<T> {
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Resolves when the process has ended (also when it already has: killed ones have no exitCode). */
-function exited(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => child.once('exit', () => resolve()));
-}
-
-type Login = { cookie: string; uuid: string; token: string };
-
-async function login(url: string): Promise<Login> {
-  const res = await fetch(`${url}/user/api/v1/account/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    body: JSON.stringify({
-      channel: 1,
-      login_type: 2,
-      user_name: 'demo@example.com',
-      password: 'demo1234',
-      device: 1,
-    }),
-  });
-  const cookie = /ct_sid=([^;]+)/.exec(res.headers.get('set-cookie') ?? '')?.[1];
-  const trader = ((await res.json()) as { data: User[] }).data[0]?.traders[0];
-  if (!cookie || !trader) throw new Error('demo login failed');
-  return { cookie, uuid: trader.uuid, token: trader.token };
-}
+type Login = DemoLogin;
+const login = (url: string) => loginDemo(url, REQUEST_TIMEOUT_MS);
 
 type OrderAnswer = { code: number; msg: string; data: { order: PositionView } | null };
 
