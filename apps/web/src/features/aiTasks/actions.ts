@@ -1,6 +1,7 @@
 import { DEFAULT_AI_TASK_TYPE } from '@ct/domain';
 import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
+import { done, failed, refused, type Outcome } from '../../shared/outcome';
 import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
 import { selectStrategy, workbenchTarget } from '../strategy/actions';
 import { replaceAsEdit } from '../strategy/editorBridge';
@@ -24,24 +25,8 @@ import { useAiTasksUi, type AiTasksUi } from './store';
  * its outcome instead of throwing.
  */
 
-/** `message`: what was shown to the user (null: nothing). */
-export type Outcome = { success: boolean; message: string | null };
-
 const m = messages.aiTasks;
 const sm = messages.strategy;
-
-function done(message: string): Outcome {
-  notify.success(message);
-  return { success: true, message };
-}
-function failed(message: string): Outcome {
-  notify.error(message);
-  return { success: false, message };
-}
-function refused(message: string): Outcome {
-  notify.warning(message);
-  return { success: false, message };
-}
 
 const ui = (patch: Partial<AiTasksUi>) => useAiTasksUi.setState(patch);
 

@@ -3,6 +3,7 @@ import { messages } from '../../i18n/messages';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { setChartMarkers } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
+import { QUIET, done, failed, refused, type Outcome } from '../../shared/outcome';
 import { queryClient } from '../../shared/queryClient';
 import {
   deleteStrategy,
@@ -51,24 +52,7 @@ import { loadStrategyTemplate } from './strategyTemplate';
  * caller passes its own).
  */
 
-/** `message`: what was shown to the user (null: nothing, e.g. a cancelled confirmation). */
-export type Outcome = { success: boolean; message: string | null };
-
 const m = messages.strategy;
-
-function done(message: string): Outcome {
-  notify.success(message);
-  return { success: true, message };
-}
-function failed(message: string): Outcome {
-  notify.error(message);
-  return { success: false, message };
-}
-function refused(message: string): Outcome {
-  notify.warning(message);
-  return { success: false, message };
-}
-const QUIET: Outcome = { success: false, message: null };
 
 const editor = () => useEditorStore.getState();
 
