@@ -63,6 +63,9 @@ async function script(...scripts: Record<string, unknown>[]): Promise<void> {
   expect(response.ok).toBe(true);
 }
 
+/** The demo user's API settings before this file changed them (restored after). */
+let savedSettings: unknown = null;
+
 beforeAll(async () => {
   await fetch(`${aiServer}/__reset`, { method: 'POST' });
   browser = await launchBrowser();
@@ -70,8 +73,14 @@ beforeAll(async () => {
   page = await context.newPage();
   await loginThroughPage(page, password);
   await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  savedSettings = await (await page.request.get(`${baseURL}/api/settings`)).json();
 });
 afterAll(async () => {
+  // the journeys share the demo user: leave its API settings as they were found
+  if (savedSettings) {
+    const restored = await page.request.post(`${baseURL}/api/settings`, { data: savedSettings });
+    expect(restored.ok()).toBe(true);
+  }
   await context?.close();
   await browser?.close();
 });
