@@ -2,6 +2,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { newToastText } from './support/toasts.ts';
 import { waitUntil } from './support/wait.ts';
 
 /*
@@ -95,12 +96,7 @@ async function placeMarketOrder(page: Page): Promise<void> {
     (enabled) => enabled,
     30_000,
   );
-  await place.click();
-  await page
-    .locator('.ant-message-notice')
-    .filter({ hasText: 'Order successful' })
-    .first()
-    .waitFor();
+  await newToastText(page, /^Order successful/, () => place.click());
 }
 
 describe('trade tables on a desktop', () => {
@@ -117,12 +113,9 @@ describe('trade tables on a desktop', () => {
     const limit = page.getByLabel('Limit Price');
     const reference = Number(await limit.inputValue());
     await limit.fill((reference * 0.9).toFixed(1));
-    await page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ }).click();
-    await page
-      .locator('.ant-message-notice')
-      .filter({ hasText: 'Pending order successful' })
-      .first()
-      .waitFor();
+    await newToastText(page, /^Pending order successful/, () =>
+      page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ }).click(),
+    );
     await page.getByRole('tab', { name: 'Positions', exact: true }).click();
     await page
       .getByRole('button', { name: /^Close BTCUSDT / })

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
+import { idOfNewToast } from './support/toasts.ts';
 
 /*
  * The trader's journeys on the trading UI against the started product: orders, positions
@@ -52,27 +53,6 @@ async function toast(page: Page, text: string | RegExp): Promise<string> {
  * brought up. Toasts of orders placed a moment ago may still be on screen, so only a text
  * that was not there before counts (order ids never repeat).
  */
-async function idOfNewToast(page: Page, text: RegExp, act: () => Promise<void>): Promise<string> {
-  const notices = page.locator('.ant-message-notice').filter({ hasText: text });
-  const texts = async () => (await notices.allTextContents()).map((t) => t.trim());
-  const before = new Set(await texts());
-  await act();
-  let fresh = '';
-  await expect
-    .poll(async () => (fresh = (await texts()).find((t) => !before.has(t)) ?? ''), {
-      timeout: 15_000,
-    })
-    .not.toBe('');
-  return idOf(fresh);
-}
-
-/** The id at the end of 'Order successful! Order ID: 12'. */
-function idOf(message: string): string {
-  const match = /ID: (\d+)/.exec(message);
-  if (!match?.[1]) throw new Error(`No id in "${message}"`);
-  return match[1];
-}
-
 /** A price inside the range of a 'TP range: a ~ b' hint, on a 0.1 tick. */
 function midOfRange(hint: string): string {
   const match = /([\d.]+) ~ ([\d.]+)/.exec(hint);

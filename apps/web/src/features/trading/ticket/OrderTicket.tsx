@@ -8,6 +8,7 @@ import {
   tickDecimals,
   tickOfSymbol,
 } from '@ct/domain';
+import { LoadingOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Form, InputNumber, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { notify } from '../../../shared/notify';
@@ -398,7 +399,10 @@ export function OrderTicket({ symbol }: { symbol: string }) {
           size="large"
           className={`ticket-place ticket-place-${state.side}`}
           disabled={!check.canPlace}
-          loading={submitting}
+          // not antd's `loading`: its icon's leave motion can stay in the button after two
+          // quick orders, and the button's accessible name then begins with 'loading'
+          icon={submitting ? <LoadingOutlined /> : undefined}
+          aria-busy={submitting}
           onClick={() => void submit()}
         >
           {t.place(state.side)}
