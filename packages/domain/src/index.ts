@@ -31,3 +31,4 @@ export * from './backtest/index.ts';
 export * from './ai/index.ts';
 export * from './frames/protocol.ts';
 export * from './frames/load.ts';
+export * from './indicators/config.ts';
