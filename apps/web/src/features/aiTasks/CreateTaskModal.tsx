@@ -1,9 +1,15 @@
 import { AI_TASK_FORM_MESSAGES, MAX_AI_TASK_PROMPT_CHARS } from '@ct/domain';
-import { Alert, Form, Input, Modal, Select, Typography } from 'antd';
+import { Alert, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
-import { providerDefaults } from '../assistant/SettingsModal';
+import {
+  EndpointItem,
+  ModelItem,
+  ProviderItem,
+  providerDefaults,
+  useProviderChoice,
+} from '../assistant/ProviderFields';
 import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
 import { workbenchTarget } from '../strategy/actions';
 import { useWorkbenchStore } from '../strategy/store';
@@ -42,7 +48,6 @@ function CreateTaskForm() {
   const [form] = Form.useForm<TaskFormValues>();
   const providers = useAssistantSettings((s) => s.providers);
   const savedKey = useAssistantSettings((s) => s.apiKey);
-  const provider = Form.useWatch('provider', form);
   const [submitting, setSubmitting] = useState(false);
 
   // Starts from the settings in use (the stored ones until the server's arrive).
@@ -62,14 +67,8 @@ function CreateTaskForm() {
       .catch(() => notify.error(m.providersFailed));
   }, [form]);
 
-  const chosen = providers?.find((p) => p.value === provider);
-  const needsKey = chosen ? chosen.requires_key : true;
+  const { chosen, needsKey, onProviderChange } = useProviderChoice(form, providers);
   const keyHint = !needsKey ? f.apiKeyNotNeeded : savedKey ? f.apiKeySaved : undefined;
-
-  const onProviderChange = (value: string) => {
-    const defaults = providerDefaults(providers ?? [], value);
-    if (defaults) form.setFieldsValue(defaults);
-  };
 
   const submit = async () => {
     let values: TaskFormValues;
@@ -119,38 +118,13 @@ function CreateTaskForm() {
             count={{ show: true, max: MAX_AI_TASK_PROMPT_CHARS }}
           />
         </Form.Item>
-        <Form.Item
-          name="provider"
-          label={f.provider}
-          rules={[{ required: true, message: rules.providerRequired }]}
-        >
-          <Select
-            loading={providers === null}
-            onChange={onProviderChange}
-            options={(providers ?? []).map((p) => ({ value: p.value, label: p.label }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="model"
-          label={f.model}
-          rules={[{ required: true, message: rules.modelRequired }]}
-        >
-          <Select
-            showSearch
-            options={(chosen?.models ?? []).map((model) => ({
-              value: model.value,
-              label: model.label,
-              title: model.description,
-            }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="baseURL"
-          label={f.baseUrl}
-          rules={[{ required: true, whitespace: true, message: rules.baseUrlRequired }]}
-        >
-          <Input readOnly />
-        </Form.Item>
+        <ProviderItem
+          text={{ label: f.provider, required: rules.providerRequired }}
+          providers={providers}
+          onChange={onProviderChange}
+        />
+        <ModelItem text={{ label: f.model, required: rules.modelRequired }} provider={chosen} />
+        <EndpointItem text={{ label: f.baseUrl, required: rules.baseUrlRequired }} />
         <Form.Item name="apiKey" label={f.apiKey} extra={keyHint}>
           <Input.Password placeholder={f.apiKeyPlaceholder} autoComplete="off" />
         </Form.Item>

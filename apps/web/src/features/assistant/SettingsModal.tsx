@@ -1,9 +1,15 @@
-import type { AiProvider } from '@ct/domain';
-import { Alert, Form, Input, Modal, Select } from 'antd';
+import { Alert, Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { failureDetail } from './errors';
+import {
+  EndpointItem,
+  ModelItem,
+  ProviderItem,
+  providerDefaults,
+  useProviderChoice,
+} from './ProviderFields';
 import {
   closeSettingsModal,
   loadAssistantSettings,
@@ -15,16 +21,6 @@ const s = messages.assistant.settings;
 
 type Values = { apiKey: string; provider: string; baseURL: string; model: string };
 
-/** Selecting a provider fills its fixed endpoint and its first model (spec section 9). */
-export function providerDefaults(
-  providers: readonly AiProvider[],
-  value: string,
-): { baseURL: string; model: string } | null {
-  const provider = providers.find((p) => p.value === value);
-  if (!provider) return null;
-  return { baseURL: provider.base_url, model: provider.models[0]?.value ?? '' };
-}
-
 /**
  * API Settings (600 px): OpenAI API Key (password field), Service Provider, API Endpoint
  * (read-only, the provider's) and Model (the provider's models). The saved key comes back
@@ -34,7 +30,6 @@ export function SettingsModal() {
   const open = useAssistantSettings((state) => state.modalOpen);
   const providers = useAssistantSettings((state) => state.providers);
   const [form] = Form.useForm<Values>();
-  const provider = Form.useWatch('provider', form);
   const [saving, setSaving] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -58,14 +53,8 @@ export function SettingsModal() {
   }, [open, form]);
 
   const savedKey = useAssistantSettings((state) => state.apiKey);
-  const chosen = providers?.find((p) => p.value === provider);
-  const needsKey = chosen ? chosen.requires_key : true;
+  const { chosen, needsKey, onProviderChange } = useProviderChoice(form, providers);
   const keyHint = !needsKey ? s.apiKeyNotNeeded : savedKey ? s.apiKeyKept : undefined;
-
-  const onProviderChange = (value: string) => {
-    const defaults = providerDefaults(providers ?? [], value);
-    if (defaults) form.setFieldsValue(defaults);
-  };
 
   const close = () => {
     setProblem(null);
@@ -114,38 +103,13 @@ export function SettingsModal() {
         <Form.Item name="apiKey" label={s.apiKey} extra={keyHint}>
           <Input.Password placeholder={s.apiKeyPlaceholder} autoComplete="off" />
         </Form.Item>
-        <Form.Item
-          name="provider"
-          label={s.provider}
-          rules={[{ required: true, message: s.providerRequired }]}
-        >
-          <Select
-            loading={providers === null}
-            onChange={onProviderChange}
-            options={(providers ?? []).map((p) => ({ value: p.value, label: p.label }))}
-          />
-        </Form.Item>
-        <Form.Item
-          name="baseURL"
-          label={s.endpoint}
-          rules={[{ required: true, whitespace: true, message: s.endpointRequired }]}
-        >
-          <Input readOnly />
-        </Form.Item>
-        <Form.Item
-          name="model"
-          label={s.model}
-          rules={[{ required: true, message: s.modelRequired }]}
-        >
-          <Select
-            showSearch
-            options={(chosen?.models ?? []).map((m) => ({
-              value: m.value,
-              label: m.label,
-              title: m.description,
-            }))}
-          />
-        </Form.Item>
+        <ProviderItem
+          text={{ label: s.provider, required: s.providerRequired }}
+          providers={providers}
+          onChange={onProviderChange}
+        />
+        <EndpointItem text={{ label: s.endpoint, required: s.endpointRequired }} />
+        <ModelItem text={{ label: s.model, required: s.modelRequired }} provider={chosen} />
         {problem && <Alert type="error" showIcon title={problem} />}
       </Form>
     </Modal>
