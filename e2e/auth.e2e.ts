@@ -159,7 +159,7 @@ describe('the same journey at a phone width', () => {
       .getByRole('navigation', { name: 'Main navigation' })
       .getByRole('button', { name: 'My' })
       .click();
-    await page.getByRole('heading', { name: 'Account' }).waitFor();
+    await page.getByRole('heading', { name: 'Account', exact: true }).waitFor();
     await page.getByRole('heading', { name: 'Theme' }).waitFor();
     await page.getByRole('button', { name: /Demo VIP/ }).click();
     await page.getByText('Trading account switched').first().waitFor();

@@ -1,13 +1,16 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser';
+import { launchBrowser, newContext, screenshot, SCREENSHOT_DIR } from './support/browser';
 import { addChildFrame, postActionToFrame } from './support/frames.ts';
 import { waitUntil } from './support/wait.ts';
 
 // The main window with a /chart page in a child frame (spec sections 1, 4 and 7): the
 // child shows live prices through the main window's one live connection, follows the main
-// window's theme and trading account, and takes chart actions for its own client id only.
+// window's theme and trading account, takes chart actions for its own client id only, and
+// runs code through the main window (monacoWorkflow/currentChart, chartActions/runCode): the
+// markers land in the child and the log lines come over the bridge; the child opens no
+// socket at all (every window records the WebSockets it opens).
 
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
@@ -26,6 +29,18 @@ describe('child frames share the main window', () => {
   beforeAll(async () => {
     browser = await launchBrowser();
     context = await newContext(browser, 'desktop', baseURL);
+    // every window (main and frames) records the WebSockets it opens
+    await context.addInitScript(() => {
+      const opened: string[] = [];
+      (window as unknown as { __sockets: string[] }).__sockets = opened;
+      const Native = window.WebSocket;
+      window.WebSocket = class extends Native {
+        constructor(url: string | URL, protocols?: string | string[]) {
+          super(url, protocols);
+          opened.push(String(url));
+        }
+      };
+    });
     page = await context.newPage();
     page.on('websocket', (ws) => {
       const socket = { url: ws.url(), closed: false };
@@ -129,13 +144,15 @@ describe('child frames share the main window', () => {
         text: 'CS',
       },
     ].map((e) => ({ ...e, time: Math.round(e.time) }));
+    // the account's own fills on this instrument are markers too: count from what is there
+    const before = Number(await canvas.getAttribute('data-markers'));
     const refused = await postActionToFrame(page, FRAME, {
       id: 'not-mine',
       action: 'chartActions/setEvents',
       payload: { clientId: 'someone-else:chart-page', events },
     });
     expect(refused).toMatchObject({ type: 'cw_error', error: 'Not my chart' });
-    expect(await canvas.getAttribute('data-markers')).not.toBe('2');
+    expect(Number(await canvas.getAttribute('data-markers'))).toBeLessThan(before + 2);
     const taken = await postActionToFrame(page, FRAME, {
       id: 'mine',
       action: 'chartActions/setEvents',
@@ -144,16 +161,117 @@ describe('child frames share the main window', () => {
     expect(taken).toMatchObject({ type: 'cw_ack', result: { success: true } });
     expect(
       await waitUntil(
-        () => canvas.getAttribute('data-markers'),
-        (m) => m === '2',
+        async () => Number(await canvas.getAttribute('data-markers')),
+        (count) => count >= before + 2,
       ),
-    ).toBe('2');
+    ).toBeGreaterThanOrEqual(before + 2);
     await screenshot(page, 'frames-child-markers');
   });
 
-  it.todo(
-    'a backtest run from the child shows markers in the child (needs the runCode registration of the strategy feature)',
-  );
+  it('a backtest run from the child shows markers in the child; its log comes through the main window', async () => {
+    // room for the toolbar's editor button and the editor (80vw × 70vh of the frame)
+    await page.evaluate((name) => {
+      const frame = document.querySelector<HTMLIFrameElement>(`iframe[name="${name}"]`)!;
+      Object.assign(frame.style, { width: '1300px', height: '860px' });
+    }, FRAME);
+    const dialog = (title: string) =>
+      child
+        .locator('.ant-modal')
+        .filter({ has: child.locator('.ant-modal-title', { hasText: title }) });
+    const button = child.getByRole('button', { name: 'Python Code Editor' }).first();
+    await waitUntil(
+      () => button.isEnabled(),
+      (enabled) => enabled,
+      30_000,
+    );
+    await button.click(); // monacoWorkflow/currentChart to the main window, then the editor
+    const editor = dialog('Python Code Editor');
+    const lines = editor.locator('.monaco-editor .view-lines');
+    await lines.waitFor({ timeout: 60_000 });
+    await waitUntil(
+      () => lines.innerText(),
+      (text) => text.includes('def main'),
+      30_000,
+    );
+    const canvas = child.locator('[data-testid=chart-canvas]').first();
+    const markersBefore = Number((await canvas.getAttribute('data-markers')) ?? 0);
+    await editor.getByRole('button', { name: 'Run Code' }).click(); // chartActions/runCode
+    const results = dialog('Backtest Results');
+    await results.waitFor({ timeout: 90_000 });
+    await results.getByText('Performance Metrics').waitFor();
+    expect(
+      await results.locator('.ant-table').nth(1).locator('tbody tr.ant-table-row').count(),
+    ).toBeGreaterThan(0);
+    // the main window put the run's trades on the child's chart (chartActions/setEvents)
+    const markers = await waitUntil(
+      async () => Number((await canvas.getAttribute('data-markers')) ?? 0),
+      (n) => n > 0 && n !== markersBefore,
+      30_000,
+    );
+    expect(markers).toBeGreaterThan(0);
+    await screenshot(page, 'frames-child-backtest');
+    await results.locator('.ant-modal-close').click();
+    // the Execution Log shows the main window's log socket, forwarded to the child
+    await editor.getByRole('button', { name: 'Run Logs' }).click();
+    const log = dialog('Execution Log');
+    await log.getByText('Connected', { exact: true }).waitFor({ timeout: 15_000 });
+    expect(await log.getByTestId('strategy-log').innerText()).toContain(
+      'Connection established, waiting for logs...',
+    );
+    await screenshot(page, 'frames-child-log');
+    await log.locator('.ant-modal-close').click();
+    await editor.locator('.ant-modal-close').first().click();
+    // sockets: the child opened none; the main window holds the one live connection and the
+    // chart's log socket
+    const opened = (frame: Page | Frame) =>
+      frame.evaluate(() => (window as unknown as { __sockets: string[] }).__sockets);
+    expect(await opened(child)).toEqual([]);
+    const mainSockets = await opened(page);
+    expect(mainSockets.filter((url) => url.includes('/ws/'))).toEqual([
+      expect.stringContaining(`/ws/${encodeURIComponent(CLIENT_ID)}`),
+    ]);
+    const live = sockets.filter((s) => s.url.includes('/connection/websocket') && !s.closed);
+    expect(live).toHaveLength(1);
+  });
+
+  it('screenshots of the framed chart at 1440 and 390 wide, light and dark', async () => {
+    const theme = () => child.evaluate(() => document.documentElement.dataset.theme);
+    for (const mode of ['light', 'dark'] as const) {
+      await page.setViewportSize({ width: 1440, height: 900 }); // the toolbar's theme button
+      if ((await theme()) !== mode) {
+        await page
+          .getByRole('button', { name: `Switch to ${mode} theme` })
+          .first()
+          .click();
+        await waitUntil(theme, (t) => t === mode);
+      }
+      for (const [width, frameWidth, frameHeight] of [
+        [1440, 1300, 760],
+        [390, 370, 640],
+      ] as const) {
+        await page.setViewportSize({ width, height: 900 });
+        await page.evaluate(
+          ({ name, w, h }) => {
+            const frame = document.querySelector<HTMLIFrameElement>(`iframe[name="${name}"]`)!;
+            Object.assign(frame.style, { width: `${w}px`, height: `${h}px` });
+          },
+          { name: FRAME, w: frameWidth, h: frameHeight },
+        );
+        await child.waitForSelector(READY);
+        // the chart redraws at its new size on the next frames
+        await child.waitForFunction(
+          () =>
+            new Promise((resolve) =>
+              requestAnimationFrame(() => requestAnimationFrame(() => resolve(true))),
+            ),
+        );
+        await page.screenshot({ path: `${SCREENSHOT_DIR}/frames-child-${width}-${mode}.png` });
+      }
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.getByRole('button', { name: 'Switch to light theme' }).first().click();
+    await waitUntil(theme, (t) => t === 'light');
+  });
 
   it('a chart page framed by no main window says so (State sync timeout)', async () => {
     const lonely = await context.newPage();

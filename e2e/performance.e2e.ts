@@ -1,7 +1,7 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser';
+import { launchBrowser, newContext, screenshot, SCREENSHOT_DIR } from './support/browser';
 import { waitUntil } from './support/wait.ts';
 
 // The internal performance test page (spec section 2, Chinese labels): its labels, drawn
@@ -162,6 +162,27 @@ describe('performance test page', () => {
       (t) => t !== null && Number(/(\d+)$/.exec(t)?.[1] ?? 0) > 0,
     );
     expect(Number(/(\d+)$/.exec(sent ?? '')?.[1] ?? 0)).toBeGreaterThan(0);
+  });
+
+  it('the monitoring panel reports every 5 s (the page every 3 s)', async () => {
+    await page.getByRole('button', { name: /打开监控面板/ }).click();
+    const panel = page.getByRole('region', { name: '性能监控面板' });
+    await panel.waitFor();
+    await panel.getByText('监控中，每 5 秒报告一次').waitFor({ timeout: 15_000 });
+    for (const mode of ['light', 'dark'] as const) {
+      await setTheme(page, mode);
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 900 });
+        await panel.scrollIntoViewIfNeeded();
+        await page.screenshot({
+          path: `${SCREENSHOT_DIR}/performance-panel-${width}-${mode}.png`,
+        });
+      }
+    }
+    await setTheme(page, 'light');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await panel.getByRole('button', { name: '关闭监控面板' }).click();
+    await panel.waitFor({ state: 'detached' });
   });
 
   it('screenshots at 1440, 1024 and 390 wide, light and dark', async () => {

@@ -5,7 +5,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { measureInitialJs, type InitialJs } from './initialJs.ts';
 
 /**
  * The browser benchmark (`npm run bench -- --only=browser`): the product as users get it
@@ -15,6 +16,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
  *   20 ticks/s per symbol, and the performance page at 100 ticks/s per symbol, each for
  *   30 s: long tasks over 50 ms (count, total), main-thread busy share (CDP TaskDuration),
  *   frame-time p99 (requestAnimationFrame) and JS heap growth;
+ * - the same workspace again with 3 indicators (SMA 20, RSI 14, MACD 12 26 9) and 10
+ *   drawings on each chart, under the same load, as ratios to the workspace without them;
  * - the JavaScript transferred (compressed) before the first drawn chart, with its files;
  * - the performance page's preset test (each preset for 10 s at 100 ticks/s).
  * Figures are measured, never asserted.
@@ -37,9 +40,18 @@ export type Scenario = {
   messages: number;
 };
 
+/** The workspace with indicators and drawings next to the same page without them. */
+export type OverlayComparison = {
+  without: Scenario;
+  with: Scenario;
+  /** Per chart: the indicators and the drawings it showed while measured. */
+  charts: { symbol: string; indicators: string; drawings: number }[];
+};
+
 export type BrowserBench = {
   scenarios: Scenario[];
-  initialJs: { totalKb: number; files: { name: string; kb: number }[] };
+  overlays: OverlayComparison | null;
+  initialJs: InitialJs;
   presets: string[][];
 };
 
@@ -182,32 +194,60 @@ async function measure(
   };
 }
 
-/** JavaScript (compressed bytes on the wire) loaded before the first chart is drawn. */
-async function initialJs(context: BrowserContext): Promise<BrowserBench['initialJs']> {
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Network.enable');
-  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
-  const scripts = new Map<string, string>();
-  const sizes = new Map<string, number>();
-  cdp.on(
-    'Network.responseReceived',
-    (e: { requestId: string; type: string; response: { url: string } }) => {
-      if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
-    },
+/** The indicators each chart gets in the overlay scenario (3 per chart). */
+const BENCH_INDICATORS = [
+  { id: 'sma20', kind: 'sma', params: { period: 20 }, visible: true, color: '#2962ff' },
+  { id: 'rsi14', kind: 'rsi', params: { period: 14 }, visible: true, color: '#ff9800' },
+  {
+    id: 'macd',
+    kind: 'macd',
+    params: { fast: 12, slow: 26, signal: 9 },
+    visible: true,
+    color: '#00897b',
+  },
+];
+const DRAWINGS_PER_CHART = 10;
+const DRAWING_KINDS = ['horizontal', 'trend', 'vertical', 'rectangle', 'fibonacci'] as const;
+
+/**
+ * Saves 3 indicators on each of the 4 grid slots and 10 drawings on each chart's instrument
+ * through the product's API (as the chart's own buttons would), spread over the bars shown.
+ */
+async function decorateCharts(page: Page): Promise<void> {
+  const charts = await page.evaluate(() =>
+    [...document.querySelectorAll('[data-testid=chart-canvas]')].map((el) => {
+      const d = (el as HTMLElement).dataset;
+      return { symbol: d.symbol ?? '', oldest: Number(d.oldest), newest: Number(d.newest) };
+    }),
   );
-  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
-    if (scripts.has(e.requestId)) sizes.set(e.requestId, e.encodedDataLength);
-  });
-  await page.goto('/desktop');
-  await page.waitForSelector('[data-testid=chart-canvas][data-phase=ready]', { timeout: 60_000 });
-  const files = [...sizes].map(([id, bytes]) => ({
-    name: path.basename(new URL(scripts.get(id) ?? 'x:/unknown').pathname),
-    kb: Math.round(bytes / 102.4) / 10,
-  }));
-  files.sort((a, b) => b.kb - a.kb);
-  await page.close();
-  return { totalKb: Math.round(files.reduce((s, f) => s + f.kb, 0) * 10) / 10, files };
+  for (const slot of ['0', '1', '2', '3']) {
+    await api(page, 'PUT', `/api/charts/indicators/${slot}`, { indicators: BENCH_INDICATORS });
+  }
+  const symbols = [...new Set(charts.map((c) => c.symbol).filter(Boolean))];
+  const cache = (await api(page, 'POST', '/trading/symbol/cache', {
+    channel: 1,
+    device: 1,
+    symbols: symbols.join(','),
+  })) as { data?: { caches?: { symbol: string; bid: number }[] } };
+  const prices = new Map((cache.data?.caches ?? []).map((c) => [c.symbol, c.bid]));
+  for (const chart of charts) {
+    const price = prices.get(chart.symbol);
+    if (!chart.symbol || !price || !(chart.newest > chart.oldest)) continue;
+    const span = chart.newest - chart.oldest;
+    const at = (share: number) => Math.round(chart.oldest + span * share);
+    for (let i = 0; i < DRAWINGS_PER_CHART; i++) {
+      const kind = DRAWING_KINDS[i % DRAWING_KINDS.length]!;
+      const a = { time: at(0.3 + i * 0.05), price: price * (0.995 + i * 0.001) };
+      const b = { time: at(0.5 + i * 0.04), price: price * (1.002 + i * 0.001) };
+      const points = kind === 'horizontal' || kind === 'vertical' ? [a] : [a, b];
+      await api(page, 'POST', '/api/charts/drawings', {
+        symbol: chart.symbol,
+        kind,
+        points,
+        style: { color: '#2962ff', width: 2, line: 'solid' },
+      });
+    }
+  }
 }
 
 export async function runBrowserBench(
@@ -228,7 +268,7 @@ export async function runBrowserBench(
     });
     const page = await context.newPage();
     await login(page, process.env.DEMO_PASSWORD ?? 'demo1234');
-    const initial = await initialJs(context);
+    const initial = await measureInitialJs(context);
 
     // Workspace: 4 charts, a few open positions in the bottom panel's table.
     await page.goto('/desktop');
@@ -278,6 +318,51 @@ export async function runBrowserBench(
     );
     await api(page, 'DELETE', '/api/market/load');
 
+    // The same page with 3 indicators and 10 drawings on each chart, under the same load.
+    await decorateCharts(page);
+    await page.reload();
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('[data-testid=chart-canvas][data-phase=ready]')].filter(
+          (el) => ((el as HTMLElement).dataset.indicators ?? '').split(';').length === 3,
+        ).length >= 4,
+      undefined,
+      { timeout: 60_000 },
+    );
+    // Drawings come with their own request per chart; give them a moment to arrive.
+    await page
+      .waitForFunction(
+        (count) =>
+          [...document.querySelectorAll('[data-testid=chart-canvas]')].filter(
+            (el) => Number((el as HTMLElement).dataset.drawings ?? 0) >= count,
+          ).length >= 4,
+        DRAWINGS_PER_CHART,
+        { timeout: 20_000 },
+      )
+      .catch(() => undefined);
+    const decorated = await page.evaluate(() =>
+      [...document.querySelectorAll('[data-testid=chart-canvas]')].map((el) => {
+        const d = (el as HTMLElement).dataset;
+        return {
+          symbol: d.symbol ?? '',
+          indicators: d.indicators ?? '',
+          drawings: Number(d.drawings ?? 0),
+        };
+      }),
+    );
+    await api(page, 'POST', '/api/market/load', {
+      symbols: loadSymbols,
+      ticksPerSecond: 20,
+      durationSeconds: seconds + 10,
+    });
+    const withOverlays = await measure(
+      page,
+      `workspace, 4 charts + positions + 3 indicators and ${DRAWINGS_PER_CHART} drawings each`,
+      seconds,
+      20,
+    );
+    await api(page, 'DELETE', '/api/market/load');
+
     // The performance page at 100 ticks/s per symbol.
     await page.goto('/performance-test');
     await page.getByRole('heading', { name: '实时数据性能测试' }).waitFor({ timeout: 60_000 });
@@ -318,7 +403,12 @@ export async function runBrowserBench(
     );
     await api(page, 'DELETE', '/api/market/load');
     await context.close();
-    return { scenarios: [workspace, perfPage], initialJs: initial, presets };
+    return {
+      scenarios: [workspace, withOverlays, perfPage],
+      overlays: { without: workspace, with: withOverlays, charts: decorated },
+      initialJs: initial,
+      presets,
+    };
   } finally {
     await browser.close();
     if (product.child.pid) {
@@ -349,6 +439,7 @@ export function browserReport(bench: BrowserBench): string[] {
         `${(s.busyShare * 100).toFixed(1)} % | ${s.frameP99Ms} | ${s.heapStartMb} → ${s.heapEndMb} |`,
     );
   }
+  if (bench.overlays) lines.push('', ...overlayReport(bench.overlays));
   lines.push('');
   lines.push(
     `Initial JavaScript before the first drawn chart: ${bench.initialJs.totalKb} KB compressed`,
@@ -359,6 +450,41 @@ export function browserReport(bench: BrowserBench): string[] {
   for (const [i, row] of bench.presets.entries()) {
     lines.push(`| ${row.join(' | ')} |`);
     if (i === 0) lines.push(`|${row.map(() => '---').join('|')}|`);
+  }
+  return lines;
+}
+
+/** `with / without` as a ratio; a zero baseline gives the two figures instead. */
+function ratio(withValue: number, without: number): string {
+  if (without === 0) return withValue === 0 ? '1.00× (0 → 0)' : `n/a (0 → ${withValue})`;
+  return `${(withValue / without).toFixed(2)}×`;
+}
+
+function overlayReport(o: OverlayComparison): string[] {
+  const lines = [
+    'Indicators and drawings on the 4-chart workspace (20 ticks/s per symbol, same run):',
+    '| chart | indicators | drawings |',
+    '|---|---|---:|',
+    ...o.charts.map(
+      (c, i) => `| ${i + 1} ${c.symbol} | ${c.indicators.replaceAll(';', ', ')} | ${c.drawings} |`,
+    ),
+    '',
+    '| figure | without | with | ratio with / without |',
+    '|---|---:|---:|---:|',
+  ];
+  const rows: [string, number, number][] = [
+    ['long tasks >50 ms', o.without.longTasks, o.with.longTasks],
+    ['long-task total ms', o.without.longTaskMs, o.with.longTaskMs],
+    [
+      'main-thread busy %',
+      Math.round(o.without.busyShare * 1000) / 10,
+      Math.round(o.with.busyShare * 1000) / 10,
+    ],
+    ['frame p99 ms', o.without.frameP99Ms, o.with.frameP99Ms],
+    ['frames', o.without.frames, o.with.frames],
+  ];
+  for (const [name, without, withValue] of rows) {
+    lines.push(`| ${name} | ${without} | ${withValue} | ${ratio(withValue, without)} |`);
   }
   return lines;
 }

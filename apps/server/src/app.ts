@@ -11,6 +11,7 @@ import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerAi, type AiModule } from './modules/ai/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
+import { registerCharts } from './modules/charts/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
@@ -103,6 +104,7 @@ export async function buildApp({
     broker,
     now,
     liveTokenSecret: config.liveTokenSecret,
+    marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
   });
   const imports = createImportService(db, now);
@@ -132,11 +134,17 @@ export async function buildApp({
 
   healthRoutes(app, now);
   authRoutes(app, auth);
-  marketRoutes(app, market, imports, now);
+  marketRoutes(app, market, imports, now, config.marketLoadControl ?? false);
   if (config.marketTestControl) {
     marketTestControlRoutes(app, { market, feed, now, settled: () => trading.engine.whenIdle() });
   }
   importRoutes(app, imports);
+  registerCharts(app, {
+    db,
+    now,
+    isKnownSymbol: async (userId, symbol) =>
+      market.has(symbol) || (await imports.list(userId)).some((i) => i.symbol === symbol),
+  });
   gatewayRoutes(app, hub, now);
   await registerWebApp(app, config.webDist);
   return app;

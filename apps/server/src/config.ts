@@ -37,6 +37,13 @@ export type Config = {
   ai?: AiConfig;
   /** MARKET_TEST_CONTROL=1: the test-only routes that pin quotes. Never on in production. */
   marketTestControl?: boolean;
+  /**
+   * MARKET_LOAD_CONTROL=1: the performance page's bounded feed load (POST /api/market/load).
+   * Off unless set; production leaves it off.
+   */
+  marketLoadControl?: boolean;
+  /** MARGIN_WARNING_LEVEL: the margin level (percent) below which an account is warned. */
+  marginWarningLevel?: number;
 };
 
 /** The repository root, found from this file rather than the working directory. */
@@ -73,6 +80,8 @@ const envSchema = z.object({
   AI_TASK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
   AI_TASK_BARS: z.coerce.number().int().min(50).max(5000).default(1000),
   MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
+  MARKET_LOAD_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
+  MARGIN_WARNING_LEVEL: z.coerce.number().min(0).max(100_000).default(100),
 });
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
@@ -140,5 +149,7 @@ export function loadConfig(
       },
     },
     marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
+    marketLoadControl: e.MARKET_LOAD_CONTROL === '1' || e.MARKET_LOAD_CONTROL === 'true',
+    marginWarningLevel: e.MARGIN_WARNING_LEVEL,
   };
 }

@@ -4,3 +4,4 @@ export * from './schema/market.ts';
 export * from './schema/trading.ts';
 export * from './schema/strategy.ts';
 export * from './schema/ai.ts';
+export * from './schema/charts.ts';

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
+import { MonitorPanelHost } from '../features/performance/MonitorPanelHost';
 import { registerNavigate } from '../shared/navigation';
 import { NetworkErrorDialog } from './network/NetworkErrorDialog';
 import { useVisibilityNetworkCheck } from './network/useVisibilityNetworkCheck';
@@ -28,6 +29,7 @@ export function RootLayout() {
       <NavigationBridge />
       <NetworkWatch />
       <Outlet />
+      <MonitorPanelHost />
     </>
   );
 }

@@ -1,13 +1,26 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Navigate, useLocation } from 'react-router';
 import { LoginPage } from '../features/auth/LoginPage';
 import { ChartPage } from '../features/workspace/ChartPage';
-import { PerformanceTestPage } from '../features/performance/PerformanceTestPage';
-import { ProfilePage } from '../features/profile/ProfilePage';
 import { WorkspacePage } from '../features/workspace/WorkspacePage';
 import { RequireAuth } from './guard';
 import { rootRedirectTarget } from './redirect';
 import { RootLayout } from './RootLayout';
+
+// Pages few visits start on load when opened: the internal performance page and the profile.
+const PerformanceTestPage = lazy(() =>
+  import('../features/performance/PerformanceTestPage').then((m) => ({
+    default: m.PerformanceTestPage,
+  })),
+);
+const ProfilePage = lazy(() =>
+  import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
+);
+
+function Later({ children }: { children: ReactNode }) {
+  return <Suspense fallback={null}>{children}</Suspense>;
+}
 
 function RootRedirect() {
   const location = useLocation();
@@ -56,7 +69,9 @@ export const routes: RouteObject[] = [
         path: '/profile',
         element: (
           <RequireAuth>
-            <ProfilePage />
+            <Later>
+              <ProfilePage />
+            </Later>
           </RequireAuth>
         ),
       },
@@ -65,7 +80,9 @@ export const routes: RouteObject[] = [
         path: '/performance-test',
         element: (
           <RequireAuth>
-            <PerformanceTestPage />
+            <Later>
+              <PerformanceTestPage />
+            </Later>
           </RequireAuth>
         ),
       },

@@ -1,5 +1,6 @@
 import { registerAiTasks } from '../features/aiTasks/register';
 import { useAuthStore } from '../features/auth/store';
+import { registerStrategySharedActions } from '../features/strategy/register';
 import { startFrameSharing } from '../realtime/frames';
 import { registerSharedState } from '../realtime/sharedState';
 
@@ -9,10 +10,13 @@ let accountShared = false;
  * Registers what the main window shares with child frames, and what a child frame takes
  * from it (realtime/frames.ts): the message bridge, live prices (frames never open their
  * own connection), the shared actions and the shared state. The current trading account
- * lives in features/auth, above the realtime tier, so it is registered here.
+ * lives in features/auth, above the realtime tier, so it is registered here, as are the
+ * features' shared actions (run code and the editor's chart: strategy; create AI task: AI
+ * tasks), whose code loads when a frame first asks.
  */
 export async function registerSharedModules(): Promise<void> {
   startFrameSharing();
+  registerStrategySharedActions();
   registerAiTasks();
   if (!accountShared) {
     accountShared = true;

@@ -6,30 +6,24 @@ import {
   resetFrameStats,
   uninstallFrameBridge,
 } from './frameBridge';
-import { manualClock } from './testSupport';
+import {
+  frameMode as mode,
+  frameWindow,
+  manualClock,
+  messageFrom as from,
+  ORIGIN,
+  settle,
+} from './testSupport';
 
 import type * as Connection from './connection';
 
-const mode = vi.hoisted(() => ({ child: false }));
-vi.mock('./connection', async (original) => ({
-  ...(await original<typeof Connection>()),
-  isChildFrame: () => mode.child,
-}));
-
-const ORIGIN = window.location.origin;
-
-function frameWindow(): Window {
-  const iframe = document.createElement('iframe');
-  document.body.appendChild(iframe);
-  return iframe.contentWindow!;
-}
-
-function from(source: Window, data: unknown, origin = ORIGIN) {
-  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
-}
-
-/** Lets the handlers' promises settle. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+vi.mock('./connection', async (original) => {
+  const { frameMode } = await import('./testSupport');
+  return {
+    ...(await original<typeof Connection>()),
+    isChildFrame: () => frameMode.child,
+  };
+});
 
 const events = [
   { time: 1_700_000_000, position: 'belowBar', shape: 'arrowUp', color: '#26a69a', text: 'OB' },

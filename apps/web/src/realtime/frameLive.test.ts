@@ -3,16 +3,7 @@ import { installFrameBridge, uninstallFrameBridge } from './frameBridge';
 import { shareLiveWithFrames } from './frameLive';
 import { ingestLiveMessage, resetLive, watchers } from './live';
 import { resetQuotes } from './quotes';
-
-function frameWindow(): Window {
-  const iframe = document.createElement('iframe');
-  document.body.appendChild(iframe);
-  return iframe.contentWindow!;
-}
-
-function fromFrame(source: Window, data: unknown, origin = window.location.origin) {
-  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
-}
+import { frameWindow, messageFrom as fromFrame } from './testSupport';
 
 describe('live prices shared with child frames', () => {
   let stop: () => void;

@@ -2,27 +2,23 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { create } from 'zustand';
 import { installFrameBridge, uninstallFrameBridge } from './frameBridge';
 import { SharedState, useFrameSyncStore } from './sharedState';
-import { manualClock } from './testSupport';
+import {
+  frameMode as mode,
+  frameWindow,
+  manualClock,
+  messageFrom as from,
+  ORIGIN,
+} from './testSupport';
 
 import type * as Connection from './connection';
 
-const mode = vi.hoisted(() => ({ child: false }));
-vi.mock('./connection', async (original) => ({
-  ...(await original<typeof Connection>()),
-  isChildFrame: () => mode.child,
-}));
-
-const ORIGIN = window.location.origin;
-
-function frameWindow(): Window {
-  const iframe = document.createElement('iframe');
-  document.body.appendChild(iframe);
-  return iframe.contentWindow!;
-}
-
-function from(source: Window, data: unknown, origin = ORIGIN) {
-  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
-}
+vi.mock('./connection', async (original) => {
+  const { frameMode } = await import('./testSupport');
+  return {
+    ...(await original<typeof Connection>()),
+    isChildFrame: () => frameMode.child,
+  };
+});
 
 const useTheme = create<{ mode: 'light' | 'dark' }>(() => ({ mode: 'light' }));
 const useStatus = create<{ status: 'disconnected' | 'connecting' | 'connected' }>(() => ({

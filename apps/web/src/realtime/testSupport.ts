@@ -31,3 +31,36 @@ export function manualClock(start = 0): Timers & { advance(ms: number): void; pe
     pending: () => timers.size,
   };
 }
+
+/*
+ * Frames in jsdom, for the tests of the frame bridge and what uses it. A test file that
+ * plays a child frame mocks `isChildFrame` to read `frameMode.child`:
+ *
+ *   vi.mock('…/realtime/connection', async (original) => ({
+ *     ...(await original<typeof Connection>()),
+ *     isChildFrame: () => frameMode.child,
+ *   }));
+ *
+ * (jsdom's window.parent is the window itself, so "from the parent" is `from(window, …)`.)
+ */
+
+/** Whether the window under test plays a child frame. */
+export const frameMode = { child: false };
+
+/** This window's origin: the only one the bridge hears. */
+export const ORIGIN = window.location.origin;
+
+/** A child frame of this window (an iframe's window). */
+export function frameWindow(): Window {
+  const iframe = document.createElement('iframe');
+  document.body.appendChild(iframe);
+  return iframe.contentWindow!;
+}
+
+/** Delivers a window message from `source`, as postMessage would. */
+export function messageFrom(source: Window, data: unknown, origin = ORIGIN): void {
+  window.dispatchEvent(new MessageEvent('message', { data, origin, source }));
+}
+
+/** Lets pending promises (handlers, answers) settle. */
+export const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -1,13 +1,20 @@
 import { create } from 'zustand';
 
-/** A marker drawn on a chart's price series (time in epoch seconds). */
-export type ChartMarker = {
+type MarkerBase = {
+  /** Epoch seconds. */
   time: number;
-  position: 'aboveBar' | 'belowBar';
   shape: 'arrowUp' | 'arrowDown';
   color: string;
   text: string;
 };
+
+/**
+ * A marker drawn on a chart's price series: above or below its bar (strategy deals), or
+ * with its tip at a price (the trader's own fills, chart/trades).
+ */
+export type ChartMarker =
+  | (MarkerBase & { position: 'aboveBar' | 'belowBar' })
+  | (MarkerBase & { position: 'atPriceTop' | 'atPriceBottom'; price: number });
 
 /** Markers per chart id; TradingChart draws those of its chart. */
 export type ChartMarkerSet = { symbol: string; markers: readonly ChartMarker[] };

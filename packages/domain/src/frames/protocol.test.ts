@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   FRAME_ERRORS,
+  FRAME_LOG_KEY,
   FRAME_MESSAGE_TYPES,
   FRAME_TIMEOUTS,
   PendingActions,
@@ -10,6 +11,7 @@ import {
   chartActionRefusal,
   frameMessageSchema,
   isSharedStateKey,
+  logRelayPayloadSchema,
   priceUpdateMessageSchema,
   readFrameMessage,
   sharedActionPayloadSchemas,
@@ -183,13 +185,31 @@ describe('shared action payloads and results', () => {
     expect(
       p['monacoWorkflow/currentChart'].safeParse({ clientId: 'c', symbolId: 'ETHUSDT' }).success,
     ).toBe(false);
+    // the run helper's answer: success, reason, data (deals, performance, error)
     expect(
       sharedActionResultSchemas['chartActions/runCode'].safeParse({
-        success: true,
-        deals: [],
-        performance: {},
+        success: false,
+        reason: 'Symbol not found',
+        data: null,
       }).success,
     ).toBe(true);
+    expect(
+      sharedActionResultSchemas['chartActions/runCode'].safeParse({ success: true, deals: [] })
+        .success,
+    ).toBe(false);
+  });
+
+  it('the log lines a main window forwards to a frame', () => {
+    expect(FRAME_LOG_KEY).toBe('strategy/log');
+    expect(
+      logRelayPayloadSchema.parse({ clientId: 'f:chart', state: 'connected', lines: ['a', 'b'] }),
+    ).toEqual({ clientId: 'f:chart', state: 'connected', lines: ['a', 'b'] });
+    expect(
+      logRelayPayloadSchema.safeParse({ clientId: 'f:chart', state: 'open', lines: [] }).success,
+    ).toBe(false);
+    expect(
+      logRelayPayloadSchema.safeParse({ clientId: '', state: 'connected', lines: [] }).success,
+    ).toBe(false);
   });
 
   it('live subscribe and unsubscribe take a symbol', () => {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { backtestRunAnswerSchema } from '../backtest/answers.ts';
 import { traderSchema } from '../identity/schemas.ts';
 
 /**
@@ -168,6 +169,19 @@ export function isSharedStateKey(key: string): key is SharedStateKey {
 export const FRAME_LIVE_PRICE_KEY = 'live/price';
 export const livePriceUpdatePayloadSchema = z.object({ symbol, message: z.unknown() });
 
+/**
+ * Lines of a backtest's log socket (/ws/{clientId}) the main window forwards to the frame
+ * whose chart has that client id (`cw_state_update` key 'strategy/log'): frames open no
+ * socket of their own. `state` is the main window's socket state.
+ */
+export const FRAME_LOG_KEY = 'strategy/log';
+export const logRelayPayloadSchema = z.object({
+  clientId,
+  state: z.enum(['connecting', 'connected', 'disconnected']),
+  lines: z.array(z.string().max(100_000)).max(10_000),
+});
+export type LogRelayPayload = z.infer<typeof logRelayPayloadSchema>;
+
 // ---- Action payloads and results (spec section 7) ----
 
 /** A chart event (a backtest marker): time epoch seconds. */
@@ -208,6 +222,8 @@ export const sharedActionPayloadSchemas = {
     clientId,
     symbolId: symbol,
     defaultCode: z.string().max(200_000),
+    /** The chart's period (beyond the spec's fields: AI tasks backtest on it). */
+    period: z.string().min(1).max(8).optional(),
   }),
   [SHARED_ACTIONS.liveSubscribe]: z.object({ symbol }),
   [SHARED_ACTIONS.liveUnsubscribe]: z.object({ symbol }),
@@ -218,11 +234,8 @@ export const sharedActionPayloadSchemas = {
 export const sharedActionResultSchemas = {
   [SHARED_ACTIONS.createAITask]: actionResultSchema,
   [SHARED_ACTIONS.setEvents]: actionResultSchema,
-  [SHARED_ACTIONS.runCode]: actionResultSchema.extend({
-    deals: z.array(z.unknown()).optional(),
-    performance: z.unknown().optional(),
-    error: z.string().nullable().optional(),
-  }),
+  /** The run helper's answer (spec section 7: success, reason, data.performance/deals/error). */
+  [SHARED_ACTIONS.runCode]: backtestRunAnswerSchema,
   [SHARED_ACTIONS.currentChart]: actionResultSchema,
 } as const;
 

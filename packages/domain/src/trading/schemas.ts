@@ -277,6 +277,29 @@ export type SettlesPage = z.infer<typeof settlesPageSchema>;
 export const orderLogsPageSchema = pageOf('orders', orderLogSchema);
 export type OrderLogsPage = z.infer<typeof orderLogsPageSchema>;
 
+/**
+ * One line of an account's open exposure in its summary: the open lots of one instrument
+ * and side, what the figures were taken with, so a browser recomputes them with the same
+ * rule (accountFigures) from live quotes.
+ */
+export const accountExposureSchema = z.object({
+  symbol: z.string(),
+  /** 1 buy, 2 sell. */
+  cmd: z.union([z.literal(1), z.literal(2)]),
+  /** Open lots. */
+  volume: z.number(),
+  /** Σ open lots × open price (average open price = notional / volume). */
+  notional: z.number(),
+  /** The instrument's currency and contract terms (names as in the instrument list). */
+  currency: z.string(),
+  volume_multiple: z.number(),
+  margin_ratio_by_money: z.number(),
+  /** The quote the server valued the line at; null when the instrument never quoted. */
+  bid: z.number().nullable(),
+  ask: z.number().nullable(),
+});
+export type AccountExposure = z.infer<typeof accountExposureSchema>;
+
 /** `data` of GET /trading/account/summary: the account in its currency (USD). */
 export const accountSummarySchema = z.object({
   uuid: z.string(),
@@ -296,6 +319,16 @@ export const accountSummarySchema = z.object({
   commissionPaid: z.number(),
   openPositions: z.number().int(),
   pendingOrders: z.number().int(),
+  /** The open exposure the figures were taken from, per instrument and side. */
+  exposure: z.array(accountExposureSchema),
+  /** Mid prices that converted instrument currencies to USD (null: the fixed rate). */
+  conversion: z.object({ USDJPY: z.number().nullable(), EURUSD: z.number().nullable() }),
+  /** The configured margin level (percent) below which the account is warned. */
+  marginWarningLevel: z.number(),
+  /** Whether the margin level is below marginWarningLevel now. */
+  marginWarning: z.boolean(),
+  /** When the figures were taken, epoch ms. */
+  at: z.number().int(),
 });
 export type AccountSummary = z.infer<typeof accountSummarySchema>;
 

@@ -4,13 +4,16 @@ import { buildUser, loginAs } from '../../test/factories.ts';
 import { createTestApp, json, type TestApp } from '../../test/helpers.ts';
 import type { Publication } from '../gateway/broker.ts';
 import type { MarketFeed } from './feed.ts';
-import { FEED_LOAD_PATH, FeedLoad, loadControlEnabled } from './load-control.ts';
+import { loadConfig } from '../../config.ts';
+import { FEED_LOAD_PATH, FeedLoad } from './load-control.ts';
 
 describe('the feed load of the performance page', () => {
   it('is off unless MARKET_LOAD_CONTROL is 1 (production leaves it unset)', () => {
-    expect(loadControlEnabled({})).toBe(false);
-    expect(loadControlEnabled({ MARKET_LOAD_CONTROL: '0' })).toBe(false);
-    expect(loadControlEnabled({ MARKET_LOAD_CONTROL: '1' })).toBe(true);
+    expect(loadConfig({}).marketLoadControl).toBe(false);
+    expect(loadConfig({ MARKET_LOAD_CONTROL: '0' }).marketLoadControl).toBe(false);
+    expect(loadConfig({ MARKET_LOAD_CONTROL: '1' }).marketLoadControl).toBe(true);
+    expect(loadConfig({ MARKET_LOAD_CONTROL: 'true' }).marketLoadControl).toBe(true);
+    expect(() => loadConfig({ MARKET_LOAD_CONTROL: 'yes' })).toThrow(/MARKET_LOAD_CONTROL/);
   });
 
   it('counts due ticks exactly, carrying fractions', () => {
@@ -57,9 +60,7 @@ describe('load control routes', () => {
   let t: TestApp;
   let cookie: string;
   beforeAll(async () => {
-    vi.stubEnv('MARKET_LOAD_CONTROL', '1');
-    t = await createTestApp();
-    vi.unstubAllEnvs();
+    t = await createTestApp({ config: { marketLoadControl: true } });
     const user = await buildUser(t.db, { accounts: 1 });
     cookie = (await loginAs(t.app, user)).cookie;
     t.app.services.feed.poll();

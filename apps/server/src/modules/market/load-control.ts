@@ -15,15 +15,6 @@ export const FEED_LOAD_PATH = '/api/market/load';
 /** The load's timer: extra ticks go out in steps this far apart. */
 const STEP_MS = 20;
 
-/**
- * MARKET_LOAD_CONTROL=1 turns the load control on; it is off unless set, and production
- * leaves it off. (Read here until config.ts is free to change; see docs/api.md.)
- */
-export function loadControlEnabled(env: NodeJS.ProcessEnv = process.env): boolean {
-  const value = env.MARKET_LOAD_CONTROL;
-  return value === '1' || value === 'true';
-}
-
 type Run = FeedLoadRequest & {
   userId: number | string;
   startedAt: number;

@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
 import type { ImportService } from './imports/service.ts';
-import { FeedLoad, feedLoadRoutes, loadControlEnabled } from './load-control.ts';
+import { FeedLoad, feedLoadRoutes } from './load-control.ts';
 import type { MarketData } from './market-data.ts';
 import { importedGroup, instrumentGroups, symbolList } from './symbols.ts';
 
@@ -24,7 +24,8 @@ export function marketRoutes(
   market: MarketData,
   imports: ImportService,
   now: () => number,
-  loadControl: boolean = loadControlEnabled(),
+  /** The performance page's load control (config `marketLoadControl`); off by default. */
+  loadControl = false,
 ): void {
   // The performance page's bounded feed load (MARKET_LOAD_CONTROL=1; off in production).
   if (loadControl) feedLoadRoutes(app, new FeedLoad(app.services.feed, now), (s) => market.has(s));

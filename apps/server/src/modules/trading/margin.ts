@@ -1,12 +1,14 @@
 import {
   TRADING_MESSAGES,
-  closingPrice,
+  accountFigures,
   commissionFor,
-  profitLoss,
   requiredMargin,
   roundTo,
   sideOfCmd,
+  type AccountFigures,
   type ConversionQuotes,
+  type ExposureLine,
+  type FiguresMarket,
 } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
@@ -15,21 +17,41 @@ import { conversionQuotes, markQuote, toUsd } from './pricing.ts';
 import type { Account } from './store/accounts.ts';
 import { accountExposure, type Exposure } from './store/positions.ts';
 
-/** An account's money at a moment, in the account currency (USD). */
-export type Risk = {
-  balance: number;
-  unrealizedPnl: number;
-  usedMargin: number;
-  equity: number;
-  freeMargin: number;
-};
+/** An account's money at a moment, in the account currency (USD): the domain's figures. */
+export type Risk = AccountFigures;
 
 /**
- * Equity and margin of an account now: open positions valued at the current quotes (the
- * last quote while a market is closed), margin of each at its open price (domain
- * requiredMargin), both converted to USD at the current rates. Positions are summed per
- * symbol and side in SQL, so the cost does not grow with the number of positions' rows
- * sent over.
+ * The market the account's figures are taken at now: each instrument's catalogue terms,
+ * its mark quote (the live quote, the last one while its market is closed) and the
+ * conversion rates `quotes`.
+ */
+export function figuresMarket(
+  ctx: TradingContext,
+  nowMs: number,
+  quotes: ConversionQuotes,
+): FiguresMarket {
+  return {
+    terms: (symbol) => ctx.market.instrument(symbol),
+    quote: (symbol) => markQuote(ctx.market, symbol, nowMs),
+    conversion: quotes,
+  };
+}
+
+/** An account's open lots per symbol and side, as the domain's exposure lines. */
+export function exposureLines(exposure: readonly Exposure[]): ExposureLine[] {
+  return exposure.map((group) => ({
+    symbol: group.symbol,
+    side: sideOfCmd(group.cmd),
+    volume: group.volume,
+    notional: group.notional,
+  }));
+}
+
+/**
+ * Equity and margin of an account now (domain accountFigures): open positions valued at
+ * the current quotes (the last quote while a market is closed), margin of each at its open
+ * price, both converted to USD at the current rates. Positions are summed per symbol and
+ * side in SQL, so the cost does not grow with the number of positions' rows sent over.
  */
 export async function accountRisk(
   tx: Db,
@@ -49,43 +71,11 @@ export function riskOf(
   nowMs: number,
   quotes: ConversionQuotes,
 ): Risk {
-  let unrealized = 0;
-  let used = 0;
-  for (const group of exposure) {
-    const instrument = ctx.market.instrument(group.symbol);
-    if (!instrument || !(group.volume > 0)) continue;
-    const side = sideOfCmd(group.cmd);
-    const averagePrice = group.notional / group.volume;
-    used += toUsd(
-      ctx.market,
-      nowMs,
-      requiredMargin(averagePrice, group.volume, instrument),
-      instrument.currency,
-      quotes,
-    );
-    const quote = markQuote(ctx.market, group.symbol, nowMs);
-    if (quote) {
-      const pnl = profitLoss(
-        side,
-        averagePrice,
-        closingPrice(side, quote),
-        group.volume,
-        instrument,
-      );
-      unrealized += toUsd(ctx.market, nowMs, pnl, instrument.currency, quotes);
-    }
-  }
-  const balance = account.balance;
-  const unrealizedPnl = roundTo(unrealized, 2);
-  const usedMargin = roundTo(used, 2);
-  const equity = roundTo(balance + unrealizedPnl, 2);
-  return {
-    balance,
-    unrealizedPnl,
-    usedMargin,
-    equity,
-    freeMargin: roundTo(equity - usedMargin, 2),
-  };
+  return accountFigures(
+    account.balance,
+    exposureLines(exposure),
+    figuresMarket(ctx, nowMs, quotes),
+  );
 }
 
 /** What opening `volume` at `price` takes from free margin: its margin and open commission, USD. */

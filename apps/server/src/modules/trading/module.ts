@@ -24,6 +24,8 @@ export async function registerTrading(
     broker: Broker;
     now: () => number;
     liveTokenSecret: string;
+    /** The margin level (percent) below which the account summary warns. */
+    marginWarningLevel?: number;
     runTimers: boolean;
   },
 ): Promise<TradingModule> {
@@ -45,6 +47,9 @@ export async function registerTrading(
     engine.stop();
     await engine.whenIdle();
   });
-  tradingRoutes(app, context, { liveTokenSecret: deps.liveTokenSecret });
+  tradingRoutes(app, context, {
+    liveTokenSecret: deps.liveTokenSecret,
+    marginWarningLevel: deps.marginWarningLevel,
+  });
   return { engine, context };
 }

@@ -1,26 +1,20 @@
-import {
-  ACCOUNT_CURRENCY,
-  roundTo,
-  type AccountSummary,
-  type OrderLogView,
-  type PendingView,
-  type PositionView,
-  type SettleView,
-  type TradingPageQuery,
+import type {
+  OrderLogView,
+  PendingView,
+  PositionView,
+  SettleView,
+  TradingPageQuery,
 } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
-import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
-import { accountRisk } from './margin.ts';
 import { markQuote } from './pricing.ts';
-import { readAccount } from './store/accounts.ts';
 import {
   countOrderLogs,
   countSettlements,
   listOrderLogs,
   listSettlements,
 } from './store/history.ts';
-import { countWorkingPendings, listWorkingPendings } from './store/pendings.ts';
+import { listWorkingPendings } from './store/pendings.ts';
 import { listOpenPositions } from './store/positions.ts';
 import { orderLogView, pendingView, positionView, settleView } from './views.ts';
 
@@ -80,31 +74,5 @@ export async function listLogs(
     rows: rows.map(orderLogView),
     lastSortId: rows.length === page.limit ? (rows.at(-1)?.id ?? -1) : -1,
     total,
-  };
-}
-
-/** Balance, equity, margin and P&L of the account in its currency (USD). */
-export async function accountSummary(
-  ctx: TradingContext,
-  trader: TraderRow,
-): Promise<AccountSummary> {
-  const nowMs = ctx.now();
-  const account = await readAccount(ctx.db, trader.uuid, accountInit(trader, nowMs));
-  const risk = await accountRisk(ctx.db, ctx, account, nowMs);
-  const positions = await listOpenPositions(ctx.db, trader.uuid);
-  return {
-    uuid: account.uuid,
-    currency: account.currency || ACCOUNT_CURRENCY,
-    startingBalance: account.startingBalance,
-    balance: risk.balance,
-    equity: risk.equity,
-    usedMargin: risk.usedMargin,
-    freeMargin: risk.freeMargin,
-    marginLevel: risk.usedMargin > 0 ? roundTo((risk.equity / risk.usedMargin) * 100, 4) : null,
-    realizedPnl: account.realizedPnl,
-    unrealizedPnl: risk.unrealizedPnl,
-    commissionPaid: account.commissionPaid,
-    openPositions: positions.length,
-    pendingOrders: await countWorkingPendings(ctx.db, trader.uuid),
   };
 }

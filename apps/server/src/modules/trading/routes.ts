@@ -21,7 +21,8 @@ import { editTpsl } from './edit-tpsl.ts';
 import { mintLiveToken } from './live-token.ts';
 import { placeMarketOrder } from './place-market-order.ts';
 import { placePendingOrder } from './place-pending-order.ts';
-import { accountSummary, listLogs, listPendings, listPositions, listSettles } from './queries.ts';
+import { accountSummary, DEFAULT_MARGIN_WARNING_LEVEL } from './account-summary.ts';
+import { listLogs, listPendings, listPositions, listSettles } from './queries.ts';
 
 /**
  * The mutations answer `{ code, msg, data }` and also `success` and `message` (the spec's
@@ -47,8 +48,9 @@ function noStore(reply: FastifyReply): void {
 export function tradingRoutes(
   app: FastifyInstance,
   ctx: TradingContext,
-  options: { liveTokenSecret: string },
+  options: { liveTokenSecret: string; marginWarningLevel?: number },
 ): void {
+  const marginWarningLevel = options.marginWarningLevel ?? DEFAULT_MARGIN_WARNING_LEVEL;
   const guarded = { preHandler: app.requireSession };
   // The account and its token are checked before the rest of the input is validated, so a
   // caller without the account learns nothing about it.
@@ -94,7 +96,9 @@ export function tradingRoutes(
   app.get('/trading/account/summary', guarded, async (request, reply) => {
     const trader = await traderOf(request, request.query);
     noStore(reply);
-    return ok(accountSummarySchema.parse(await accountSummary(ctx, trader)));
+    return ok(
+      accountSummarySchema.parse(await accountSummary(ctx, trader, { marginWarningLevel })),
+    );
   });
 
   app.get('/api/live/token', guarded, async (request, reply) => {

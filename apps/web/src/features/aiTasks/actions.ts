@@ -1,5 +1,7 @@
-import { DEFAULT_AI_TASK_TYPE } from '@ct/domain';
+import { DEFAULT_AI_TASK_TYPE, SHARED_ACTIONS, actionResultSchema } from '@ct/domain';
 import { messages } from '../../i18n/messages';
+import { isChildFrame } from '../../realtime/connection';
+import { requestSharedAction } from '../../realtime/frameActions';
 import { notify } from '../../shared/notify';
 import { done, failed, refused, type Outcome } from '../../shared/outcome';
 import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
@@ -102,10 +104,15 @@ function activeChart(): { symbol: string; period: string } | null {
   return chart?.symbol ? { symbol: chart.symbol, period: chart.period } : null;
 }
 
-async function postTask(
+/**
+ * Creates a task for `chart` (no toast): its id, or the reason it failed. The task's log
+ * and markers address `clientId` (the editor's, unless a frame's chart asked).
+ */
+export async function createTaskFor(
   values: TaskFormValues,
   chart: { symbol: string; period: string },
-): Promise<Outcome & { id?: number }> {
+  options: { clientId?: string; taskType?: string } = {},
+): Promise<{ id: number } | { reason: string }> {
   const apiKey = values.apiKey?.trim() ?? '';
   const body: CreateTaskRequest = {
     prompt: values.prompt.trim(),
@@ -115,17 +122,43 @@ async function postTask(
     ...(apiKey ? { api_key: apiKey } : {}),
     symbol_id: chart.symbol,
     period: chart.period,
-    client_id: useEditorStore.getState().clientId,
-    task_type: DEFAULT_AI_TASK_TYPE,
+    client_id: options.clientId ?? useEditorStore.getState().clientId,
+    task_type: options.taskType ?? DEFAULT_AI_TASK_TYPE,
   };
   try {
     const answer = await createTask(body);
     void refetchTaskPages();
-    return { success: true, message: null, id: answer.id };
+    return { id: answer.id };
   } catch (error) {
     const detail = failureDetail(error);
-    return failed(detail ? m.creationFailed(detail) : m.createFailed);
+    return { reason: detail ? m.creationFailed(detail) : m.createFailed };
   }
+}
+
+async function postTask(
+  values: TaskFormValues,
+  chart: { symbol: string; period: string },
+): Promise<Outcome & { id?: number }> {
+  const created = await createTaskFor(values, chart);
+  if ('reason' in created) return failed(created.reason);
+  return { success: true, message: null, id: created.id };
+}
+
+/** The task form of a description with the model of the API Settings (null: unavailable). */
+export async function settingsTaskValues(description: string): Promise<TaskFormValues | null> {
+  try {
+    await loadAssistantSettings();
+  } catch {
+    return null;
+  }
+  const settings = useAssistantSettings.getState();
+  const provider = settings.providers?.find((p) => p.value === settings.provider);
+  return {
+    prompt: description,
+    provider: settings.provider,
+    model: settings.model,
+    baseURL: settings.baseURL || provider?.base_url || '',
+  };
 }
 
 /**
@@ -143,31 +176,37 @@ export async function submitTask(values: TaskFormValues): Promise<Outcome & { id
 
 /**
  * Send Prompt: a task for the active chart with the described logic and the model of the
- * API Settings; the task list opens on it.
+ * API Settings; the task list opens on it. In a child frame the main window creates it
+ * (`chartActions/createAITask` with the chart's client id).
  */
 export async function sendPrompt(description: string): Promise<Outcome & { id?: number }> {
   if (!description.trim()) return { success: false, message: null };
   const chart = activeChart();
   if (!chart) return refused(m.noActiveChart);
-  try {
-    await loadAssistantSettings();
-  } catch {
-    return failed(m.providersFailed);
+  let id: number | undefined;
+  if (isChildFrame()) {
+    let result: { success: boolean; reason?: string | undefined };
+    try {
+      result = actionResultSchema.parse(
+        await requestSharedAction(SHARED_ACTIONS.createAITask, {
+          clientId: useEditorStore.getState().clientId,
+          prompt: description.trim(),
+          taskType: DEFAULT_AI_TASK_TYPE,
+        }),
+      );
+    } catch (error) {
+      result = { success: false, reason: failureDetail(error) ?? m.createFailed };
+    }
+    if (!result.success) return failed(result.reason ?? m.createFailed);
+  } else {
+    const values = await settingsTaskValues(description);
+    if (!values) return failed(m.providersFailed);
+    const outcome = await postTask(values, chart);
+    if (!outcome.success) return outcome;
+    id = outcome.id;
   }
-  const settings = useAssistantSettings.getState();
-  const provider = settings.providers?.find((p) => p.value === settings.provider);
-  const outcome = await postTask(
-    {
-      prompt: description,
-      provider: settings.provider,
-      model: settings.model,
-      baseURL: settings.baseURL || provider?.base_url || '',
-    },
-    chart,
-  );
-  if (!outcome.success) return outcome;
   ui({ promptOpen: false, listOpen: true, page: { ...useAiTasksUi.getState().page, skip: 0 } });
-  return { ...done(m.prompt.sent), id: outcome.id };
+  return { ...done(m.prompt.sent), ...(id === undefined ? {} : { id }) };
 }
 
 // ---- Deleting ----

@@ -58,10 +58,11 @@ describe('the editor toolbar', () => {
   it('AI Task List and Generate Strategy Prompt are live and open their modals', async () => {
     const unplug = registerAiTasks();
     const { user } = renderWithProviders(<StrategyToolbar />);
+    // the task modals' code loads with the first click
     await user.click(screen.getByRole('button', { name: /AI Task List/ }));
-    expect(useAiTasksUi.getState().listOpen).toBe(true);
+    await waitFor(() => expect(useAiTasksUi.getState().listOpen).toBe(true));
     await user.click(screen.getByRole('button', { name: /Generate Strategy Prompt/ }));
-    expect(useAiTasksUi.getState().promptOpen).toBe(true);
+    await waitFor(() => expect(useAiTasksUi.getState().promptOpen).toBe(true));
     unplug();
   });
 });

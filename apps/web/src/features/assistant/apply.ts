@@ -1,10 +1,12 @@
-import { loader } from '@monaco-editor/react';
+import type * as MonacoReact from '@monaco-editor/react';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { messages } from '../../i18n/messages';
 import type { CodeEditorRequest } from '../strategy/codeEditorHook';
-import { useCodeEditorHook } from '../strategy/codeEditorHook';
-import { cachedTemplate } from '../strategy/strategyTemplate';
+import { readEditorCode, useCodeEditorHook } from '../strategy/codeEditorHook';
 import { useWorkbenchStore } from '../strategy/store';
+import { cachedTemplate } from '../strategy/strategyTemplate';
+
+// Monaco's loader loads with Apply (or the editor), not with the page.
 
 /** How long Apply waits for the Python Code Editor to open and load. */
 const EDITOR_WAIT_MS = 30_000;
@@ -19,8 +21,10 @@ export function registerEditorTarget(source: () => CodeEditorRequest | null): ()
   };
 }
 
+type Loader = typeof MonacoReact.loader;
+
 /** The Monaco editor of the Python Code Editor modal, once it is mounted with its model. */
-function workbenchEditor(): MonacoEditor.ICodeEditor | null {
+function workbenchEditor(loader: Loader): MonacoEditor.ICodeEditor | null {
   const monaco = loader.__getMonacoInstance();
   if (!monaco) return null;
   for (const editor of monaco.editor.getEditors()) {
@@ -32,23 +36,22 @@ function workbenchEditor(): MonacoEditor.ICodeEditor | null {
 
 /** The code in the Python Code Editor, or null when it was never opened. */
 export function editorCode(): string | null {
-  if (useWorkbenchStore.getState().request === null) return null;
-  return workbenchEditor()?.getValue() ?? null;
+  return readEditorCode();
 }
 
 function nextFrame(): Promise<void> {
   return new Promise((resolve) => requestAnimationFrame(() => resolve()));
 }
 
-async function waitForEditor(): Promise<MonacoEditor.ICodeEditor> {
+async function waitForEditor(loader: Loader): Promise<MonacoEditor.ICodeEditor> {
   const deadline = Date.now() + EDITOR_WAIT_MS;
   for (;;) {
-    const editor = workbenchEditor();
+    const editor = workbenchEditor(loader);
     // The Default strategy shows the template once it arrives: apply after that, not before.
     if (editor && cachedTemplate() !== null) {
       await nextFrame();
       await nextFrame();
-      return workbenchEditor() ?? editor;
+      return workbenchEditor(loader) ?? editor;
     }
     if (Date.now() > deadline) throw new Error(messages.assistant.editorUnavailable);
     await new Promise((resolve) => setTimeout(resolve, 50));
@@ -64,13 +67,14 @@ async function waitForEditor(): Promise<MonacoEditor.ICodeEditor> {
 export async function applyCode(code: string): Promise<void> {
   const open = useCodeEditorHook.getState().open;
   if (!open) throw new Error(messages.assistant.editorUnavailable);
+  const { loader } = await import('@monaco-editor/react');
   const workbench = useWorkbenchStore.getState();
   if (!workbench.open) {
     const request = workbench.request ?? targetSource?.() ?? null;
     if (!request) throw new Error(messages.assistant.editorUnavailable);
     open(request);
   }
-  const editor = await waitForEditor();
+  const editor = await waitForEditor(loader);
   const model = editor.getModel();
   if (!model) throw new Error(messages.assistant.editorUnavailable);
   editor.pushUndoStop();

@@ -1,4 +1,12 @@
-import { isIntraday, mergeTick, tickDecimals, type Bar, type Period, type Tick } from '@ct/domain';
+import {
+  barDirection,
+  isIntraday,
+  mergeTick,
+  tickDecimals,
+  type Bar,
+  type Period,
+  type Tick,
+} from '@ct/domain';
 import {
   CandlestickSeries,
   createChart,
@@ -70,6 +78,25 @@ const defaultDeps: ChartDeps = {
 
 type MainSeries = ISeriesApi<'Candlestick'> | ISeriesApi<'Line'>;
 
+/**
+ * Something drawn on the price series of the chart type (the trader's own trades): attached
+ * to the series that holds the bars, and again to the other one after a chart type change.
+ */
+export type ChartLayer = {
+  attach(chart: IChartApi, series: MainSeries): void;
+  detach(): void;
+};
+
+/** Something computed from the chart's bars (indicators), told of every change of them. */
+export type BarListener = {
+  /** Every bar may have changed (load, older history, chart type). */
+  reset(bars: readonly Bar[]): void;
+  /** Bars from index `from` on changed or were added (live ticks); earlier ones did not. */
+  update(bars: readonly Bar[], from: number): void;
+  /** The chart was removed: its series are gone with it. */
+  chartRemoved?(): void;
+};
+
 /** The first and last bar times (seconds) a logical range shows, or null without bars. */
 export function visibleBarTimes(
   bars: readonly Bar[],
@@ -128,6 +155,9 @@ export class ChartController {
   private disposed = false;
   private markers: readonly ChartMarker[] = [];
   private readonly markerPlugins = new Map<MainSeries, ISeriesMarkersPluginApi<Time>>();
+  private readonly layers = new Set<ChartLayer>();
+  private readonly barListeners = new Set<BarListener>();
+  private volumeVisible = true;
 
   constructor(
     private readonly container: HTMLElement,
@@ -267,6 +297,52 @@ export class ChartController {
     this.markerPlugins.get(previous)?.setMarkers([]);
     previous.setData([]);
     this.showChartType();
+    for (const layer of this.layers) {
+      layer.detach();
+      layer.attach(this.chart, this.main);
+    }
+  }
+
+  /** Draws `layer` on the price series until the returned function removes it. */
+  addLayer(layer: ChartLayer): () => void {
+    if (this.disposed) return () => {};
+    this.layers.add(layer);
+    layer.attach(this.chart, this.main);
+    return () => {
+      if (this.layers.delete(layer)) layer.detach();
+    };
+  }
+
+  /** The chart library's API (indicator series and panes are added through it). */
+  get chartApi(): IChartApi {
+    return this.chart;
+  }
+
+  /** Tells `listener` of the bars now and of every change, until the returned detach. */
+  addBarListener(listener: BarListener): () => void {
+    if (this.disposed) return () => {};
+    this.barListeners.add(listener);
+    listener.reset(this.bars);
+    return () => void this.barListeners.delete(listener);
+  }
+
+  /**
+   * Shows or hides the volume pane. Hidden, the series waits invisible in the price pane on
+   * a scale of its own, so its empty pane goes away; shown, it is the pane under the price.
+   */
+  setVolumeVisible(visible: boolean): void {
+    if (visible === this.volumeVisible || this.disposed) return;
+    this.volumeVisible = visible;
+    if (!visible) {
+      this.volume.applyOptions({ visible: false, priceScaleId: 'volume-hidden' });
+      this.volume.moveToPane(0);
+      return;
+    }
+    this.volume.moveToPane(this.chart.panes().length);
+    this.volume.applyOptions({ visible: true, priceScaleId: 'right' });
+    const pane = this.volume.getPane();
+    pane.moveTo(1);
+    pane.setStretchFactor(VOLUME_PANE_STRETCH);
   }
 
   /** Draws markers (strategy deals) on the price series; an empty list clears them. */
@@ -345,6 +421,10 @@ export class ChartController {
     this.stopLive?.();
     this.stopLive = null;
     this.redraw.cancel();
+    for (const layer of this.layers) layer.detach();
+    this.layers.clear();
+    for (const listener of this.barListeners) listener.chartRemoved?.();
+    this.barListeners.clear();
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.chart.remove();
@@ -422,7 +502,7 @@ export class ChartController {
     return {
       time: toTime(bar.time),
       value: bar.volume,
-      color: bar.close >= bar.open ? this.colors.volumeUp : this.colors.volumeDown,
+      color: barDirection(bar) === 1 ? this.colors.volumeUp : this.colors.volumeDown,
     };
   }
 
@@ -434,6 +514,7 @@ export class ChartController {
     );
     this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
     this.drawnIndex = this.bars.length - 1;
+    for (const listener of this.barListeners) listener.reset(this.bars);
   }
 
   private onLiveTicks(ticks: readonly Tick[]): void {
@@ -461,6 +542,7 @@ export class ChartController {
       );
       this.volume.update(this.volumePoint(bar));
     }
+    for (const listener of this.barListeners) listener.update(this.bars, from);
     this.drawnIndex = this.bars.length - 1;
     if (!this.hovering) this.showNewestInLegend();
     this.updateDataset();

@@ -4,6 +4,7 @@ import {
   CodeOutlined,
   ColumnWidthOutlined,
   EllipsisOutlined,
+  FundOutlined,
   LineChartOutlined,
   UndoOutlined,
 } from '@ant-design/icons';
@@ -80,6 +81,11 @@ type ToolSpec = {
 const GAP_PX = 2;
 const DIVIDER_PX = 1 + 2 * 4;
 const PADDING_PX = 2 * 4;
+/**
+ * Phones: the assistant's button sits in the tool column above its bottom end (36 px up, 44 px
+ * tall, features/assistant/assistant.css); tools stop above it, so none is under it.
+ */
+const PHONE_LAUNCHER_PX = 36 + 44 + 4;
 
 /**
  * The toolbar's height and its buttons' height in px; null until measured (or where the
@@ -120,6 +126,8 @@ export function ChartToolbar({
   onChartType,
   onFitContent,
   onResetZoom,
+  onIndicators,
+  drawingTools = [],
   mobile = false,
 }: {
   chartId: string;
@@ -129,6 +137,10 @@ export function ChartToolbar({
   onChartType: (type: ChartType) => void;
   onFitContent: () => void;
   onResetZoom: () => void;
+  /** Opens the chart's indicator list. */
+  onIndicators?: () => void;
+  /** The drawing tools' buttons (chart/drawings), after the others. */
+  drawingTools?: readonly ToolSpec[];
   mobile?: boolean;
 }) {
   const openEditor = useCodeEditorHook((s) => s.open);
@@ -161,6 +173,14 @@ export function ChartToolbar({
     },
     { key: 'reset', title: m.resetZoom, icon: <UndoOutlined />, onClick: onResetZoom },
     {
+      key: 'indicators',
+      title: messages.indicators.button,
+      icon: <FundOutlined />,
+      disabled: !onIndicators,
+      onClick: onIndicators,
+      group: true,
+    },
+    {
       key: 'buy',
       title: m.buy,
       label: symbol ? m.buySymbol(symbol) : m.buy,
@@ -191,6 +211,7 @@ export function ChartToolbar({
       group: true,
     });
   }
+  tools.push(...drawingTools);
 
   // Entries in order: each tool, with a divider before the first of a group.
   const entries: { entry: ToolbarEntry; tool?: ToolSpec }[] = tools.flatMap((tool) =>
@@ -200,7 +221,7 @@ export function ChartToolbar({
   );
   const shown = room
     ? toolsThatFit(
-        room.height,
+        room.height - (mobile ? PHONE_LAUNCHER_PX : 0),
         entries.map((e) => e.entry),
         { tool: room.tool + GAP_PX, divider: DIVIDER_PX + GAP_PX, padding: PADDING_PX },
       )

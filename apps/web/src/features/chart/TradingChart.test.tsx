@@ -39,6 +39,15 @@ vi.mock('./ChartController', async () => {
     fitContent() {}
     resetZoom() {}
     setMarkers() {}
+    addBarListener() {
+      return () => {};
+    }
+    addLayer() {
+      return () => {};
+    }
+    setVolumeVisible() {}
+    // What the indicator layer reads of the library: no series, one pane.
+    chartApi = { chartElement: () => document.createElement('div'), panes: () => [{}] };
     reload() {}
     dispose() {
       this.release?.();

@@ -9,7 +9,6 @@ import { isChildFrame, useReconnecting } from '../../realtime/connection';
 import { chartClientId, registerChartActionTarget } from '../../realtime/frameActions';
 import { usePriceUpdateStore } from '../../realtime/frames';
 import { sharedState, useFrameSyncStore } from '../../realtime/sharedState';
-import { frameTexts } from './frameTexts';
 import type { ChartType } from '../../shared/chartGrid';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
@@ -24,8 +23,14 @@ import { PeriodSelect } from './PeriodSelect';
 import { periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
 import { canDrawCharts } from '../../shared/canvas';
+import { ChartTrades } from './trades/ChartTrades';
+import { useFillMarkers } from './trades/fills';
+import { mergeMarkers } from './trades/model';
+import { useIndicators } from './indicators/useIndicators';
+import { useDrawings } from './drawings/useDrawings';
 
 const m = messages.chart;
+const frameTexts = messages.chartFrame;
 
 /** Charts narrower than this show the period selector as a dropdown. */
 const COMPACT_WIDTH = 640;
@@ -144,7 +149,13 @@ export function TradingChart({
     if (controller && symbol) void controller.load({ symbol, period, tick });
   }, [controller, symbol, period, tick]);
 
-  const markers = useMarkersOf(chartId, symbol);
+  const indicators = useIndicators(controller, chartId, colors, tick);
+  const drawings = useDrawings(controller, symbol, period, tick, colors);
+
+  // Strategy deals of this chart beside the account's own fills (chart/trades).
+  const dealMarkers = useMarkersOf(chartId, symbol);
+  const fillMarkers = useFillMarkers(symbol, period, colors);
+  const markers = useMemo(() => mergeMarkers(dealMarkers, fillMarkers), [dealMarkers, fillMarkers]);
   useEffect(() => controller?.setMarkers(markers), [controller, markers]);
 
   // Chart actions of other windows (chartActions/setEvents) address this chart by client id.
@@ -220,11 +231,18 @@ export function TradingChart({
           onChartType={onChartTypeChange}
           onFitContent={() => controller?.fitContent()}
           onResetZoom={() => controller?.resetZoom()}
+          onIndicators={indicators.open}
+          drawingTools={drawings.tools}
           mobile={mobile}
         />
         {!mobile && <StrategyWorkbenchHost />}
+        {indicators.dialog}
         <div ref={canvasWrapRef} className="chart-canvas-wrap">
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
+          {status.phase === 'ready' && drawings.overlay}
+          {controller && symbol && status.phase === 'ready' && (
+            <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
+          )}
           {legend && status.phase === 'ready' && (
             <ChartLegend
               store={legend}

@@ -1,8 +1,10 @@
 import { PRICE_UPDATE, type PriceUpdateMessage } from '@ct/domain';
 import { Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
-import { labels } from './labels';
 import type { PriceSampler } from './sampler';
+import { messages } from '../../i18n/messages';
+
+const labels = messages.perfTest;
 
 /** The two chart pages embedded as child frames (spec section 2). */
 export const EMBEDDED_SYMBOLS = ['BTCUSDT', 'ETHUSDT'] as const;

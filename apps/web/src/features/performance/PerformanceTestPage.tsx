@@ -1,20 +1,8 @@
 import { ArrowLeftOutlined } from '@ant-design/icons';
 import { FEED_LOAD_RATES, type FeedLoadStatus } from '@ct/domain';
-import {
-  Button,
-  Card,
-  Segmented,
-  Select,
-  Slider,
-  Space,
-  Statistic,
-  Table,
-  Tag,
-  Typography,
-} from 'antd';
+import { Button, Card, Segmented, Select, Slider, Space, Table, Tag, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { frameStats } from '../../realtime/frameBridge';
-import { liveStats, watchSymbol } from '../../realtime/live';
+import { watchSymbol } from '../../realtime/live';
 import {
   setThrottleSettings,
   THROTTLE_BOUNDS,
@@ -26,7 +14,6 @@ import { navigateTo } from '../../shared/navigation';
 import { notify } from '../../shared/notify';
 import { ThemeButton } from '../../shared/ThemeButton';
 import { EmbeddedCharts } from './EmbeddedCharts';
-import { labels } from './labels';
 import { fetchLoadStatus, startLoad, stopLoad } from './loadControl';
 import {
   PAGE_MONITOR_INTERVAL_MS,
@@ -35,12 +22,16 @@ import {
   TEST_SYMBOLS,
   type PresetName,
   type PresetRow,
-  type Report,
 } from './logic';
-import { MainThreadMonitor, usedHeapMb } from './monitor';
+import { openMonitorPanel } from './panelStore';
 import './performance.css';
+import { useMonitorReports } from './useMonitorReports';
 import { PriceCharts } from './PriceCharts';
+import { StatsGrid } from './StatsGrid';
 import { PriceSampler, useSampleStore } from './sampler';
+import { messages } from '../../i18n/messages';
+
+const labels = messages.perfTest;
 
 const PRESET_NAMES: PresetName[] = ['highPerformance', 'balanced', 'low'];
 const LOAD_SECONDS = 30;
@@ -81,35 +72,6 @@ function SymbolTable({ subscribed }: { subscribed: boolean }) {
         );
       })}
     </ul>
-  );
-}
-
-function StatsGrid({ report, heap }: { report: Report | null; heap: number | null }) {
-  const value = (n: number | undefined) => (report ? n : undefined);
-  return (
-    <div className="perf-stats">
-      <Statistic title={labels.messagesPerSecond} value={value(report?.messagesPerSecond)} />
-      <Statistic title={labels.updatesPerSecond} value={value(report?.updatesPerSecond)} />
-      <Statistic title={labels.coalescedPerSecond} value={value(report?.coalescedPerSecond)} />
-      <Statistic title={labels.batchSize} value={value(report?.meanBatch)} />
-      <Statistic title={labels.maxBatch} value={report ? liveStats.maxBatchSize : undefined} />
-      <Statistic title={labels.longTasks} value={value(report?.longTasks)} />
-      <Statistic title={labels.longTaskTime} value={value(report?.longTaskMs)} suffix="ms" />
-      <Statistic title={labels.frameRate} value={value(report?.fps)} suffix="fps" />
-      <Statistic
-        title={labels.memory}
-        value={heap ?? labels.notReported}
-        suffix={heap === null ? undefined : 'MB'}
-      />
-      <Statistic
-        title={labels.frameMessages}
-        value={report ? `${frameStats.received} / ${frameStats.sent}` : undefined}
-      />
-      <Statistic
-        title={labels.ignoredMessages}
-        value={report ? frameStats.foreignOrigin + frameStats.malformed : undefined}
-      />
-    </div>
   );
 }
 
@@ -167,11 +129,9 @@ function ControlPanel({ disabled }: { disabled: boolean }) {
 /** Internal performance test page (spec section 2, Chinese labels). */
 export function PerformanceTestPage() {
   const sampler = useMemo(() => new PriceSampler(), []);
-  const monitor = useMemo(() => new MainThreadMonitor(), []);
   const [subscribed, setSubscribed] = useState(true);
   const [monitoring, setMonitoring] = useState(false);
-  const [report, setReport] = useState<Report | null>(null);
-  const [heap, setHeap] = useState<number | null>(null);
+  const { monitor, report, heap } = useMonitorReports(PAGE_MONITOR_INTERVAL_MS, monitoring);
   const [presetSeconds, setPresetSeconds] = useState<number>(10);
   const [presetRows, setPresetRows] = useState<PresetRow[]>([]);
   const [presetStatus, setPresetStatus] = useState<string | null>(null);
@@ -190,23 +150,6 @@ export function PerformanceTestPage() {
     const releases = TEST_SYMBOLS.map((symbol) => watchSymbol(symbol));
     return () => releases.forEach((release) => release());
   }, [subscribed]);
-
-  // Monitoring: the main thread is measured from the start; reports every 3 s while on.
-  useEffect(() => {
-    monitor.start();
-    return () => monitor.stop();
-  }, [monitor]);
-  useEffect(() => {
-    if (!monitoring) return;
-    let before = monitor.read(performance.now());
-    const timer = setInterval(() => {
-      const after = monitor.read(performance.now());
-      setReport(reportBetween(before, after));
-      setHeap(usedHeapMb());
-      before = after;
-    }, PAGE_MONITOR_INTERVAL_MS);
-    return () => clearInterval(timer);
-  }, [monitoring, monitor]);
 
   // The server's load control: its state, and a clock for the time left.
   useEffect(() => {
@@ -361,7 +304,10 @@ export function PerformanceTestPage() {
                   : labels.waitingReport
                 : labels.monitoringOff}
             </Typography.Paragraph>
-            <StatsGrid report={monitoring ? report : null} heap={monitoring ? heap : null} />
+            <StatsGrid report={report} heap={heap} />
+            <Button size="small" type="link" className="perf-panel-link" onClick={openMonitorPanel}>
+              {labels.openPanel}
+            </Button>
           </Card>
 
           <Card size="small" title={labels.controlPanel}>

@@ -12,10 +12,12 @@ import {
 import { useEffect, useRef } from 'react';
 import { canDrawCharts } from '../../shared/canvas';
 import { chartColorsFrom, chartLayout, type ChartColors } from '../../shared/chartTheme';
-import { labels } from './labels';
 import { CHART_POINTS, MAX_LINE_CHARTS, pushCapped, randomVolume } from './logic';
 import type { PriceSampler, Sample } from './sampler';
 import { useSampleStore } from './sampler';
+import { messages } from '../../i18n/messages';
+
+const labels = messages.perfTest;
 
 /** Samples folded into one candle of the candlestick chart. */
 const SAMPLES_PER_CANDLE = 5;

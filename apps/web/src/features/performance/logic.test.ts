@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { THROTTLE_BOUNDS, THROTTLE_PRESETS } from '../../realtime/settings';
-import { labels } from './labels';
 import {
   basePriceOf,
   CHART_POINTS,
@@ -14,6 +13,9 @@ import {
   TEST_SYMBOLS,
   type Counters,
 } from './logic';
+import { messages } from '../../i18n/messages';
+
+const labels = messages.perfTest;
 
 // The spec's texts and numbers for this page (sections 2, 3 and 9), one checklist.
 describe('the performance page checklist', () => {

@@ -1,5 +1,13 @@
-import { wouldBlankSavedCode, type Deal, type StrategyVersion } from '@ct/domain';
+import {
+  SHARED_ACTIONS,
+  sharedActionResultSchemas,
+  wouldBlankSavedCode,
+  type Deal,
+  type StrategyVersion,
+} from '@ct/domain';
 import { messages } from '../../i18n/messages';
+import { isChildFrame } from '../../realtime/connection';
+import { requestSharedAction } from '../../realtime/frameActions';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { setChartMarkers } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
@@ -12,6 +20,8 @@ import {
   saveResult,
   saveStrategy,
   type BacktestAnswer,
+  type RunAnswer,
+  type RunRequest,
   type StrategyResult,
 } from './api';
 import { askUser, type Ask } from './confirm';
@@ -274,6 +284,23 @@ export function workbenchTarget() {
 }
 
 /**
+ * A backtest run where it belongs: the main window calls the server; a child frame asks
+ * the main window (`chartActions/runCode`, with the chart's client id), which also puts
+ * the run's trades on this chart through `chartActions/setEvents`.
+ */
+async function requestRun(request: RunRequest & { clientId: string }): Promise<RunAnswer> {
+  if (!isChildFrame()) return runBacktest(request);
+  const result = await requestSharedAction(SHARED_ACTIONS.runCode, {
+    clientId: request.clientId,
+    code: request.code,
+    symbolId: request.symbol,
+    period: request.period,
+    ...(request.strategy_name ? { strategyName: request.strategy_name } : {}),
+  });
+  return sharedActionResultSchemas[SHARED_ACTIONS.runCode].parse(result);
+}
+
+/**
  * Run Code: backtests the editor's code on the chart's symbol and period and shows the
  * results (or the error, whose last line is also a toast).
  */
@@ -285,7 +312,7 @@ export async function runCode(): Promise<Outcome> {
   let answer: BacktestAnswer | null = null;
   let failure: string | null = null;
   try {
-    const run = await runBacktest({
+    const run = await requestRun({
       clientId,
       code,
       symbol: chart.symbol,

@@ -19,3 +19,18 @@ export function registerCodeEditorOpener(open: (request: CodeEditorRequest) => v
     if (useCodeEditorHook.getState().open === open) useCodeEditorHook.setState({ open: null });
   };
 }
+
+let codeReader: (() => string) | null = null;
+
+/** The mounted workbench editor offers its text to readers outside it; returns the detach. */
+export function registerEditorCodeReader(read: () => string): () => void {
+  codeReader = read;
+  return () => {
+    if (codeReader === read) codeReader = null;
+  };
+}
+
+/** The code in the Python Code Editor, or null when it is not mounted (never opened). */
+export function readEditorCode(): string | null {
+  return codeReader ? codeReader() : null;
+}

@@ -1,4 +1,5 @@
 import type { IRange } from 'monaco-editor';
+import { registerEditorCodeReader } from './codeEditorHook';
 import { useEditorStore } from './store';
 
 /*
@@ -33,7 +34,12 @@ export function attachEditor(editor: WorkbenchEditor): () => void {
   const model = editor.getModel();
   const code = useEditorStore.getState().code;
   if (model && model.getValue() !== code) model.setValue(code);
+  // the assistant reads the editor's code for its context
+  const detachReader = registerEditorCodeReader(
+    () => editor.getModel()?.getValue() ?? useEditorStore.getState().code,
+  );
   return () => {
+    detachReader();
     if (current === editor) current = null;
   };
 }

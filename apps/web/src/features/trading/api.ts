@@ -1,4 +1,5 @@
 import {
+  accountSummarySchema,
   CHANNEL_DEFAULT,
   closeResponseSchema,
   DEVICE_DEFAULT,
@@ -13,6 +14,7 @@ import {
   positionSchema,
   settlesPageSchema,
   tpslResponseSchema,
+  type AccountSummary,
   type closeRequestSchema,
   type ExpireType,
   type LiveToken,
@@ -168,6 +170,27 @@ export function fetchPendings(trader = currentTrader()): Promise<TradingResult<P
     { _t: Date.now() },
     true,
   );
+}
+
+/** GET /trading/account/summary: the account's money and what it was figured from. */
+export async function fetchAccountSummary(
+  trader: Trader | null = currentTrader(),
+): Promise<TradingResult<AccountSummary>> {
+  if (!trader) return failure(t.noCurrentTrader);
+  try {
+    const answer = await http.get('/trading/account/summary', {
+      params: account(trader),
+      noCache: true,
+      schema: envelopeSchema(accountSummarySchema.nullable()),
+    });
+    if (answer.code !== 0 || !answer.data)
+      return failure(answer.msg || messages.accountMoney.summaryFailed);
+    return { success: true, message: answer.msg, data: answer.data };
+  } catch (error) {
+    return failure(
+      error instanceof Error && error.message ? error.message : messages.accountMoney.summaryFailed,
+    );
+  }
 }
 
 // ---- Mutations (the order helpers) ----

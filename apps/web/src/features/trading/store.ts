@@ -59,6 +59,8 @@ export const tradingKeys = {
   account: (uuid: string) => ['trading', uuid] as const,
   /** One list of an account: ['trading', uuid, 'positions'] and so on. */
   list: (uuid: string, list: TradeList) => ['trading', uuid, list] as const,
+  /** The account's money (GET /trading/account/summary). */
+  summary: (uuid: string) => ['trading', uuid, 'summary'] as const,
 };
 
 // An account that is not the current one gets no live events (its channel is left): its

@@ -7,6 +7,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Empty, Tabs, Tooltip } from 'antd';
 import { messages } from '../../../i18n/messages';
+import { AccountBar } from '../../trading/account/AccountBar';
 import { TRADE_TABLES } from '../trade/TradeTables';
 import {
   clickBottomTab,
@@ -56,6 +57,7 @@ export function BottomPanel() {
             </button>
           ))}
         </div>
+        <AccountBar variant="bar" />
         <div className="bottom-panel-actions">
           <Tooltip title={collapseLabel}>
             <Button

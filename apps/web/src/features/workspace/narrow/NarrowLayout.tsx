@@ -5,10 +5,12 @@ import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts/AccountSection';
+import { AccountBar } from '../../trading/account/AccountBar';
 import { NarrowTradingRuntime } from '../../trading/NarrowTradingRuntime';
 import { ChartCellView } from '../chart-grid/ChartCellView';
 import { DEFAULT_CELLS, useActiveChart } from '../../../shared/chartGrid';
 import { TRADE_TABLES } from '../trade/TradeTables';
+import { useMobileTradingModal } from './mobileModal';
 
 const n = messages.narrow;
 
@@ -66,6 +68,7 @@ function ThemeSection() {
 /** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
 export function NarrowLayout() {
   const [tab, setTab] = useState<MainTab>('trading');
+  useMobileTradingModal();
   return (
     <div className="workspace-narrow">
       <NarrowTradingRuntime />
@@ -74,6 +77,7 @@ export function NarrowLayout() {
           <TradingView />
         ) : (
           <div className="my-view">
+            <AccountBar variant="card" />
             <AccountSection />
             <ThemeSection />
           </div>

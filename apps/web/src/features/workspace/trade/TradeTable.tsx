@@ -1,6 +1,6 @@
 import { Button, Empty, Table, Typography } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
 import { tableScrollWidth } from './columns';
 import type { TableData, TablePaging } from './data';
@@ -27,6 +27,8 @@ export function TradeTable<T extends object>({
   emptyText,
   narrow = false,
   rowActions,
+  totals,
+  header,
 }: {
   label: string;
   columns: TableColumnsType<T>;
@@ -35,6 +37,10 @@ export function TradeTable<T extends object>({
   emptyText: string;
   narrow?: boolean;
   rowActions?: (row: T) => RowAction[];
+  /** A totals row under the rows (while there are rows): its cells by column key. */
+  totals?: TotalCells;
+  /** Shown above the table (e.g. the account's figures over the phone's positions). */
+  header?: ReactNode;
 }) {
   const menu = useRowMenu(rowKey, rowActions ?? (() => []));
   const withMenu = narrow && rowActions !== undefined;
@@ -66,6 +72,7 @@ export function TradeTable<T extends object>({
   return (
     <div className="trade-table-wrap">
       <span ref={top} className="trade-table-top" aria-hidden="true" />
+      {header}
       {withMenu && data.rows.length > 0 && (
         <Typography.Text type="secondary" className="row-hint">
           {b.rowHint}
@@ -86,6 +93,11 @@ export function TradeTable<T extends object>({
         // the columns' widths add up to the scroll width (see columns.tsx)
         scroll={{ x: tableScrollWidth(columns) }}
         onRow={withMenu ? menu.onRow : undefined}
+        summary={
+          totals && view.rows.length > 0
+            ? () => <TotalsRow columns={columns} totals={totals} />
+            : undefined
+        }
         locale={{
           emptyText: <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={emptyText} />,
         }}
@@ -100,6 +112,31 @@ export function TradeTable<T extends object>({
       )}
       {withMenu && menu.element}
     </div>
+  );
+}
+
+/** The cells of a totals row by column key; `span` covers that many columns from it. */
+export type TotalCells = Partial<Record<string, { content: ReactNode; span?: number }>>;
+
+/** One cell per column, so each total sits under its column (and pinned ones stay pinned). */
+function TotalsRow<T>({ columns, totals }: { columns: TableColumnsType<T>; totals: TotalCells }) {
+  const cells: ReactNode[] = [];
+  for (let index = 0; index < columns.length; index += 1) {
+    const column = columns[index]!;
+    const key = String(column.key ?? index);
+    const total = totals[key];
+    const span = Math.max(1, Math.min(total?.span ?? 1, columns.length - index));
+    cells.push(
+      <Table.Summary.Cell key={key} index={index} colSpan={span} align={column.align}>
+        {total?.content ?? null}
+      </Table.Summary.Cell>,
+    );
+    index += span - 1;
+  }
+  return (
+    <Table.Summary fixed="bottom">
+      <Table.Summary.Row className="trade-totals">{cells}</Table.Summary.Row>
+    </Table.Summary>
   );
 }
 

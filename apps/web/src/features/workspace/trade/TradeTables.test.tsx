@@ -193,6 +193,26 @@ describe('trade tables', () => {
     expect(await screen.findByText('-150.00')).toHaveClass('pnl-down');
   });
 
+  it('positions: a totals row adds the open lots by side and the live floating P&L', async () => {
+    positions = [
+      buildPosition(), // buy 2, 0.5 closed, at 45,000: +150 at the bid 45,100
+      buildPosition({ orderId: '12', cmd: 2, volume: 0.3, settledVol: 0, floatProfit: -30.15 }),
+    ];
+    renderWithProviders(<PositionsTable />);
+    const totals = await waitFor(() => {
+      const row = document.querySelector<HTMLElement>('.trade-totals');
+      expect(row).not.toBeNull();
+      return row!;
+    });
+    expect(within(totals).getByText('Total')).toBeInTheDocument();
+    expect(within(totals).getByLabelText('Buy 1.5 · Sell 0.3')).toBeInTheDocument();
+    // until a live quote: the rows' own P&L, 150 − 30.15
+    expect(within(totals).getByText('+119.85 USD')).toBeInTheDocument();
+    // at 45,210 / 45,210.5: the buy 1.5 × 210 = 315, the sell 0.3 × (45,000 − 45,210.5)
+    act(() => setQuote('BTCUSDT', 45_210, 45_210.5));
+    expect(await within(totals).findByText('+251.85 USD')).toBeInTheDocument();
+  });
+
   it('positions: empty shows the Chinese text', async () => {
     positions = [];
     renderWithProviders(<PositionsTable />);

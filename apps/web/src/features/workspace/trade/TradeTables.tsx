@@ -9,6 +9,9 @@ import type { TableColumnsType } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { useInstrumentCatalogue } from '../../../market/instruments';
 import { openCancelPending, openClosePosition, openEditOrder } from '../../trading/dialogs';
+import { AccountBar } from '../../trading/account/AccountBar';
+import { usePositionTotals, type PositionTotals } from '../../trading/account/totals';
+import { formatPnl, formatQuantity } from '../../trading/format';
 import { useFollowPositionQuotes, useWatchSymbols } from '../../trading/positionQuotes';
 import type { TradeSubTab } from '../bottom-panel/store';
 import { FloatingPnlCell, MarketPriceCell } from './cells';
@@ -31,7 +34,7 @@ import {
   withFirst,
 } from './columns';
 import { useOrderLogs, usePendingOrders, usePositions, useSettledOrders } from './data';
-import { TradeTable, type TradeTableProps } from './TradeTable';
+import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 import '../../trading/trading.css';
 
@@ -39,6 +42,7 @@ export type { TradeTableProps } from './TradeTable';
 
 const c = messages.columns;
 const b = messages.bottomPanel;
+const a = messages.accountMoney;
 
 // ---- Positions ----
 
@@ -66,6 +70,36 @@ const positionColumns = (narrow: boolean): TableColumnsType<PositionRow> => [
       ]),
 ];
 
+/**
+ * The positions' totals row: the open lots by side under Side and Volume, the floating P&L
+ * in USD under Floating P&L (each a text of its own, so no cell's text repeats a row's).
+ */
+function positionTotalCells(totals: PositionTotals): TotalCells {
+  const buy = formatQuantity(totals.buy);
+  const sell = formatQuantity(totals.sell);
+  const pnl = formatPnl(totals.floatingPnl);
+  return {
+    symbol: { content: <strong>{a.total}</strong> },
+    cmd: {
+      span: 2,
+      content: (
+        <span className="trade-totals-pair num" aria-label={a.totalVolume(buy, sell)}>
+          <span className="side-buy">{`${messages.trading.buy} ${buy}`}</span>
+          <span className="side-sell">{`${messages.trading.sell} ${sell}`}</span>
+        </span>
+      ),
+    },
+    floatProfit: {
+      content: (
+        <span
+          title={a.totalPnl(totals.currency)}
+          className={totals.floatingPnl >= 0 ? 'num pnl-up' : 'num pnl-down'}
+        >{`${pnl} ${totals.currency}`}</span>
+      ),
+    },
+  };
+}
+
 const WIDE_POSITION_COLUMNS = positionColumns(false);
 // On a phone the live figures come first, the rest scrolls inside the table.
 const NARROW_POSITION_COLUMNS = withFirst(positionColumns(true), [
@@ -81,6 +115,7 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
   useFollowPositionQuotes();
   const data = usePositions(active);
   useWatchSymbols(data.rows.map((row) => row.symbol));
+  const totals = usePositionTotals(data.rows);
   return (
     <TradeTable
       label={b.positions}
@@ -89,6 +124,9 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
       rowKey={(row) => row.orderId}
       emptyText={b.emptyPositions}
       narrow={narrow}
+      // a phone has no bottom panel header: the account's figures lead its positions
+      header={narrow ? <AccountBar variant="strip" /> : undefined}
+      totals={positionTotalCells(totals)}
       rowActions={(row) => [
         { key: 'edit', label: b.edit, onSelect: () => openEditOrder(row) },
         { key: 'close', label: b.close, onSelect: () => openClosePosition(row) },

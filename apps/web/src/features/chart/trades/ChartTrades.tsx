@@ -1,0 +1,232 @@
+import { CloseOutlined } from '@ant-design/icons';
+import type { ContractTerms, PendingView, PositionView } from '@ct/domain';
+import { useEffect, useMemo, useState } from 'react';
+import { useStore } from 'zustand';
+import { messages } from '../../../i18n/messages';
+import { useSymbolInfo } from '../../../market/instruments';
+import { useQuote } from '../../../realtime/quotes';
+import type { ChartColors } from '../../../shared/chartTheme';
+import { useAccountLiveUpdates } from '../../trading/accountLive';
+import { openCancelPending, openClosePosition } from '../../trading/dialogs';
+import { formatPnl, formatQuantity } from '../../trading/format';
+import { useTradeList } from '../../trading/store';
+import { TradingDialogs } from '../../trading/TradingDialogs';
+import type { ChartController } from '../ChartController';
+import { lineProfit, linePriceText, tradeLinesOf, type TradeLine } from './model';
+import { TradesView } from './view';
+import './trades.css';
+
+const m = messages.chartTrades;
+
+/**
+ * The workspace mounts the trading dialogs (close, cancel) once for all its charts; a chart
+ * on another page (/chart, a child frame) brings its own.
+ */
+function pageHasTradingDialogs(): boolean {
+  return /^\/(desktop|phone)(\/|$)/.test(window.location.pathname);
+}
+
+function sideText(line: TradeLine): string {
+  return line.side === 'buy' ? m.buy : m.sell;
+}
+
+/** What a line's label says: side and volume, type and time in force, or TP / SL. */
+export function lineText(line: TradeLine): string {
+  if (line.kind === 'position') return m.position(sideText(line), formatQuantity(line.volume));
+  if (line.kind === 'pending') {
+    return m.pending(
+      sideText(line),
+      line.trigger === 'stop' ? m.stop : m.limit,
+      formatQuantity(line.volume),
+      line.expireType ?? '',
+    );
+  }
+  return line.kind === 'tp' ? m.tp : m.sl;
+}
+
+function Pnl({ value }: { value: number | null }) {
+  if (value === null) return null;
+  return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
+}
+
+/** A position's floating P&L at the live quote (re-renders with its own quote only). */
+function LivePnl(props: {
+  line: TradeLine;
+  openPrice: number;
+  terms: ContractTerms | null;
+  symbol: string;
+}) {
+  const quote = useQuote(props.symbol);
+  const live =
+    quote && quote.bid !== null && quote.ask !== null ? { bid: quote.bid, ask: quote.ask } : null;
+  return <Pnl value={lineProfit(props.line, props.openPrice, live, props.terms)} />;
+}
+
+/**
+ * The trader's own trades on one chart: a line per open position (side, volume, live P&L),
+ * per TP and SL, per pending order (side, type, volume, GFD/GTC) of the chart's instrument.
+ * TP and SL lines are dragged to change them (checked with the Edit Order panel's rule,
+ * confirmed on their label, then saved with the panel's action); a position's label closes
+ * it and a pending order's cancels it through the trading dialogs. The lines come from the
+ * trading lists of the query cache, so they follow every action and live event.
+ */
+export function ChartTrades({
+  controller,
+  symbol,
+  tick,
+  colors,
+}: {
+  controller: ChartController;
+  symbol: string;
+  tick: number;
+  colors: ChartColors;
+}) {
+  useAccountLiveUpdates();
+  const positions = useTradeList('positions').rows;
+  const pendings = useTradeList('pendings').rows;
+  const terms = useSymbolInfo(symbol) ?? null;
+  const lines = useMemo(
+    () => tradeLinesOf(positions, pendings, symbol),
+    [positions, pendings, symbol],
+  );
+  const positionById = useMemo(
+    () => new Map<string, PositionView>(positions.map((p) => [p.orderId, p])),
+    [positions],
+  );
+  const pendingById = useMemo(
+    () => new Map<string, PendingView>(pendings.map((p) => [p.pId, p])),
+    [pendings],
+  );
+
+  const [view] = useState(() => new TradesView());
+  const { dragging, confirm, saving } = useStore(view.state);
+  const [hostsDialogs] = useState(() => !pageHasTradingDialogs());
+
+  useEffect(() => controller.addLayer(view.layer), [controller, view]);
+  useEffect(() => {
+    view.update({ lines, positions: positionById, symbol, tick, colors });
+  }, [view, lines, positionById, symbol, tick, colors]);
+  // Labels render after the layer placed the lines; a label that changed width moves over.
+  useEffect(() => view.arrange());
+
+  return (
+    <div className="chart-trades" role="group" aria-label={m.region}>
+      {lines.map((line) => {
+        const position = line.orderId ? positionById.get(line.orderId) : undefined;
+        const pending = line.pId ? pendingById.get(line.pId) : undefined;
+        const asking = confirm?.id === line.id;
+        const shownPrice =
+          dragging?.id === line.id ? dragging.price : asking ? confirm.price : line.price;
+        const priceText = linePriceText(shownPrice, tick);
+        const text = lineText(line);
+        const exit = line.kind === 'tp' || line.kind === 'sl';
+        const open = position?.price ?? line.price;
+        const label =
+          line.kind === 'position'
+            ? m.positionLabel(line.orderId ?? '', text)
+            : line.kind === 'pending'
+              ? m.pendingLabel(line.pId ?? '', text, priceText)
+              : m.exitLabel(text, line.orderId ?? '', priceText);
+        return (
+          <div
+            key={line.id}
+            ref={(el) => view.label(line.id, el)}
+            className={[
+              'chart-trade-label',
+              `chart-trade-${line.kind}`,
+              line.side === 'buy' ? 'chart-trade-buy' : 'chart-trade-sell',
+              exit && !asking ? 'chart-trade-draggable' : '',
+              dragging?.id === line.id ? 'chart-trade-active' : '',
+            ]
+              .filter(Boolean)
+              .join(' ')}
+            role="group"
+            aria-label={label}
+            data-line-id={line.id}
+            data-price={shownPrice}
+            style={{ visibility: 'hidden' }}
+            onPointerDown={
+              exit && !asking && !saving
+                ? (event) => view.layer.grab(line.id, event.nativeEvent)
+                : undefined
+            }
+            tabIndex={exit && !asking ? 0 : undefined}
+            aria-keyshortcuts={exit ? 'ArrowUp ArrowDown Enter Escape' : undefined}
+            onKeyDown={
+              exit && !asking && !saving
+                ? (event) => {
+                    if (view.key(line.id, event.key, event.shiftKey)) event.preventDefault();
+                  }
+                : undefined
+            }
+            onBlur={
+              exit && dragging?.id === line.id ? () => view.key(line.id, 'Escape') : undefined
+            }
+          >
+            <span className="chart-trade-text">{text}</span>
+            {line.kind === 'position' && (
+              <LivePnl line={line} openPrice={open} terms={terms} symbol={symbol} />
+            )}
+            {exit && !asking && (
+              <>
+                <span className="chart-trade-price num">{priceText}</span>
+                <Pnl value={lineProfit({ ...line, price: shownPrice }, open, null, terms)} />
+              </>
+            )}
+            {asking && (
+              <span
+                className="chart-trade-confirm"
+                onKeyDown={(event) => {
+                  if (event.key === 'Escape') view.dismiss();
+                }}
+              >
+                <span>{m.confirmMove(text, priceText)}</span>
+                <button
+                  type="button"
+                  className="chart-trade-button chart-trade-ok"
+                  // the question takes the focus: Enter confirms, Escape cancels
+                  ref={(el) => el?.focus({ preventScroll: true })}
+                  disabled={saving}
+                  onClick={() => void view.confirm()}
+                >
+                  {saving ? m.saving : m.confirm}
+                </button>
+                <button
+                  type="button"
+                  className="chart-trade-button"
+                  disabled={saving}
+                  onClick={() => view.dismiss()}
+                >
+                  {m.cancel}
+                </button>
+              </span>
+            )}
+            {line.kind === 'position' && position && (
+              <button
+                type="button"
+                className="chart-trade-button chart-trade-x"
+                aria-label={m.closePosition(position.orderId)}
+                title={m.closePosition(position.orderId)}
+                onClick={() => openClosePosition(position)}
+              >
+                <CloseOutlined aria-hidden="true" />
+              </button>
+            )}
+            {line.kind === 'pending' && pending && (
+              <button
+                type="button"
+                className="chart-trade-button chart-trade-x"
+                aria-label={m.cancelOrder(pending.pId)}
+                title={m.cancelOrder(pending.pId)}
+                onClick={() => openCancelPending(pending)}
+              >
+                <CloseOutlined aria-hidden="true" />
+              </button>
+            )}
+          </div>
+        );
+      })}
+      {hostsDialogs && <TradingDialogs />}
+    </div>
+  );
+}

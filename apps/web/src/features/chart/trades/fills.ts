@@ -1,0 +1,86 @@
+import type { OrderLogView, Period, Side } from '@ct/domain';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef } from 'react';
+import { messages } from '../../../i18n/messages';
+import type { ChartMarker } from '../../../shared/chartMarkers';
+import type { ChartColors } from '../../../shared/chartTheme';
+import { queryClient } from '../../../shared/queryClient';
+import { useAuthStore } from '../../auth/store';
+import { fetchOrderLogs } from '../../trading/api';
+import { useTradeList } from '../../trading/store';
+import { fillMarkersOf } from './model';
+
+/*
+ * The account's recent fills for the chart's markers: the newest rows of the order log (its
+ * filled orders carry the fill time and price), under a key of their own — the Order Logs
+ * table pages the same call by what it shows, and a chart must not change its pages. Every
+ * fill opens, reduces or closes a position, so the fills are asked again whenever the
+ * positions list changes (actions and the account's live events refresh that list).
+ */
+
+/** How many of the newest order log rows the markers come from. */
+export const RECENT_FILL_ROWS = 200;
+
+/** The query key of an account's recent order log rows (the chart's fill markers). */
+export const recentFillsKey = (uuid: string) => ['trading', uuid, 'recentFills'] as const;
+
+const NONE: readonly ChartMarker[] = [];
+
+const fillText = (side: Side, volume: number) =>
+  messages.chartTrades.fillMarker(
+    side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell,
+    String(volume),
+  );
+
+/**
+ * The current account's fills of `symbol` as chart markers at `period`'s bars (none without
+ * an account or an instrument). A failed request shows no markers; the next change asks again.
+ */
+export function useFillMarkers(
+  symbol: string | null,
+  period: Period,
+  colors: Pick<ChartColors, 'up' | 'down'>,
+): readonly ChartMarker[] {
+  const uuid = useAuthStore((s) => s.currentTrader?.uuid ?? null);
+  const enabled = uuid !== null && symbol !== null;
+  const { rows: positions, loading } = useTradeList('positions', enabled);
+  const query = useQuery(
+    {
+      queryKey: recentFillsKey(uuid ?? ''),
+      queryFn: async (): Promise<OrderLogView[]> => {
+        const { currentTrader } = useAuthStore.getState();
+        if (!currentTrader || currentTrader.uuid !== uuid) return [];
+        const result = await fetchOrderLogs(currentTrader, {
+          lastSortId: -1,
+          limit: RECENT_FILL_ROWS,
+        });
+        if (!result.success) throw new Error(result.message);
+        return result.data.rows;
+      },
+      enabled,
+    },
+    queryClient,
+  );
+
+  // The open volumes changed after they were first seen: a fill came with the change.
+  const volumes = positions.map((p) => `${p.orderId}:${p.volume}:${p.settledVol}`).join(',');
+  const seen = useRef<{ uuid: string | null; volumes: string } | null>(null);
+  useEffect(() => {
+    // a list on its way is not a change (the first load least of all)
+    if (loading) return;
+    const before = seen.current;
+    seen.current = { uuid, volumes };
+    if (!uuid || !before || before.uuid !== uuid || before.volumes === volumes) return;
+    void queryClient.invalidateQueries({ queryKey: recentFillsKey(uuid), exact: true });
+  }, [uuid, volumes, loading]);
+
+  const logs = query.data;
+  const { up, down } = colors;
+  return useMemo(
+    () =>
+      symbol && logs && logs.length > 0
+        ? fillMarkersOf(logs, symbol, period, { buy: up, sell: down }, fillText)
+        : NONE,
+    [logs, symbol, period, up, down],
+  );
+}

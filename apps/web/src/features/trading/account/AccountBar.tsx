@@ -1,0 +1,128 @@
+import { WarningFilled } from '@ant-design/icons';
+import { Alert, Tooltip, Typography } from 'antd';
+import { messages } from '../../../i18n/messages';
+import { useAuthStore } from '../../auth/store';
+import { useLiveFigures, type LiveFigures } from './liveFigures';
+import { formatAmount, formatLevel, formatSignedAmount, formatWarningLevel } from './format';
+import { useAccountSummary } from './summary';
+import './account.css';
+
+const m = messages.accountMoney;
+
+/**
+ * Where the bar is shown: `bar` in the desktop bottom panel's header (one line), `card` in
+ * the phone's My tab, `strip` at the top of the phone's Positions list.
+ */
+export type AccountBarVariant = 'bar' | 'card' | 'strip';
+
+type Figure = {
+  key: string;
+  label: string;
+  value: string;
+  /** 'up' / 'down' colour a P&L (green at zero or above, red below); 'down' a shortfall. */
+  tone?: 'up' | 'down';
+};
+
+function figuresOf(f: LiveFigures | null): Figure[] {
+  const dash = m.noMarginLevel;
+  const amount = (value: number | undefined) => (value === undefined ? dash : formatAmount(value));
+  return [
+    { key: 'balance', label: m.balance, value: amount(f?.balance) },
+    { key: 'equity', label: m.equity, value: amount(f?.equity) },
+    { key: 'usedMargin', label: m.usedMargin, value: amount(f?.usedMargin) },
+    {
+      key: 'freeMargin',
+      label: m.freeMargin,
+      value: amount(f?.freeMargin),
+      tone: f && f.freeMargin < 0 ? 'down' : undefined,
+    },
+    {
+      key: 'marginLevel',
+      label: m.marginLevel,
+      value: f?.marginLevel == null ? dash : `${formatLevel(f.marginLevel)}%`,
+      tone: f?.marginWarning ? 'down' : undefined,
+    },
+    {
+      key: 'floatingPnl',
+      label: m.floatingPnl,
+      value: f ? formatSignedAmount(f.unrealizedPnl) : dash,
+      tone: f ? (f.unrealizedPnl >= 0 ? 'up' : 'down') : undefined,
+    },
+  ];
+}
+
+function warningText(f: LiveFigures): string {
+  return m.warning(formatLevel(f.marginLevel ?? 0), formatWarningLevel(f.marginWarningLevel));
+}
+
+/**
+ * The account's money: balance, equity, used and free margin, margin level and the total
+ * floating P&L, updating live with prices (recomputed in the browser by the server's rule)
+ * and with the account's events (a new summary), and a warning while the margin level is
+ * below the configured level. Nothing without a current account.
+ */
+export function AccountBar({ variant }: { variant: AccountBarVariant }) {
+  const hasAccount = useAuthStore((s) => s.currentTrader !== null);
+  const { summary, error } = useAccountSummary();
+  const live = useLiveFigures(summary);
+  if (!hasAccount) return null;
+  const figures = figuresOf(live);
+  const warning = live?.marginWarning ? warningText(live) : null;
+
+  const list = (
+    <dl className="account-figures" aria-busy={live === null && !error}>
+      {figures.map((figure) => (
+        <div key={figure.key} className={`account-figure account-figure-${figure.key}`}>
+          <dt>{figure.label}</dt>
+          <dd className={figure.tone ? `num pnl-${figure.tone}` : 'num'}>{figure.value}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+
+  if (variant === 'bar') {
+    return (
+      <section className="account-bar" aria-label={m.region}>
+        {error ? (
+          <Typography.Text type="danger" className="account-error">
+            {error}
+          </Typography.Text>
+        ) : (
+          <>
+            <span className="account-currency">{live?.currency ?? summary?.currency}</span>
+            {list}
+            {warning && live && (
+              <Tooltip title={warning}>
+                <span role="alert" aria-label={warning} className="account-warning-pill">
+                  <WarningFilled aria-hidden />
+                  <span className="account-warning-text">
+                    {m.warningShort(formatWarningLevel(live.marginWarningLevel))}
+                  </span>
+                </span>
+              </Tooltip>
+            )}
+          </>
+        )}
+      </section>
+    );
+  }
+
+  return (
+    <section className={`account-${variant}`} aria-label={m.region}>
+      {variant === 'card' && (
+        <div className="account-card-head">
+          <Typography.Title level={5} className="my-section-title">
+            {m.title}
+          </Typography.Title>
+          {live && (
+            <Typography.Text type="secondary">{m.inCurrency(live.currency)}</Typography.Text>
+          )}
+        </div>
+      )}
+      {warning && (
+        <Alert className="account-warning" type="error" showIcon title={warning} role="alert" />
+      )}
+      {error ? <Typography.Text type="danger">{error}</Typography.Text> : list}
+    </section>
+  );
+}

@@ -1,0 +1,127 @@
+/// <reference lib="dom" />
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+/**
+ * The JavaScript a first visit transfers (compressed bytes on the wire) before the first
+ * chart is drawn, with its files. Part of `npm run bench -- --only=browser`; on its own:
+ * `node --import tsx bench/browser/initialJs.ts [--web-dist=DIR]` (a built web app in DIR,
+ * e.g. to compare two builds; by default `npm start` builds apps/web/dist when stale).
+ */
+export type InitialJs = { totalKb: number; files: { name: string; kb: number }[] };
+
+const REPO_ROOT = new URL('../..', import.meta.url).pathname;
+
+/** Opens /desktop in a fresh page with the cache off and sums the scripts it loaded. */
+export async function measureInitialJs(context: BrowserContext): Promise<InitialJs> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
+  const scripts = new Map<string, string>();
+  const sizes = new Map<string, number>();
+  cdp.on(
+    'Network.responseReceived',
+    (e: { requestId: string; type: string; response: { url: string } }) => {
+      if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
+    },
+  );
+  cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
+    if (scripts.has(e.requestId)) sizes.set(e.requestId, e.encodedDataLength);
+  });
+  await page.goto('/desktop');
+  await page.waitForSelector('[data-testid=chart-canvas][data-phase=ready]', { timeout: 60_000 });
+  const files = [...sizes].map(([id, bytes]) => ({
+    name: path.basename(new URL(scripts.get(id) ?? 'x:/unknown').pathname),
+    kb: Math.round(bytes / 102.4) / 10,
+  }));
+  files.sort((a, b) => b.kb - a.kb);
+  await page.close();
+  return { totalKb: Math.round(files.reduce((s, f) => s + f.kb, 0) * 10) / 10, files };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function startServer(
+  dataDir: string,
+  webDist: string | null,
+): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const { NODE_ENV: _mode, ...env } = process.env;
+  const args = webDist ? ['--import', 'tsx', 'apps/server/src/main.ts'] : ['scripts/start.mjs'];
+  const child = spawn(process.execPath, args, {
+    cwd: REPO_ROOT,
+    env: {
+      ...env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      ...(webDist ? { WEB_DIST: webDist } : {}),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  return new Promise((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /running at (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) resolve({ child, url: match[1] });
+    });
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.once('exit', (code) => reject(new Error(`product exited (${code}):\n${output}`)));
+  });
+}
+
+async function main(): Promise<void> {
+  const arg = process.argv.find((a) => a.startsWith('--web-dist='));
+  const webDist = arg ? path.resolve(arg.slice('--web-dist='.length)) : null;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'ct-bench-initial-js-'));
+  const server = await startServer(dataDir, webDist);
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+  });
+  try {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: { width: 1440, height: 900 },
+    });
+    const page = await context.newPage();
+    await page.goto('/login');
+    await page.getByLabel('Email').fill('demo@example.com');
+    await page.getByLabel('Password').fill(process.env.DEMO_PASSWORD ?? 'demo1234');
+    await page.getByLabel('Password').press('Enter');
+    await page.waitForURL(/\/desktop/, { timeout: 60_000 });
+    const runs: InitialJs[] = [];
+    for (let i = 0; i < 3; i += 1) runs.push(await measureInitialJs(context));
+    const last = runs.at(-1)!;
+    console.log(
+      `Initial JavaScript before the first drawn chart${webDist ? ` (${webDist})` : ''}: ` +
+        `${runs.map((r) => r.totalKb).join(' / ')} KB compressed (3 loads), ${last.files.length} files`,
+    );
+    for (const f of last.files.slice(0, 12)) console.log(`  ${f.kb} KB  ${f.name}`);
+  } finally {
+    await browser.close();
+    if (server.child.pid) process.kill(-server.child.pid, 'SIGTERM');
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

@@ -1,0 +1,370 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectPath, loginThroughPage } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { releaseQuote, setQuote } from './support/market.ts';
+import { idOfNewToast } from './support/toasts.ts';
+
+/*
+ * The trader's own trades on the chart: a position's line (with its TP and SL) appears after
+ * an order; dragging the TP line changes the TP in the positions table, and the engine then
+ * closes the position at the dragged level (order log: Take profit at that price); a drag
+ * the Edit Order rules refuse snaps back with their message; a pending order's line cancels
+ * it; on a phone a finger drags the TP. BTCUSDT's quote is pinned with the test-only feed
+ * control next to where the simulation has it, so the history bars and the lines share the
+ * price scale.
+ */
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+const SYMBOL = 'BTCUSDT';
+const LIVE = { timeout: 15_000 };
+let browser: Browser;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+// ---- helpers ----
+
+/** BTCUSDT's bid as the product quotes it now (the quote cache call), to the whole dollar. */
+async function marketNow(page: Page): Promise<number> {
+  const res = await page.request.post('/trading/symbol/cache', {
+    data: { channel: 1, device: 1, symbols: SYMBOL },
+  });
+  const body = (await res.json()) as { data: { caches: { bid: number }[] } };
+  const bid = body.data.caches[0]?.bid;
+  if (!bid) throw new Error(`No quote of ${SYMBOL}: ${JSON.stringify(body)}`);
+  return Math.round(bid);
+}
+
+function chart(page: Page): Locator {
+  return page.locator(`section.trading-chart:has([data-symbol="${SYMBOL}"])`).first();
+}
+
+/** The label of a line on the chart, by its accessible name. */
+function lineLabel(page: Page, name: string | RegExp): Locator {
+  return chart(page).getByRole('group', { name });
+}
+
+/** The y (page px) of a line: its label sits centred on it. */
+async function lineY(label: Locator): Promise<number> {
+  const box = await label.boundingBox();
+  if (!box) throw new Error('The line is not on screen');
+  return box.y + box.height / 2;
+}
+
+/** The page y of `price`, from two lines whose prices and ys are known. */
+function yOf(price: number, a: { price: number; y: number }, b: { price: number; y: number }) {
+  return a.y + ((price - a.price) * (b.y - a.y)) / (b.price - a.price);
+}
+
+/** Drags with the mouse from `fromY` to `toY`, in the middle of the chart's pane or at `atX`. */
+async function mouseDrag(page: Page, fromY: number, toY: number, atX?: number): Promise<void> {
+  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
+  if (!box) throw new Error('No chart');
+  const x = atX ?? box.x + box.width * 0.55;
+  await page.mouse.move(x, fromY);
+  await page.mouse.down();
+  await page.mouse.move(x, toY, { steps: 8 });
+  await page.mouse.up();
+}
+
+/** Drags with a finger (touch events through the DevTools protocol, as a phone sends them). */
+async function touchDrag(page: Page, fromY: number, toY: number): Promise<void> {
+  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
+  if (!box) throw new Error('No chart');
+  const x = Math.round(box.x + box.width * 0.5);
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Input.dispatchTouchEvent', {
+    type: 'touchStart',
+    touchPoints: [{ x, y: Math.round(fromY) }],
+  });
+  for (let i = 1; i <= 8; i++) {
+    const y = Math.round(fromY + ((toY - fromY) * i) / 8);
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
+  }
+  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+  await cdp.detach();
+}
+
+/** Waits for a toast with this text. */
+async function toast(page: Page, text: string | RegExp): Promise<string> {
+  const message = page.locator('.ant-message-notice').filter({ hasText: text }).first();
+  await message.waitFor({ timeout: 15_000 });
+  return ((await message.textContent()) ?? '').trim();
+}
+
+function ticket(page: Page): Locator {
+  return page.getByRole('group', { name: `${SYMBOL} Order` }).first();
+}
+
+/** Pins the quote and waits until the ticket shows it (it came over the live feed). */
+async function moveMarket(page: Page, bid: number, ask: number, where: Locator): Promise<void> {
+  await setQuote(page.request, SYMBOL, bid, ask);
+  const shows = async (side: 'Buy' | 'Sell', price: number) =>
+    ((await where.getByRole('radio', { name: side }).textContent()) ?? '').includes(
+      price.toFixed(1),
+    );
+  await expect
+    .poll(async () => (await shows('Sell', bid)) && (await shows('Buy', ask)), LIVE)
+    .toBe(true);
+}
+
+async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void> {
+  await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
+  await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
+}
+
+const tradeRows = (page: Page) => page.locator('.trade-table .ant-table-tbody tr.ant-table-row');
+
+function rowWithId(page: Page, id: string): Locator {
+  return tradeRows(page).filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+}
+
+/** The price a confirmation asks for: 'Move TP to 61234.5?'. */
+async function askedPrice(label: Locator): Promise<string> {
+  const text = (await label.getByText(/^Move TP to [\d.]+\?$/).textContent()) ?? '';
+  const match = /to ([\d.]+)\?/.exec(text);
+  if (!match?.[1]) throw new Error(`No price in "${text}"`);
+  return match[1];
+}
+
+// Columns of the wide positions table.
+const POS = { tp: 6, sl: 7 };
+
+describe('trades on the chart, desktop', () => {
+  let page: Page;
+  let orderId = '';
+  let bid = 0;
+  let newTp = '';
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'desktop', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/desktop');
+    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    bid = await marketNow(page);
+  });
+  afterAll(async () => {
+    await releaseQuote(page.request, SYMBOL);
+    await page.context().close();
+  });
+
+  it('a position’s line, its TP and SL appear after an order', async () => {
+    await moveMarket(page, bid, bid + 0.5, ticket(page));
+    const open = bid + 0.5; // a buy fills at the ask
+    const tp = (open * 1.002).toFixed(1);
+    const sl = (open * 0.998).toFixed(1);
+    await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).check();
+    await page.getByLabel('TP price').fill(tp);
+    await ticket(page).getByRole('checkbox', { name: 'Stop Loss' }).check();
+    await page.getByLabel('SL price').fill(sl);
+    const place = page.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
+    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
+
+    const position = lineLabel(page, `Position ${orderId}: Buy 1`);
+    await position.waitFor({ state: 'visible', ...LIVE });
+    expect(await position.getAttribute('data-price')).toBe(String(open));
+    // the floating P&L at the bid: (bid − open) × 1 = −0.50
+    await expect.poll(() => position.textContent(), LIVE).toContain('-0.50');
+    const tpLine = lineLabel(page, new RegExp(`^TP of position ${orderId} at ${tp}`));
+    const slLine = lineLabel(page, new RegExp(`^SL of position ${orderId} at ${sl}`));
+    await tpLine.waitFor({ state: 'visible' });
+    await slLine.waitFor({ state: 'visible' });
+    // TP above the open price, SL below it
+    expect(await lineY(tpLine)).toBeLessThan(await lineY(position));
+    expect(await lineY(slLine)).toBeGreaterThan(await lineY(position));
+    // the P&L moves with the market, without a reload
+    await moveMarket(page, bid + 10, bid + 10.5, ticket(page));
+    await expect.poll(() => position.textContent(), LIVE).toContain('+9.50');
+    await expect
+      .poll(
+        async () =>
+          Number(await chart(page).getByTestId('chart-canvas').getAttribute('data-markers')),
+        LIVE,
+      )
+      .toBeGreaterThanOrEqual(1); // the fill's arrow
+    await screenshot(page, 'chart-trades-desktop-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'chart-trades-desktop-1440-dark');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await position.waitFor({ state: 'visible' });
+    await screenshot(page, 'chart-trades-desktop-1024-dark');
+    await setTheme(page, 'light');
+    await screenshot(page, 'chart-trades-desktop-1024-light');
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
+  it('dragging the TP line changes the TP in the positions table', async () => {
+    const position = lineLabel(page, `Position ${orderId}: Buy 1`);
+    const tpLine = lineLabel(page, new RegExp(`^TP of position ${orderId} at`));
+    const open = {
+      price: Number(await position.getAttribute('data-price')),
+      y: await lineY(position),
+    };
+    const tp = { price: Number(await tpLine.getAttribute('data-price')), y: await lineY(tpLine) };
+    const target = tp.price + (tp.price - open.price) * 0.5;
+    await mouseDrag(page, tp.y, yOf(target, open, tp));
+
+    await tpLine.getByRole('button', { name: 'Confirm' }).waitFor();
+    newTp = await askedPrice(tpLine);
+    expect(Math.abs(Number(newTp) - target)).toBeLessThan((tp.price - open.price) * 0.2);
+    await screenshot(page, 'chart-trades-desktop-confirm');
+    await tpLine.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Take Profit / Stop Loss updated successfully');
+
+    const row = rowWithId(page, orderId);
+    await expect
+      .poll(async () => (await row.locator('td').nth(POS.tp).textContent())?.trim())
+      .toBe(newTp);
+    // the SL stays where it was
+    const slLine = lineLabel(page, new RegExp(`^SL of position ${orderId}`));
+    expect(Number((await row.locator('td').nth(POS.sl).textContent())?.trim())).toBe(
+      Number(await slLine.getAttribute('data-price')),
+    );
+    await expect.poll(() => tpLine.getAttribute('data-price')).toBe(String(Number(newTp)));
+  });
+
+  it('a TP dragged below the open price snaps back with the validator’s message', async () => {
+    const position = lineLabel(page, `Position ${orderId}: Buy 1`);
+    const tpLine = lineLabel(page, new RegExp(`^TP of position ${orderId} at`));
+    const before = await tpLine.getAttribute('data-price');
+    const from = await lineY(tpLine);
+    // this time by its label, which is a handle too
+    const label = await tpLine.boundingBox();
+    await mouseDrag(page, from, (await lineY(position)) + 25, (label?.x ?? 0) + 12);
+    const message = await toast(page, /^TP price must be between [\d.]+ and [\d.]+$/);
+    expect(message).toMatch(/^TP price must be between/);
+    expect(await tpLine.getAttribute('data-price')).toBe(before);
+    await expect.poll(async () => Math.abs((await lineY(tpLine)) - from)).toBeLessThan(2);
+    expect(await tpLine.getByRole('button', { name: 'Confirm' }).count()).toBe(0);
+    await screenshot(page, 'chart-trades-desktop-refused');
+  });
+
+  it('the engine closes at the dragged TP: the order log says Take profit at that price', async () => {
+    const tp = Number(newTp);
+    await setQuote(page.request, SYMBOL, tp, tp + 0.5);
+    await lineLabel(page, `Position ${orderId}: Buy 1`).waitFor({ state: 'detached', ...LIVE });
+    await page.getByRole('tab', { name: 'Order Logs', exact: true }).click();
+    const close = tradeRows(page)
+      .filter({ hasText: 'Take profit' })
+      .filter({ hasText: newTp })
+      .first();
+    await close.waitFor(LIVE);
+    expect(await close.textContent()).toContain(`${SYMBOL}SellClose1`);
+    // the open and the close fill as arrows on the chart
+    await expect
+      .poll(
+        async () =>
+          Number(await chart(page).getByTestId('chart-canvas').getAttribute('data-markers')),
+        LIVE,
+      )
+      .toBeGreaterThanOrEqual(2);
+    await screenshot(page, 'chart-trades-desktop-tp-hit');
+    await page.getByRole('tab', { name: 'Positions', exact: true }).click();
+  });
+
+  it('a pending order’s line cancels it through the Cancel Pending Order dialog', async () => {
+    await moveMarket(page, bid, bid + 0.5, ticket(page));
+    await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
+    await ticket(page).getByRole('checkbox', { name: 'Stop Loss' }).uncheck();
+    await ticket(page).getByText('Limit', { exact: true }).click();
+    await page.getByLabel('Limit Price').fill((bid * 0.998).toFixed(1));
+    await ticket(page).getByText('GFD', { exact: true }).click();
+    const place = page.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
+    const pId = await idOfNewToast(page, /^Pending order successful! Order ID: \d+$/, () =>
+      place.click(),
+    );
+    const line = lineLabel(page, new RegExp(`^Pending order ${pId}: Buy Limit 1 GFD at`));
+    await line.waitFor({ state: 'visible', ...LIVE });
+    await screenshot(page, 'chart-trades-desktop-pending');
+    await line.getByRole('button', { name: `Cancel pending order ${pId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Cancel Pending Order' });
+    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    await toast(page, 'Pending order canceled successfully');
+    await line.waitFor({ state: 'detached' });
+    await ticket(page).getByText('Market', { exact: true }).click();
+  });
+});
+
+describe('trades on the chart, phone', () => {
+  let page: Page;
+  let orderId = '';
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'phone', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/phone');
+    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+  });
+  afterAll(async () => {
+    await releaseQuote(page.request, SYMBOL);
+    await page.context().close();
+  });
+
+  it('a finger drags the TP line; the position closes from its line', async () => {
+    const bid = await marketNow(page);
+    await setQuote(page.request, SYMBOL, bid, bid + 0.5);
+    await page.getByRole('button', { name: `Buy ${SYMBOL}` }).click();
+    const modal = page.getByRole('dialog', { name: `${SYMBOL} Paper Trading` });
+    await modal.waitFor();
+    await moveMarket(page, bid, bid + 0.5, modal);
+    const open = bid + 0.5;
+    await modal.getByRole('checkbox', { name: 'Take Profit' }).check();
+    await modal.getByLabel('TP price').fill((open * 1.002).toFixed(1));
+    const place = modal.getByRole('button', { name: 'Place Buy Order' });
+    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
+    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
+    await modal.getByRole('button', { name: 'Close' }).click();
+    await modal.waitFor({ state: 'hidden' });
+
+    const position = lineLabel(page, `Position ${orderId}: Buy 1`);
+    const tpLine = lineLabel(page, new RegExp(`^TP of position ${orderId} at`));
+    await position.waitFor({ state: 'visible', ...LIVE });
+    await tpLine.waitFor({ state: 'visible' });
+    await screenshot(page, 'chart-trades-phone-light');
+
+    const a = {
+      price: Number(await position.getAttribute('data-price')),
+      y: await lineY(position),
+    };
+    const b = { price: Number(await tpLine.getAttribute('data-price')), y: await lineY(tpLine) };
+    await touchDrag(page, b.y, yOf(b.price + (b.price - a.price) * 0.5, a, b));
+    await tpLine.getByRole('button', { name: 'Confirm' }).waitFor();
+    const asked = await askedPrice(tpLine);
+    await screenshot(page, 'chart-trades-phone-confirm');
+    await tpLine.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Take Profit / Stop Loss updated successfully');
+    await expect.poll(() => tpLine.getAttribute('data-price')).toBe(String(Number(asked)));
+
+    // the page did not scroll sideways or away under the finger
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+
+    const bar = page.getByRole('navigation', { name: 'Main navigation' });
+    await bar.getByRole('button', { name: 'My' }).click();
+    await page.getByText('Dark', { exact: true }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await bar.getByRole('button', { name: 'Trading' }).click();
+    await position.waitFor({ state: 'visible' });
+    await screenshot(page, 'chart-trades-phone-dark');
+
+    await position.getByRole('button', { name: `Close position ${orderId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close Position' });
+    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await toast(page, 'Position closed successfully');
+    await position.waitFor({ state: 'detached' });
+    await tpLine.waitFor({ state: 'detached' });
+    // back to the light theme the other journeys expect
+    await bar.getByRole('button', { name: 'My' }).click();
+    await page.getByText('Light', { exact: true }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  });
+});

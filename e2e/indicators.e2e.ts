@@ -1,0 +1,276 @@
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loginThroughPage } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot, type Viewport } from './support/browser';
+import { animationsDone, waitUntil } from './support/wait.ts';
+
+// Indicators on a live chart in a real browser: added from the left toolbar, drawn (pixels
+// in their colours, panes of their own), saved for the user on the server and back after a
+// reload, and kept per chart of the grid. The journey shares the demo user with the others:
+// it puts back the indicator settings it found.
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+
+const READY = '[data-testid=chart-canvas][data-phase=ready]';
+/** The first two colours new indicators take (features/chart/indicators/store.ts). */
+const SMA_COLOR = '#2962ff';
+const RSI_COLOR = '#ff9800';
+const SLOTS = ['0', '1', '2', '3'];
+
+async function login(page: Page): Promise<void> {
+  await loginThroughPage(page, password);
+  await page.waitForURL(/\/(desktop|phone)/, { timeout: 30_000 });
+}
+
+/** Runs the page's fetch with its session (cookie and identity headers); answers the JSON. */
+function api(page: Page, method: string, url: string, body?: unknown): Promise<unknown> {
+  return page.evaluate(
+    async ({ method, url, body }) => {
+      const res = await fetch(url, {
+        method,
+        headers: {
+          'content-type': 'application/json',
+          'x-user-id': localStorage.getItem('userId') ?? '',
+          'x-user-name': localStorage.getItem('userName') ?? '',
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as unknown };
+    },
+    { method, url, body },
+  );
+}
+
+function chartCanvas(page: Page, index = 0): Locator {
+  return page.getByTestId('chart-canvas').nth(index);
+}
+
+async function dataset(chart: Locator): Promise<Record<string, string>> {
+  return chart.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
+}
+
+/** Pixels of the chart's canvases near each of `colours` (hex), in the order given. */
+function colourPixels(chart: Locator, colours: string[]): Promise<number[]> {
+  return chart.evaluate((root, hexes) => {
+    const targets = hexes.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
+    const counts = targets.map(() => 0);
+    for (const canvas of Array.from(root.querySelectorAll('canvas'))) {
+      if (canvas.width === 0 || canvas.height === 0) continue;
+      const context = canvas.getContext('2d');
+      if (!context) continue;
+      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+      for (let i = 0; i < data.length; i += 4) {
+        if (data[i + 3]! < 200) continue;
+        targets.forEach((c, k) => {
+          const d =
+            Math.abs(data[i]! - c[0]!) +
+            Math.abs(data[i + 1]! - c[1]!) +
+            Math.abs(data[i + 2]! - c[2]!);
+          if (d < 40) counts[k]! += 1;
+        });
+      }
+    }
+    return counts;
+  }, colours);
+}
+
+/** Waits until the chart draws SMA 20 over the price and RSI 14 in a pane of its own. */
+async function expectSmaAndRsi(chart: Locator): Promise<void> {
+  await expect
+    .poll(async () => (await dataset(chart)).indicators, { timeout: 30_000 })
+    .toBe('SMA 20;RSI 14');
+  // price, volume and RSI
+  expect((await dataset(chart)).indicatorPanes).toBe('3');
+  const [sma, rsi] = await waitUntil(
+    () => colourPixels(chart, [SMA_COLOR, RSI_COLOR]),
+    ([s, r]) => s! > 150 && r! > 150,
+  );
+  expect(sma, 'SMA line pixels').toBeGreaterThan(150);
+  expect(rsi, 'RSI line pixels').toBeGreaterThan(150);
+}
+
+describe('indicators', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  /** The demo user's settings before the journey, put back after it. */
+  const found = new Map<string, unknown>();
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, 'desktop', baseURL);
+    page = await context.newPage();
+    await login(page);
+    for (const slot of SLOTS) {
+      const answer = (await api(page, 'GET', `/api/charts/indicators/${slot}`)) as {
+        status: number;
+        body: { indicators: unknown[] };
+      };
+      expect(answer.status, `GET indicators of slot ${slot}`).toBe(200);
+      found.set(slot, answer.body.indicators);
+      await api(page, 'PUT', `/api/charts/indicators/${slot}`, { indicators: [] });
+    }
+    await page.reload();
+  });
+
+  afterAll(async () => {
+    try {
+      for (const [slot, indicators] of found) {
+        await api(page, 'PUT', `/api/charts/indicators/${slot}`, { indicators });
+      }
+    } finally {
+      await context?.close();
+      await browser?.close();
+    }
+  });
+
+  it('adds SMA 20 and RSI 14 from the left toolbar: both draw, RSI in a pane of its own', async () => {
+    const chart = chartCanvas(page);
+    await page.waitForSelector(READY, { timeout: 30_000 });
+    expect((await dataset(chart)).indicatorPanes).toBe('2'); // price and volume
+    await page
+      .getByRole('toolbar', { name: 'Chart tools' })
+      .getByRole('button', { name: 'Indicators' })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Indicators' });
+    await dialog.waitFor();
+    const saved = () =>
+      page.waitForResponse(
+        (r) => r.url().endsWith('/api/charts/indicators/0') && r.request().method() === 'PUT',
+      );
+    let put = saved();
+    await dialog.getByRole('button', { name: 'Add Moving Average (SMA)' }).click();
+    expect((await put).status()).toBe(200);
+    put = saved();
+    await dialog.getByRole('button', { name: 'Add Relative Strength Index (RSI)' }).click();
+    expect((await put).status()).toBe(200);
+    await expect.poll(() => dialog.getByText('SMA 20', { exact: true }).count()).toBe(1);
+    await expect.poll(() => dialog.getByText('RSI 14', { exact: true }).count()).toBe(1);
+    await animationsDone(dialog);
+    await screenshot(page, 'indicators-dialog-1440-light');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expectSmaAndRsi(chart);
+  });
+
+  it('survives a reload: the server gives the settings back', async () => {
+    await page.reload();
+    await page.waitForSelector(READY, { timeout: 30_000 });
+    await expectSmaAndRsi(chartCanvas(page));
+  });
+
+  it('another chart of the grid does not have them', async () => {
+    await page.getByTitle('4 charts').click();
+    await expect.poll(() => page.locator(READY).count(), { timeout: 30_000 }).toBe(4);
+    await expectSmaAndRsi(chartCanvas(page, 0));
+    for (const i of [1, 2, 3]) {
+      const d = await dataset(chartCanvas(page, i));
+      expect(d.indicators ?? '', `chart ${i + 1}`).toBe('');
+      expect(d.indicatorPanes, `chart ${i + 1}`).toBe('2');
+    }
+    const [sma] = await colourPixels(chartCanvas(page, 1), [SMA_COLOR]);
+    expect(sma, 'no SMA on chart 2').toBeLessThan(20);
+    await page.mouse.move(5, 5);
+    await screenshot(page, 'indicators-grid4-1440-light');
+    await page.getByTitle('1 chart').click();
+  });
+
+  it('hiding the volume removes its pane; showing it brings it back under the price', async () => {
+    const chart = chartCanvas(page);
+    await page.waitForSelector(READY);
+    await page.getByRole('button', { name: 'Indicators' }).first().click();
+    const dialog = page.getByRole('dialog', { name: 'Indicators' });
+    await dialog.getByRole('button', { name: 'Hide Vol' }).click();
+    await expect.poll(async () => (await dataset(chart)).indicatorPanes).toBe('2');
+    await dialog.getByRole('button', { name: 'Show Vol' }).click();
+    await expect.poll(async () => (await dataset(chart)).indicatorPanes).toBe('3');
+    await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await dialog.waitFor({ state: 'hidden' });
+  });
+});
+
+describe('indicator screenshots', () => {
+  let browser: Browser;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  const cases: { name: string; viewport: Viewport; width?: number; height?: number }[] = [
+    { name: '1440', viewport: 'desktop', width: 1440, height: 900 },
+    { name: '1024', viewport: 'desktop', width: 1024, height: 768 },
+    { name: '390', viewport: 'phone' },
+  ];
+  for (const c of cases) {
+    for (const scheme of ['light', 'dark'] as const) {
+      it(`shows SMA, Bollinger, RSI and MACD at ${c.name} (${scheme})`, async () => {
+        const context = await newContext(browser, c.viewport, baseURL);
+        const page = await context.newPage();
+        await page.emulateMedia({ colorScheme: scheme });
+        if (c.width && c.height) await page.setViewportSize({ width: c.width, height: c.height });
+        try {
+          await login(page);
+          const before = (await api(page, 'GET', '/api/charts/indicators/0')) as {
+            body: { indicators: unknown[] };
+          };
+          await api(page, 'PUT', '/api/charts/indicators/0', {
+            indicators: [
+              { id: 's1', kind: 'sma', params: { period: 20 }, visible: true, color: SMA_COLOR },
+              {
+                id: 'b1',
+                kind: 'bollinger',
+                params: { period: 20, deviation: 2 },
+                visible: true,
+                color: '#9c27b0',
+              },
+              { id: 'r1', kind: 'rsi', params: { period: 14 }, visible: true, color: RSI_COLOR },
+              {
+                id: 'm1',
+                kind: 'macd',
+                params: { fast: 12, slow: 26, signal: 9 },
+                visible: true,
+                color: '#00897b',
+              },
+            ],
+          });
+          try {
+            await page.reload();
+            const chart = chartCanvas(page);
+            await page.waitForSelector(READY, { timeout: 30_000 });
+            await expect
+              .poll(async () => (await dataset(chart)).indicators, { timeout: 30_000 })
+              .toBe('SMA 20;BB 20 2;RSI 14;MACD 12 26 9');
+            expect((await dataset(chart)).indicatorPanes).toBe('4');
+            await expect
+              .poll(() => page.locator('.ant-message-notice').count(), { timeout: 10_000 })
+              .toBe(0);
+            expect(
+              await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+            ).toBeLessThanOrEqual(0);
+            await page.mouse.move(5, 5);
+            await screenshot(page, `indicators-chart-${c.name}-${scheme}`);
+            await page.getByRole('button', { name: 'Indicators' }).first().click();
+            const dialog = page.getByRole('dialog', { name: 'Indicators' });
+            await dialog.getByText('MACD 12 26 9', { exact: true }).waitFor();
+            await animationsDone(dialog);
+            const box = (await dialog.boundingBox())!;
+            expect(box.x).toBeGreaterThanOrEqual(0);
+            expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+            await screenshot(page, `indicators-dialog-${c.name}-${scheme}`);
+          } finally {
+            await api(page, 'PUT', '/api/charts/indicators/0', {
+              indicators: before.body.indicators,
+            });
+          }
+        } finally {
+          await context.close();
+        }
+      });
+    }
+  }
+});

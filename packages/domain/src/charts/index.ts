@@ -1,0 +1,2 @@
+export * from './drawings.ts';
+export * from './measure.ts';
