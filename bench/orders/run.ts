@@ -42,15 +42,45 @@ export type OrdersResult = {
   insertsPerSecond: number;
   /** ordersPerSecond / insertsPerSecond */
   ratio: number;
+  /**
+   * CPU time (user + system) per order of the server process over the measured seconds, and
+   * per insert of the baseline's process; null where /proc is not readable. Less sensitive to
+   * other load on the machine than the rates.
+   */
+  cpuMsPerOrder: number | null;
+  cpuMsPerInsert: number;
 };
+
+/** CPU time (user + system, ms) a process has used so far, from /proc; null elsewhere. */
+function processCpuMs(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return Number.isFinite(ticks) ? (ticks * 1000) / CLOCK_TICKS_PER_SECOND : null;
+  } catch {
+    return null;
+  }
+}
+
+// USER_HZ, the unit of /proc/<pid>/stat times: 100 on every Linux build Node runs on.
+const CLOCK_TICKS_PER_SECOND = 100;
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Single-row autocommitted INSERTs into a fresh PGlite for `seconds`; leaves the directory initialised. */
-async function insertBaseline(dir: string, seconds: number): Promise<number> {
+/**
+ * Single-row autocommitted INSERTs into a fresh PGlite for `seconds`; leaves the directory
+ * initialised. Inserts per second and the process's CPU ms per insert.
+ */
+async function insertBaseline(
+  dir: string,
+  seconds: number,
+): Promise<{ perSecond: number; cpuMs: number }> {
   const db = await PGlite.create(dir);
   try {
     await db.exec(`create table bench_inserts (
@@ -60,15 +90,18 @@ async function insertBaseline(dir: string, seconds: number): Promise<number> {
     const until = performance.now() + 1000 + seconds * 1000;
     const measureFrom = performance.now() + 1000;
     let counted = 0;
+    let cpuFrom: NodeJS.CpuUsage | null = null;
     for (let i = 0; performance.now() < until; i++) {
+      if (!cpuFrom && performance.now() >= measureFrom) cpuFrom = process.cpuUsage();
       await db.query(
         'insert into bench_inserts (uuid, symbol, cmd, volume, price, created_at) values ($1, $2, $3, $4, $5, $6)',
         ['bench-account', 'ETHUSDT', 1 + (i % 2), '0.01', '3000.25', Date.now()],
       );
-      if (performance.now() >= measureFrom) counted += 1;
+      if (cpuFrom) counted += 1;
     }
+    const cpu = process.cpuUsage(cpuFrom ?? undefined);
     await db.exec('drop table bench_inserts');
-    return counted / seconds;
+    return { perSecond: counted / seconds, cpuMs: (cpu.user + cpu.system) / 1000 / counted };
   } finally {
     await db.close();
   }
@@ -157,7 +190,8 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-orders-'));
   let child: ChildProcess | undefined;
   try {
-    const insertsPerSecond = await insertBaseline(path.join(root, 'pglite'), o.seconds);
+    const baseline = await insertBaseline(path.join(root, 'pglite'), o.seconds);
+    const insertsPerSecond = baseline.perSecond;
     const server = await startServer(root);
     child = server.child;
     const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
@@ -182,6 +216,12 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
     const startedAt = performance.now();
     const measureFrom = startedAt + 1000;
     const until = measureFrom + o.seconds * 1000;
+    let serverCpuFrom: number | null = null;
+    let serverCpuTo: number | null = null;
+    const cpuMarks = [
+      setTimeout(() => (serverCpuFrom = processCpuMs(child?.pid)), measureFrom - startedAt),
+      setTimeout(() => (serverCpuTo = processCpuMs(child?.pid)), until - startedAt),
+    ];
     const client = async () => {
       while (performance.now() < until) {
         const i = sequence++;
@@ -211,6 +251,7 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
       }
     };
     await Promise.all(Array.from({ length: o.clients }, client));
+    for (const mark of cpuMarks) clearTimeout(mark);
     agent.destroy();
     latencies.sort((a, b) => a - b);
     const ordersPerSecond = latencies.length / o.seconds;
@@ -224,6 +265,11 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
       inserts: Math.round(insertsPerSecond * o.seconds),
       insertsPerSecond,
       ratio: ordersPerSecond / insertsPerSecond,
+      cpuMsPerOrder:
+        serverCpuFrom !== null && serverCpuTo !== null && latencies.length > 0
+          ? (serverCpuTo - serverCpuFrom) / latencies.length
+          : null,
+      cpuMsPerInsert: baseline.cpuMs,
     };
   } finally {
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -240,11 +286,11 @@ export function ordersReport(r: OrdersResult): string[] {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   return [
     `Market orders through the HTTP API (PGlite, committed before the answer), ${r.clients} keep-alive clients`,
-    '| measure | count | per second | p50 ms | p99 ms |',
-    '|---|---:|---:|---:|---:|',
-    `| market orders (POST /trading/order/open) | ${r.orders} | ${fmt(r.ordersPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} |`,
-    `| baseline: single-row committed INSERT into PGlite | ${r.inserts} | ${fmt(r.insertsPerSecond)} | | |`,
-    `| ratio orders / inserts | | ${fmt(r.ratio, 3)}× | | |`,
+    '| measure | count | per second | p50 ms | p99 ms | CPU ms each |',
+    '|---|---:|---:|---:|---:|---:|',
+    `| market orders (POST /trading/order/open) | ${r.orders} | ${fmt(r.ordersPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${r.cpuMsPerOrder === null ? 'n/a' : fmt(r.cpuMsPerOrder, 3)} |`,
+    `| baseline: single-row committed INSERT into PGlite | ${r.inserts} | ${fmt(r.insertsPerSecond)} | | | ${fmt(r.cpuMsPerInsert, 3)} |`,
+    `| ratio orders / inserts | | ${fmt(r.ratio, 3)}× | | | ${r.cpuMsPerOrder === null ? 'n/a' : `${fmt(r.cpuMsPerInsert / r.cpuMsPerOrder, 3)}×`} |`,
     ...(r.failed > 0 ? [`(${r.failed} orders were refused during the run)`] : []),
   ];
 }

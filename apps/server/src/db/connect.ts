@@ -6,7 +6,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { acquireLock } from './lock.ts';
-import { tagTransactions } from './pglite-statements.ts';
+import { installTransactions } from './pglite-statements.ts';
 import type { Schema } from './types.ts';
 
 export type Database =
@@ -50,7 +50,7 @@ export async function openDatabase(options: {
 /** Opens (creating when empty) a PGlite directory without locking; tests use it on copies. */
 export async function openPglite(dir: string): Promise<Database> {
   const client = await PGlite.create(dir);
-  tagTransactions(client);
+  installTransactions(client);
   const db = drizzlePglite({ client, schema });
   return { kind: 'pglite', db, close: () => client.close() };
 }

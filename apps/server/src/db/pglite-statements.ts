@@ -1,72 +1,171 @@
-import type { PGlite, Transaction } from '@electric-sql/pglite';
+import {
+  TransactionAbortedError,
+  messages,
+  parse,
+  protocol,
+  type PGlite,
+  type QueryOptions,
+  type Results,
+  type Transaction,
+} from '@electric-sql/pglite';
+import { query as templatedQuery } from '@electric-sql/pglite/template';
 import type { SqlRow } from './raw.ts';
 
 /*
- * PGlite runs a parameterised query as six calls into its WebAssembly backend (parse,
- * describe, bind, describe, execute, sync) and parses and plans its text every time. Inside
- * a transaction the trading venue's constant statements go instead as one call of the
- * extended protocol: a named prepared statement (parsed once per database, planned by
- * PostgreSQL's plan cache), bound, executed and synced in one message. Only inside a
- * transaction: there PGlite runs nothing else (its transaction holds the database), and the
- * commit writes to the file system as before.
+ * PGlite runs in this process on one thread, and every call into its WebAssembly backend
+ * costs: its own `query` makes six calls per statement (parse, describe, bind, describe,
+ * execute, sync) and parses the text every time, its `transaction` two more each for BEGIN
+ * and COMMIT. Here, for the database opened by connect.ts:
+ *
+ * - Transactions (`installTransactions`, which replaces `client.transaction`, so drizzle's
+ *   transactions are these) hold PGlite's transaction lock like its own, but send BEGIN
+ *   together with the transaction's first statement and, when the caller says which is
+ *   the last (`runPreparedBatch` with `commit`), COMMIT together with it. A transaction that
+ *   ran nothing sends nothing; one that throws is rolled back.
+ * - The constant statements of db/raw.ts go as named prepared statements (parsed once per
+ *   database, planned by PostgreSQL's plan cache), several of them with one sync in one
+ *   call, and their answer is read straight from the protocol bytes.
+ * - Any other statement in a transaction (drizzle's queries) runs as PGlite's `query` does —
+ *   parse, describe its parameters, bind with PGlite's serializers, execute, read with its
+ *   parsers — in two calls instead of six.
+ *
+ * Durability is PGlite's: the commit's writes reach the file system during the call, and
+ * `syncToFs` follows it as after any PGlite query (docs/architecture.md).
  */
 
-const PGLITE = Symbol('pglite');
-type TaggedTransaction = Transaction & { [PGLITE]?: PGlite };
+const STATE = Symbol('pglite transaction');
+
+type TransactionState = {
+  pglite: PGlite;
+  /** BEGIN has been sent. */
+  begun: boolean;
+  /** COMMIT or ROLLBACK has been sent: nothing more may run in it. */
+  closed: boolean;
+};
+
+type StatefulTransaction = Transaction & { [STATE]: TransactionState };
+
+/** The state of a transaction made by `installTransactions`, else null. */
+function stateOf(tx: unknown): TransactionState | null {
+  return (tx as Partial<StatefulTransaction> | null)?.[STATE] ?? null;
+}
+
+/** The PGlite database of a transaction made by `installTransactions`, else null. */
+export function pgliteOfTransaction(tx: unknown): PGlite | null {
+  return stateOf(tx)?.pglite ?? null;
+}
+
+// ---------------------------------------------------------------------------------------
+// Frontend messages.
 
 const encoder = new TextEncoder();
-const prepared = new WeakMap<PGlite, Map<string, string>>();
 
-/** Makes the transactions of `client` carry it, so their statements can take the fast path. */
-export function tagTransactions(client: PGlite): void {
-  const transaction = client.transaction.bind(client);
-  client.transaction = <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> =>
-    transaction((tx) => {
-      (tx as TaggedTransaction)[PGLITE] = client;
-      return fn(tx);
-    });
-}
+/**
+ * A growing buffer of protocol messages. One is reused for every message built here (they
+ * are built synchronously and copied out by `done`).
+ */
+class MessageWriter {
+  private buffer = new Uint8Array(4096);
+  private view = new DataView(this.buffer.buffer);
+  private at = 0;
+  private messageStart = -1;
 
-/** The PGlite database of a tagged transaction client, else null. */
-export function pgliteOfTransaction(client: unknown): PGlite | null {
-  return (client as TaggedTransaction | null)?.[PGLITE] ?? null;
-}
-
-class Writer {
-  private readonly parts: Uint8Array[] = [];
-  private size = 0;
-
-  bytes(b: Uint8Array): this {
-    this.parts.push(b);
-    this.size += b.length;
+  /** Empties the buffer for a new message. */
+  reset(): this {
+    this.at = 0;
     return this;
   }
-  cstring(s: string): this {
-    return this.bytes(encoder.encode(`${s}\0`));
+
+  private room(n: number): void {
+    if (this.at + n <= this.buffer.length) return;
+    const next = new Uint8Array(Math.max(this.buffer.length * 2, this.at + n + 1024));
+    next.set(this.buffer.subarray(0, this.at));
+    this.buffer = next;
+    this.view = new DataView(next.buffer);
   }
+
+  /** Starts a message of `type`; its length is filled in by `end`. */
+  begin(type: number): this {
+    this.room(5);
+    this.buffer[this.at] = type;
+    this.messageStart = this.at + 1;
+    this.at += 5;
+    return this;
+  }
+
+  end(): this {
+    this.view.setInt32(this.messageStart, this.at - this.messageStart);
+    return this;
+  }
+
+  bytes(b: Uint8Array): this {
+    this.room(b.length);
+    this.buffer.set(b, this.at);
+    this.at += b.length;
+    return this;
+  }
+
   int16(n: number): this {
-    const b = new Uint8Array(2);
-    new DataView(b.buffer).setInt16(0, n);
-    return this.bytes(b);
+    this.room(2);
+    this.view.setInt16(this.at, n);
+    this.at += 2;
+    return this;
   }
+
   int32(n: number): this {
-    const b = new Uint8Array(4);
-    new DataView(b.buffer).setInt32(0, n);
-    return this.bytes(b);
+    this.room(4);
+    this.view.setInt32(this.at, n);
+    this.at += 4;
+    return this;
   }
-  /** The body as a message of `type`: type byte, length, body. */
-  message(type: string): Uint8Array {
-    const out = new Uint8Array(5 + this.size);
-    out[0] = type.charCodeAt(0);
-    new DataView(out.buffer).setInt32(1, 4 + this.size);
-    let at = 5;
-    for (const part of this.parts) {
-      out.set(part, at);
-      at += part.length;
-    }
-    return out;
+
+  /** The UTF-8 bytes of `s` (at most 3 per UTF-16 unit); their count. */
+  private utf8(s: string): number {
+    this.room(s.length * 3);
+    const { written } = encoder.encodeInto(s, this.buffer.subarray(this.at));
+    this.at += written;
+    return written;
+  }
+
+  /** A NUL-terminated string. */
+  cstring(s: string): this {
+    this.utf8(s);
+    this.room(1);
+    this.buffer[this.at++] = 0;
+    return this;
+  }
+
+  /** A length-prefixed text value (-1: NULL). */
+  value(text: string | null): this {
+    if (text === null) return this.int32(-1);
+    const lengthAt = this.at;
+    this.int32(0);
+    this.view.setInt32(lengthAt, this.utf8(text));
+    return this;
+  }
+
+  done(): Uint8Array {
+    return this.buffer.slice(0, this.at);
   }
 }
+
+const writer = new MessageWriter();
+
+const code = (c: string) => c.charCodeAt(0);
+
+function constantMessage(write: (w: MessageWriter) => MessageWriter): Uint8Array {
+  return write(writer.reset()).done();
+}
+
+/** Describe the unnamed portal, execute it without a row limit, then sync. */
+const DESCRIBE_PORTAL = constantMessage((w) =>
+  w
+    .begin(code('D'))
+    .bytes(new Uint8Array([code('P'), 0]))
+    .end(),
+);
+const EXECUTE = constantMessage((w) => w.begin(code('E')).cstring('').int32(0).end());
+const SYNC = constantMessage((w) => w.begin(code('S')).end());
 
 function paramText(value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -76,95 +175,349 @@ function paramText(value: unknown): string | null {
   return JSON.stringify(value);
 }
 
+// ---------------------------------------------------------------------------------------
+// Backend messages of a prepared statement batch, read from the bytes.
+
+const decoder = new TextDecoder();
+
 const JSON_TYPES = new Set([114, 3802]);
 
-type BackendMessage = {
-  name: string;
-  fields?: ({ name: string; dataTypeID: number } | string | null)[];
+/** Error and notice fields by their protocol code. */
+const ERROR_FIELDS: Record<string, keyof messages.DatabaseError> = {
+  S: 'severity',
+  C: 'code',
+  D: 'detail',
+  H: 'hint',
+  P: 'position',
+  p: 'internalPosition',
+  q: 'internalQuery',
+  W: 'where',
+  s: 'schema',
+  t: 'table',
+  c: 'column',
+  d: 'dataType',
+  n: 'constraint',
+  F: 'file',
+  L: 'line',
+  R: 'routine',
 };
 
-/** Runs `text` with `params` as a named prepared statement in one protocol call; its rows. */
-export async function runPrepared(
-  pglite: PGlite,
-  text: string,
-  params: readonly unknown[],
-): Promise<SqlRow[]> {
-  const [rows] = await runPreparedBatch(pglite, [[text, params]]);
-  return rows ?? [];
+function databaseError(bytes: Uint8Array, from: number, to: number): messages.DatabaseError {
+  const fields: Record<string, string> = {};
+  let at = from;
+  while (at < to && bytes[at] !== 0) {
+    const field = String.fromCharCode(bytes[at] ?? 0);
+    const stop = bytes.indexOf(0, at + 1);
+    fields[field] = decoder.decode(bytes.subarray(at + 1, stop));
+    at = stop + 1;
+  }
+  const error = new messages.DatabaseError(fields.M ?? 'database error', to - from + 4, 'error');
+  for (const [field, name] of Object.entries(ERROR_FIELDS)) {
+    const value = fields[field];
+    if (value !== undefined) (error as unknown as Record<string, string>)[name] = value;
+  }
+  return error;
 }
 
+type Completed = { rows: SqlRow[][]; tags: string[] };
+
+/** The rows and command tag of each completed statement in `bytes`; the first error is thrown. */
+function readResults(bytes: Uint8Array): Completed {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Node's UTF-8 decoding of a Buffer costs half of TextDecoder's on short values.
+  const utf8 = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const results: SqlRow[][] = [];
+  const tags: string[] = [];
+  let names: string[] = [];
+  let types: number[] = [];
+  let rows: SqlRow[] = [];
+  let error: messages.DatabaseError | null = null;
+  let at = 0;
+  while (at + 5 <= bytes.length) {
+    const type = bytes[at];
+    const end = at + 1 + view.getInt32(at + 1);
+    let p = at + 5;
+    if (type === 0x54 /* T: row description */) {
+      const count = view.getInt16(p);
+      p += 2;
+      names = [];
+      types = [];
+      for (let i = 0; i < count; i++) {
+        const stop = bytes.indexOf(0, p);
+        names.push(utf8.toString('utf8', p, stop));
+        p = stop + 1;
+        types.push(view.getInt32(p + 6));
+        p += 18;
+      }
+    } else if (type === 0x44 /* D: data row */) {
+      const count = view.getInt16(p);
+      p += 2;
+      const row: SqlRow = {};
+      for (let i = 0; i < count; i++) {
+        const length = view.getInt32(p);
+        p += 4;
+        let value: unknown = null;
+        if (length >= 0) {
+          const text = utf8.toString('utf8', p, p + length);
+          p += length;
+          value = JSON_TYPES.has(types[i] ?? 0) ? (JSON.parse(text) as unknown) : text;
+        }
+        row[names[i] ?? `?column${i}`] = value;
+      }
+      rows.push(row);
+    } else if (type === 0x43 /* C: command complete */) {
+      tags.push(utf8.toString('utf8', p, end - 1));
+      results.push(rows);
+      rows = [];
+      names = [];
+      types = [];
+    } else if (type === 0x45 /* E: error */ && !error) {
+      error = databaseError(bytes, p, end);
+    }
+    at = end;
+  }
+  if (error) throw error;
+  return { rows: results, tags };
+}
+
+// ---------------------------------------------------------------------------------------
+// Calls into PGlite.
+
+/** Sends `message` (ending in a sync) and returns every byte of the answer. */
+async function call(pglite: PGlite, message: Uint8Array): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  await pglite.execProtocolRawStream(message, {
+    syncToFs: false,
+    onRawData: (chunk) => {
+      // A view into the backend's memory: copied before the backend runs on.
+      chunks.push(chunk.slice());
+      size += chunk.length;
+    },
+  });
+  if (chunks.length === 1) return chunks[0] ?? new Uint8Array(0);
+  const all = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.length;
+  }
+  return all;
+}
+
+/** Named prepared statements of each database: text → name. */
+const prepared = new WeakMap<PGlite, Map<string, string>>();
+
+const BEGIN = 'begin';
+const COMMIT = 'commit';
+const ROLLBACK = 'rollback';
+
 /**
- * Runs statements one after the other as named prepared statements in one protocol call
- * (one sync: the first error stops the rest and is thrown); the rows of each.
+ * Writes `statements` as named prepared statements (Parse for those not yet prepared, then
+ * Bind, Describe, Execute); returns the statements it parses, to be remembered once the
+ * call succeeded.
  */
-export async function runPreparedBatch(
+function writeStatements(
+  w: MessageWriter,
+  names: Map<string, string>,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): [string, string][] {
+  const parsed: [string, string][] = [];
+  for (const [text, params] of statements) {
+    let name = names.get(text) ?? parsed.find(([t]) => t === text)?.[1];
+    if (!name) {
+      name = `ct_${names.size + parsed.length + 1}`;
+      parsed.push([text, name]);
+      w.begin(code('P')).cstring(name).cstring(text).int16(0).end();
+    }
+    w.begin(code('B')).cstring('').cstring(name).int16(0).int16(params.length);
+    for (const value of params) w.value(paramText(value));
+    w.int16(0).end();
+    w.bytes(DESCRIBE_PORTAL).bytes(EXECUTE);
+  }
+  return parsed;
+}
+
+/** Runs statements in one call with one sync (the first error stops the rest and is thrown). */
+async function runStatements(
   pglite: PGlite,
   statements: readonly (readonly [string, readonly unknown[]])[],
-): Promise<SqlRow[][]> {
+): Promise<Completed> {
   let names = prepared.get(pglite);
   if (!names) {
     names = new Map();
     prepared.set(pglite, names);
   }
-  const messages: Uint8Array[] = [];
-  const parsed: [string, string][] = [];
-  for (const [text, params] of statements) {
-    const known = names.get(text) ?? parsed.find(([t]) => t === text)?.[1];
-    const name = known ?? `ct_${names.size + parsed.length + 1}`;
-    if (!known) {
-      parsed.push([text, name]);
-      messages.push(new Writer().cstring(name).cstring(text).int16(0).message('P'));
-    }
-    const bind = new Writer().cstring('').cstring(name).int16(0).int16(params.length);
-    for (const value of params) {
-      const v = paramText(value);
-      if (v === null) {
-        bind.int32(-1);
-      } else {
-        const b = encoder.encode(v);
-        bind.int32(b.length).bytes(b);
-      }
-    }
-    messages.push(bind.int16(0).message('B'));
-    messages.push(new Writer().bytes(encoder.encode('P')).cstring('').message('D'));
-    messages.push(new Writer().cstring('').int32(0).message('E'));
-  }
-  messages.push(new Writer().message('S'));
-  const total = messages.reduce((n, m) => n + m.length, 0);
-  const buffer = new Uint8Array(total);
-  let at = 0;
-  for (const m of messages) {
-    buffer.set(m, at);
-    at += m.length;
-  }
-  // Throws the database error (the transaction then rolls back); the name is kept only once
-  // its statement parsed.
-  const { messages: replies } = (await pglite.execProtocol(buffer, { syncToFs: false })) as {
-    messages: BackendMessage[];
-  };
+  const parsed = writeStatements(writer.reset(), names, statements);
+  const message = writer.bytes(SYNC).done();
+  const answer = await pglite.runExclusive(() => call(pglite, message));
+  const results = readResults(answer);
+  // A statement's name is kept only once its text parsed (a failed Parse prepares nothing).
   for (const [text, name] of parsed) names.set(text, name);
-  const results: SqlRow[][] = [];
-  let columns: { name: string; dataTypeID: number }[] = [];
-  let rows: SqlRow[] = [];
-  for (const reply of replies) {
-    if (reply.name === 'rowDescription') {
-      columns = (reply.fields ?? []) as { name: string; dataTypeID: number }[];
-    } else if (reply.name === 'dataRow') {
-      const row: SqlRow = {};
-      (reply.fields ?? []).forEach((value, i) => {
-        const column = columns[i];
-        if (!column) return;
-        row[column.name] =
-          typeof value === 'string' && JSON_TYPES.has(column.dataTypeID)
-            ? (JSON.parse(value) as unknown)
-            : value;
-      });
-      rows.push(row);
-    } else if (reply.name === 'commandComplete') {
-      results.push(rows);
-      rows = [];
-      columns = [];
-    }
-  }
   return results;
+}
+
+/**
+ * Runs statements, one after the other, in a transaction made by `installTransactions` in
+ * one call: BEGIN first when the transaction has not begun, and with `commit` the COMMIT
+ * after them (the transaction is then over: later statements in it throw). The rows of
+ * each of `statements`; the first error stops the rest and is thrown (the transaction then
+ * rolls back).
+ */
+export async function runPreparedBatch(
+  tx: unknown,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+  options: { commit?: boolean } = {},
+): Promise<SqlRow[][]> {
+  const state = stateOf(tx);
+  if (!state) throw new Error('not a PGlite transaction of installTransactions');
+  if (state.closed) throw new Error('Transaction is closed');
+  const begin = !state.begun;
+  const all: (readonly [string, readonly unknown[]])[] = [
+    ...(begin ? [[BEGIN, []] as const] : []),
+    ...statements,
+    ...(options.commit ? [[COMMIT, []] as const] : []),
+  ];
+  state.begun = true;
+  // On an error the transaction stays open (aborted) for the caller's rollback.
+  const { rows, tags } = await runStatements(state.pglite, all);
+  if (options.commit) {
+    state.closed = true;
+    if (tags[tags.length - 1] === 'ROLLBACK') throw new TransactionAbortedError();
+    await state.pglite.syncToFs();
+  }
+  return rows.slice(begin ? 1 : 0, (begin ? 1 : 0) + statements.length);
+}
+
+/**
+ * A statement other than the constant ones (drizzle's) in the transaction, with the
+ * semantics of PGlite's `query` (its serializers, parsers and row modes): parsed and its
+ * parameters described in one call (with BEGIN first if due), bound, executed and read in
+ * a second.
+ */
+async function queryInTransaction<T>(
+  state: TransactionState,
+  text: string,
+  params: unknown[] = [],
+  options?: QueryOptions,
+): Promise<Results<T>> {
+  if (state.closed) throw new Error('Transaction is closed');
+  const { pglite } = state;
+  const { serialize } = protocol;
+  const begin = state.begun ? [] : [serialize.query(BEGIN)];
+  state.begun = true;
+  return pglite.runExclusive(async () => {
+    const described = await pglite.execProtocol(
+      concat(
+        ...begin,
+        serialize.parse({ text, types: options?.paramTypes }),
+        serialize.describe({ type: 'S' }),
+        serialize.sync(),
+      ),
+      { syncToFs: false },
+    );
+    const dataTypeIDs = parse.parseDescribeStatementResults(described.messages);
+    const values = params.map((param, i) => {
+      if (param === null || param === undefined) return null;
+      const oid = dataTypeIDs[i] ?? 0;
+      const serializer = options?.serializers?.[oid] ?? pglite.serializers[oid];
+      return serializer ? serializer(param) : String(param);
+    });
+    const executed = await pglite.execProtocol(
+      concat(
+        serialize.bind({ values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ),
+      { syncToFs: false },
+    );
+    const [result] = parse.parseResults(executed.messages, pglite.parsers, options);
+    return result as Results<T>;
+  });
+}
+
+/** A simple-protocol statement (several allowed) in the transaction, as PGlite's `exec`. */
+async function execInTransaction(
+  state: TransactionState,
+  text: string,
+  options?: QueryOptions,
+): Promise<Results[]> {
+  if (state.closed) throw new Error('Transaction is closed');
+  const { pglite } = state;
+  const sql = state.begun ? text : `begin; ${text}`;
+  const begin = !state.begun;
+  state.begun = true;
+  const results = await pglite.runExclusive(async () => {
+    const answer = await pglite.execProtocol(
+      concat(protocol.serialize.query(sql), protocol.serialize.sync()),
+      { syncToFs: false },
+    );
+    return parse.parseResults(answer.messages, pglite.parsers, options);
+  });
+  return begin ? results.slice(1) : results;
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Ends the transaction with ROLLBACK (when it began and is not over). */
+async function rollback(state: TransactionState): Promise<void> {
+  if (state.closed) return;
+  state.closed = true;
+  if (state.begun) await runStatements(state.pglite, [[ROLLBACK, []]]);
+}
+
+/** Ends the transaction with COMMIT (when it began and is not over). */
+async function commit(state: TransactionState): Promise<void> {
+  if (state.closed) return;
+  if (!state.begun) {
+    state.closed = true;
+    return;
+  }
+  await runPreparedBatch({ [STATE]: state }, [], { commit: true });
+}
+
+/**
+ * Replaces `client.transaction` (what drizzle's transactions call) with transactions that
+ * send BEGIN with their first statement and may send COMMIT with their last (see above).
+ * Like PGlite's own, a transaction holds the database against every other query and
+ * transaction until it ends; it commits when `fn` resolves and rolls back when it throws.
+ */
+export function installTransactions(client: PGlite): void {
+  client.transaction = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
+    await client._checkReady();
+    return client._runExclusiveTransaction(async () => {
+      const state: TransactionState = { pglite: client, begun: false, closed: false };
+      const tx: StatefulTransaction = {
+        [STATE]: state,
+        query: (text, params, options) => queryInTransaction(state, text, params, options),
+        sql: (strings, ...params) => {
+          const { query, params: values } = templatedQuery(strings, ...params);
+          return queryInTransaction(state, query, values);
+        },
+        exec: (text, options) => execInTransaction(state, text, options),
+        rollback: () => rollback(state),
+        listen: (channel, callback) => client.listen(channel, callback, tx),
+        get closed() {
+          return state.closed;
+        },
+      };
+      try {
+        const result = await fn(tx);
+        await commit(state);
+        return result;
+      } catch (error) {
+        await rollback(state);
+        throw error;
+      }
+    });
+  };
 }

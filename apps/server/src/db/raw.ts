@@ -1,4 +1,4 @@
-import { pgliteOfTransaction, runPrepared, runPreparedBatch } from './pglite-statements.ts';
+import { pgliteOfTransaction, runPreparedBatch } from './pglite-statements.ts';
 import type { Db } from './types.ts';
 
 /*
@@ -33,8 +33,10 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
   params: readonly unknown[],
 ): Promise<R[]> {
   const client = clientOf(db);
-  const pglite = pgliteOfTransaction(client);
-  if (pglite) return (await runPrepared(pglite, text, params)) as R[];
+  if (pgliteOfTransaction(client)) {
+    const [rows] = await runPreparedBatch(client, [[text, params]]);
+    return (rows ?? []) as R[];
+  }
   const result = await client.query(text, [...params]);
   return result.rows as R[];
 }
@@ -49,11 +51,33 @@ export async function rawQueries(
   statements: readonly (readonly [string, readonly unknown[]])[],
 ): Promise<SqlRow[][]> {
   const client = clientOf(db);
-  const pglite = pgliteOfTransaction(client);
-  if (pglite) return runPreparedBatch(pglite, statements);
+  if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements);
+  return runOneByOne(client, statements);
+}
+
+async function runOneByOne(
+  client: DriverClient,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): Promise<SqlRow[][]> {
   const results: SqlRow[][] = [];
   for (const [text, params] of statements) {
     results.push((await client.query(text, [...params])).rows);
   }
   return results;
+}
+
+/**
+ * The last statements of the transaction `tx`, as rawQueries. On PGlite the COMMIT goes in
+ * the same call, and the transaction is over once they ran: a later statement in it throws,
+ * and what the transaction's callback does after them can no longer be rolled back, so
+ * call this as the callback's last step. Elsewhere the transaction commits when its
+ * callback returns, as always.
+ */
+export async function rawQueriesThenCommit(
+  tx: Db,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): Promise<SqlRow[][]> {
+  const client = clientOf(tx);
+  if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements, { commit: true });
+  return runOneByOne(client, statements);
 }

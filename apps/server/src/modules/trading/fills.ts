@@ -20,11 +20,16 @@ import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import type { Journal } from './journal.ts';
 import { toUsd } from './pricing.ts';
-import { movePendingOrder, recordNewOrder } from './order-events.ts';
+import { movePendingOrder, openPositionWithOrder, recordNewOrder } from './order-events.ts';
 import { applyBalance } from './store/accounts.ts';
 import { insertSettlement, type Settlement } from './store/history.ts';
 import type { Pending } from './store/pendings.ts';
-import { insertPosition, updatePositionClose, type Position } from './store/positions.ts';
+import {
+  insertPosition,
+  updatePositionClose,
+  type NewPosition,
+  type Position,
+} from './store/positions.ts';
 
 /** Order log orderType: 1 market, 2 pending. */
 export const ORDER_TYPE = { market: 1, pending: 2 } as const;
@@ -64,60 +69,52 @@ export async function openPosition(
   const { tx } = journal;
   const commission = commissionFor(a.volume, a.instrument.commission_per_lot);
   const commissionUsd = toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes);
-  const position = await insertPosition(
-    tx,
-    {
+  const newPosition: NewPosition = {
+    uuid: a.uuid,
+    symbol: a.instrument.symbol,
+    cmd: a.cmd,
+    volume: a.volume,
+    price: a.price,
+    tp: a.tp,
+    sl: a.sl,
+    commissionFee: commission,
+    currency: a.instrument.currency,
+    comment: a.comment,
+    clientOrderId: a.clientOrderId,
+    pendingId: a.pending?.id ?? null,
+    createdAt: a.nowMs,
+  };
+  if (a.pending === null) {
+    // A new market order: the position and the order's event and log row in one statement.
+    return openPositionWithOrder(journal, newPosition, -commissionUsd, {
       uuid: a.uuid,
       symbol: a.instrument.symbol,
       cmd: a.cmd,
+      actionType: ACTION.open,
+      orderType: ORDER_TYPE.market,
       volume: a.volume,
-      price: a.price,
-      tp: a.tp,
-      sl: a.sl,
+      requestedPrice: 0,
+      fillPrice: a.price,
+      marketPrice: a.price,
+      nowMs: a.nowMs,
       commissionFee: commission,
       currency: a.instrument.currency,
-      comment: a.comment,
-      clientOrderId: a.clientOrderId,
-      pendingId: a.pending?.id ?? null,
-      createdAt: a.nowMs,
-    },
-    -commissionUsd,
-  );
-  if (a.pending !== null) {
-    await movePendingOrder(journal, a.pending, 'Filled', {
-      transactTime: a.nowMs,
+      tp: a.tp,
+      sl: a.sl,
+      pendingId: null,
       message: '',
-      price: a.price,
-      marketPrice: a.price,
-      commissionFee: commission,
-      positionId: position.id,
+      clientOrderId: a.clientOrderId,
     });
-  } else {
-    await recordNewOrder(
-      journal,
-      {
-        uuid: a.uuid,
-        symbol: a.instrument.symbol,
-        cmd: a.cmd,
-        actionType: ACTION.open,
-        orderType: ORDER_TYPE.market,
-        volume: a.volume,
-        requestedPrice: 0,
-        fillPrice: a.price,
-        marketPrice: a.price,
-        nowMs: a.nowMs,
-        commissionFee: commission,
-        currency: a.instrument.currency,
-        tp: a.tp,
-        sl: a.sl,
-        positionId: position.id,
-        pendingId: null,
-        message: '',
-        clientOrderId: a.clientOrderId,
-      },
-      'Filled',
-    );
   }
+  const position = await insertPosition(tx, newPosition, -commissionUsd);
+  await movePendingOrder(journal, a.pending, 'Filled', {
+    transactTime: a.nowMs,
+    message: '',
+    price: a.price,
+    marketPrice: a.price,
+    commissionFee: commission,
+    positionId: position.id,
+  });
   return position;
 }
 

@@ -3,7 +3,7 @@ import { TRADING_MESSAGES } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { ConflictError } from './errors.ts';
-import { findAnswer, saveAnswer, type StoredAnswer } from './store/accounts.ts';
+import { findAnswer, saveAnswerAndCommit, type StoredAnswer } from './store/accounts.ts';
 
 /** What a mutation ends in: an answer to send, or a refusal that was recorded. */
 export type Outcome<T> = { ok: true; msg: string; data: T } | { ok: false; error: AppError };
@@ -56,7 +56,10 @@ export function storedOutcome<T>(
   };
 }
 
-/** Stores an outcome under its key in the same transaction as the change it answers. */
+/**
+ * Stores an outcome under its key in the same transaction as the change it answers, as that
+ * transaction's last statement (on PGlite its COMMIT goes with it: run nothing in `tx` after).
+ */
 export async function remember<T>(
   tx: Db,
   key: IdempotencyKey | null,
@@ -64,7 +67,7 @@ export async function remember<T>(
   nowMs: number,
 ): Promise<void> {
   if (!key) return;
-  await saveAnswer(
+  await saveAnswerAndCommit(
     tx,
     { uuid: key.uuid, clientOrderId: key.clientOrderId, nowMs },
     {

@@ -16,6 +16,7 @@ import {
   type OrderLogChange,
 } from './store/history.ts';
 import type { Pending } from './store/pendings.ts';
+import { insertPositionWithOrder, type NewPosition, type Position } from './store/positions.ts';
 
 /*
  * Every change of an order is an event: it goes through the domain's order state machine
@@ -127,8 +128,16 @@ export function recordNewOrder(
   order: NewOrder,
   event: Extract<OrderEvent, 'Accepted' | 'Filled' | 'Rejected'>,
 ): Promise<number> {
+  return appendOrderEvent(journal, firstEventOf(order, event));
+}
+
+/** The first event of a new order, moved from submitted by `event`. */
+function firstEventOf(
+  order: NewOrder,
+  event: Extract<OrderEvent, 'Accepted' | 'Filled' | 'Rejected'>,
+): NewOrderEvent {
   const state = orderTransition('submitted', event);
-  return appendOrderEvent(journal, {
+  return {
     uuid: order.uuid,
     type: orderEventName(event),
     fromState: 'submitted',
@@ -152,7 +161,34 @@ export function recordNewOrder(
       sl: order.sl,
       clientOrderId: order.clientOrderId,
     },
+  };
+}
+
+/**
+ * A new market order that fills at once and opens `position`: the statement that opens the
+ * position also appends the order's first event (OrderFilled) and inserts its log row, the
+ * position being the new one (insertPositionWithOrder), so the order costs one statement.
+ * The event is recorded in the journal with the position's id; returns the position.
+ */
+export async function openPositionWithOrder(
+  journal: Journal,
+  position: NewPosition,
+  commission: number,
+  order: Omit<NewOrder, 'positionId'>,
+): Promise<Position> {
+  const e = firstEventOf({ ...order, positionId: null }, 'Filled');
+  const opened = await insertPositionWithOrder(
+    journal.tx,
+    position,
+    commission,
+    e,
+    orderLogOfFirstEvent({ ...e, orderId: 0 }),
+  );
+  journal.record({
+    kind: 'order',
+    event: { ...e, positionId: opened.position.id, orderId: opened.orderId },
   });
+  return opened.position;
 }
 
 /** What changes on a pending order's order when it moves. */

@@ -130,6 +130,7 @@ export async function runAccountCommand<T>(
       record,
       exposure: async () => exposure ?? accountExposure(tx, uuid),
     });
+    // The transaction's last statement (on PGlite the COMMIT goes with it).
     await remember(tx, command.key, result, command.nowMs);
     return result;
   });

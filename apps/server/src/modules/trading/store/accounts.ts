@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { rawQueries, rawQuery, type SqlRow } from '../../../db/raw.ts';
+import { rawQueries, rawQueriesThenCommit, rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
 import { accountLedger, tradingAccounts, type TradingAccountRow } from '../../../db/schema.ts';
 import { exposureOfRows, type Exposure } from './positions.ts';
@@ -235,18 +235,27 @@ insert into idempotency_keys (uuid, client_order_id, endpoint, fingerprint, http
   created_at)
 values ($1::text, $2::text, $3::text, $4::text, $5::integer, $6::json, $7::bigint)`;
 
-export async function saveAnswer(
+/**
+ * Stores an answer under its key as the transaction's last statement: on PGlite the COMMIT
+ * goes in the same call (rawQueriesThenCommit), so nothing may run in `tx` after it.
+ */
+export async function saveAnswerAndCommit(
   tx: Db,
   key: { uuid: string; clientOrderId: string; nowMs: number },
   answer: StoredAnswer,
 ): Promise<void> {
-  await rawQuery(tx, SAVE_ANSWER, [
-    key.uuid,
-    key.clientOrderId,
-    answer.endpoint,
-    answer.fingerprint,
-    answer.httpStatus,
-    JSON.stringify(answer.body),
-    key.nowMs,
+  await rawQueriesThenCommit(tx, [
+    [
+      SAVE_ANSWER,
+      [
+        key.uuid,
+        key.clientOrderId,
+        answer.endpoint,
+        answer.fingerprint,
+        answer.httpStatus,
+        JSON.stringify(answer.body),
+        key.nowMs,
+      ],
+    ],
   ]);
 }

@@ -167,24 +167,87 @@ const decOrNull = (value: number | null | undefined) =>
 
 // The only statements that write the order log: each appends an event and applies it to the
 // log in the same statement (order-events.ts builds the row and the change from the event).
-const INSERT_ORDER_WITH_EVENT = `
-with log as (
+
+/**
+ * The CTEs `log` (inserts an order's log row) and `event` (appends its first event, with
+ * the log row's id) of a statement whose parameters from $n+1 are `firstEventParams` and
+ * whose new log row's position is `positionId` (an SQL expression over `source`).
+ */
+function firstEventCtes(n: number, positionId: string, source: string): string {
+  const $ = (i: number) => `$${n + i}`;
+  return `log as (
   insert into order_logs (uuid, symbol, cmd, action_type, order_type, volume, price, market_price,
     order_status, created_at, transact_time, commission_fee, currency, tp, sl, position_id,
     pending_id, message, client_order_id)
-  values ($1::text, $2::text, $3::smallint, $4::smallint, $5::smallint, $6::numeric, $7::numeric,
-    $8::numeric, $9::smallint, $10::bigint, $10::bigint, $11::numeric, $12::text, $13::numeric,
-    $14::numeric, $15::bigint, $16::bigint, $17::text, $18::text)
-  returning id
-)
-insert into order_events (uuid, order_id, type, from_state, state, symbol, pending_id, position_id,
-  price, market_price, commission_fee, message, at, cmd, action_type, order_type, volume,
-  requested_price, currency, tp, sl, client_order_id)
-select $1::text, log.id, $19::text, $20::text, $21::text, $2::text, $16::bigint, $15::bigint,
-  $22::numeric, $23::numeric, $24::numeric, $17::text, $10::bigint, $3::smallint, $4::smallint,
-  $5::smallint, $6::numeric, $25::numeric, $12::text, $13::numeric, $14::numeric, $18::text
-from log
-returning order_id`;
+  select ${$(1)}::text, ${$(2)}::text, ${$(3)}::smallint, ${$(4)}::smallint, ${$(5)}::smallint,
+    ${$(6)}::numeric, ${$(7)}::numeric, ${$(8)}::numeric, ${$(9)}::smallint, ${$(10)}::bigint,
+    ${$(10)}::bigint, ${$(11)}::numeric, ${$(12)}::text, ${$(13)}::numeric, ${$(14)}::numeric,
+    ${positionId}, ${$(15)}::bigint, ${$(16)}::text, ${$(17)}::text
+  ${source}
+  returning id, position_id
+), event as (
+  insert into order_events (uuid, order_id, type, from_state, state, symbol, pending_id,
+    position_id, price, market_price, commission_fee, message, at, cmd, action_type, order_type,
+    volume, requested_price, currency, tp, sl, client_order_id)
+  select ${$(1)}::text, log.id, ${$(18)}::text, ${$(19)}::text, ${$(20)}::text, ${$(2)}::text,
+    ${$(15)}::bigint, log.position_id, ${$(21)}::numeric, ${$(22)}::numeric, ${$(23)}::numeric,
+    ${$(16)}::text, ${$(10)}::bigint, ${$(3)}::smallint, ${$(4)}::smallint, ${$(5)}::smallint,
+    ${$(6)}::numeric, ${$(24)}::numeric, ${$(12)}::text, ${$(13)}::numeric, ${$(14)}::numeric,
+    ${$(17)}::text
+  from log
+  returning order_id
+)`;
+}
+
+const INSERT_ORDER_WITH_EVENT = `
+with ${firstEventCtes(1, '$1::bigint', '')}
+select order_id from event`;
+
+/**
+ * The part of a statement that opens a position (CTE `pos`, parameters $1…$n) which logs
+ * the order that opened it: its log row and first event (parameters from $n+1, as
+ * `firstEventParams`), the log row's position being the new one. The statement answers
+ * the order's id as `order_id`.
+ */
+export function firstEventOfOpenedPosition(n: number): string {
+  return firstEventCtes(n, 'pos.id', 'from pos');
+}
+
+/**
+ * The parameters of an order's first event and its log row (`row`, built from the event by
+ * orderLogOfFirstEvent), in the order of the statements above; the row's position id is not
+ * among them.
+ */
+export function firstEventParams(e: NewOrderEvent, row: Omit<OrderLog, 'id'>): unknown[] {
+  const o = e.order;
+  if (!o) throw new Error('the first event of an order must carry the order');
+  return [
+    row.uuid,
+    row.symbol,
+    row.cmd,
+    row.actionType,
+    row.orderType,
+    dec(row.volume),
+    dec(row.price),
+    dec(row.marketPrice),
+    row.orderStatus,
+    row.createdAt,
+    dec(row.commissionFee),
+    row.currency,
+    dec(row.tp),
+    dec(row.sl),
+    row.pendingId,
+    row.message,
+    row.clientOrderId,
+    e.type,
+    e.fromState,
+    e.state,
+    decOrNull(e.price),
+    decOrNull(e.marketPrice),
+    decOrNull(e.commissionFee),
+    dec(o.requestedPrice),
+  ];
+}
 
 const UPDATE_ORDER_WITH_EVENT = `
 with log as (
@@ -212,34 +275,9 @@ export async function insertOrderWithEvent(
   e: NewOrderEvent,
   row: Omit<OrderLog, 'id'>,
 ): Promise<number> {
-  const o = e.order;
-  if (!o) throw new Error('the first event of an order must carry the order');
   const [out] = await rawQuery<{ order_id: number | string }>(tx, INSERT_ORDER_WITH_EVENT, [
-    row.uuid,
-    row.symbol,
-    row.cmd,
-    row.actionType,
-    row.orderType,
-    dec(row.volume),
-    dec(row.price),
-    dec(row.marketPrice),
-    row.orderStatus,
-    row.createdAt,
-    dec(row.commissionFee),
-    row.currency,
-    dec(row.tp),
-    dec(row.sl),
     row.positionId,
-    row.pendingId,
-    row.message,
-    row.clientOrderId,
-    e.type,
-    e.fromState,
-    e.state,
-    decOrNull(e.price),
-    decOrNull(e.marketPrice),
-    decOrNull(e.commissionFee),
-    dec(o.requestedPrice),
+    ...firstEventParams(e, row),
   ]);
   if (!out) throw new Error('order log insert returned no row');
   return Number(out.order_id);

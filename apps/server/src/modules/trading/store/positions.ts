@@ -2,6 +2,12 @@ import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import { rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
 import { positions, type PositionRow } from '../../../db/schema.ts';
+import {
+  firstEventOfOpenedPosition,
+  firstEventParams,
+  type NewOrderEvent,
+  type OrderLog,
+} from './history.ts';
 import { dec, num } from './values.ts';
 
 /* SQL of the positions: opened, closed in parts, TP/SL edited; exposure for margin. */
@@ -89,7 +95,7 @@ export type NewPosition = {
 
 // One statement opens a position: its row, the account's exposure, and the open
 // commission off the balance with its ledger row (none when the commission is 0).
-const OPEN_POSITION = `
+const OPEN_POSITION_CTES = `
 with pos as (
   insert into positions (uuid, symbol, cmd, volume, price, tp, sl, commission_fee, currency,
     comment, client_order_id, pending_id, status, created_at)
@@ -112,19 +118,17 @@ with pos as (
   insert into account_ledger (uuid, kind, amount, balance_after, position_id, created_at)
   select $1::text, 'commission', $14::numeric, account.balance, pos.id, $13::bigint
   from account, pos
-)
+)`;
+
+const OPEN_POSITION = `${OPEN_POSITION_CTES}
 select * from pos`;
 
-/**
- * Opens a position: its row, the account's exposure, and `commission` (account currency,
- * negative) booked on the balance with a ledger row, in one statement.
- */
-export async function insertPosition(
-  tx: Db,
-  p: NewPosition,
-  commission: number,
-): Promise<Position> {
-  const [row] = await rawQuery(tx, OPEN_POSITION, [
+// The same with the market order that opens it: its log row and first event ($15 on).
+const OPEN_POSITION_WITH_ORDER = `${OPEN_POSITION_CTES}, ${firstEventOfOpenedPosition(14)}
+select pos.*, event.order_id from pos, event`;
+
+function openParams(p: NewPosition, commission: number): unknown[] {
+  return [
     p.uuid,
     p.symbol,
     p.cmd,
@@ -139,9 +143,41 @@ export async function insertPosition(
     p.pendingId,
     p.createdAt,
     dec(commission),
-  ]);
+  ];
+}
+
+/**
+ * Opens a position: its row, the account's exposure, and `commission` (account currency,
+ * negative) booked on the balance with a ledger row, in one statement.
+ */
+export async function insertPosition(
+  tx: Db,
+  p: NewPosition,
+  commission: number,
+): Promise<Position> {
+  const [row] = await rawQuery(tx, OPEN_POSITION, openParams(p, commission));
   if (!row) throw new Error('position insert returned no row');
   return positionOfRaw(row);
+}
+
+/**
+ * Opens a position as insertPosition does and, in the same statement, logs the new market
+ * order that opens it: the order's first event `e` and its log row `row` (built from `e`;
+ * their position: the new one). The position and the order's id.
+ */
+export async function insertPositionWithOrder(
+  tx: Db,
+  p: NewPosition,
+  commission: number,
+  e: NewOrderEvent,
+  row: Omit<OrderLog, 'id'>,
+): Promise<{ position: Position; orderId: number }> {
+  const [out] = await rawQuery(tx, OPEN_POSITION_WITH_ORDER, [
+    ...openParams(p, commission),
+    ...firstEventParams(e, row),
+  ]);
+  if (!out) throw new Error('position insert returned no row');
+  return { position: positionOfRaw(out), orderId: Number(out.order_id) };
 }
 
 /** A position of this account, locked for the transaction. */
