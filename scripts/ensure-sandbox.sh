@@ -16,6 +16,18 @@ if ! command -v bwrap >/dev/null 2>&1; then
   apt-get install -y -qq bubblewrap >/dev/null
 fi
 
+# The sandbox's seccomp filter is compiled with libseccomp (apt itself depends on it).
+if ! ldconfig -p 2>/dev/null | grep -q 'libseccomp\.so\.2'; then
+  if [ "$(id -u)" != "0" ]; then
+    echo "libseccomp is missing. Install Debian's package: sudo apt-get install -y libseccomp2" >&2
+    exit 1
+  fi
+  echo "Installing Debian's libseccomp2 package…"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq libseccomp2 >/dev/null
+fi
+
 for tool in prlimit setpriv; do
   if ! command -v "$tool" >/dev/null 2>&1; then
     echo "$tool is missing (Debian package util-linux)." >&2

@@ -1,9 +1,11 @@
 import fastifyCookie from '@fastify/cookie';
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
+import { DEFAULT_REQUEST_TIMEOUT_MS, type Config } from './config.ts';
 import type { Db } from './db/types.ts';
 import { installErrorHandlers } from './http/error-handler.ts';
+import { frameworkErrors } from './http/framework-errors.ts';
+import { installPathParamGuard } from './http/path-params.ts';
 import { installBodyParsers } from './http/body-parsers.ts';
 import { registerWebApp } from './http/static.ts';
 import { installGuard } from './modules/auth/guard.ts';
@@ -17,6 +19,7 @@ import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
 import { createGatewayPolicy } from './modules/gateway/policy.ts';
 import { gatewayRoutes } from './modules/gateway/routes.ts';
+import { installWebSocketGuards, webSocketErrorHandler } from './modules/gateway/upgrade.ts';
 import { healthRoutes } from './modules/health/routes.ts';
 import { MarketFeed } from './modules/market/feed.ts';
 import { MarketData } from './modules/market/market-data.ts';
@@ -55,6 +58,20 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Fastify's request timeouts: the whole request within `ms`; Node checks pending requests
+ * every `connectionsCheckingInterval`, so a stalled one is cut within `ms` plus that.
+ */
+function requestTimeouts(ms: number) {
+  return {
+    requestTimeout: ms,
+    http: {
+      headersTimeout: Math.min(ms, 60_000),
+      connectionsCheckingInterval: Math.min(5000, Math.max(100, Math.floor(ms / 4))),
+    },
+  };
+}
+
 /** Builds the HTTP app from its modules without listening (tests call it with `inject`). */
 export async function buildApp({
   db,
@@ -69,13 +86,21 @@ export async function buildApp({
     // One line per request in JSON is noise on a laptop; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 1024 * 1024,
+    // Bad percent-encoding or an over-long path parameter: a 400/414 in the family's shape.
+    frameworkErrors,
+    // a request (headers and body) must arrive whole within this, or it is answered 408 and
+    // cut: a client that promised 100 bytes and sent 5 does not hold its connection
+    ...requestTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
   });
   installBodyParsers(app);
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, {
     options: { maxPayload: DEFAULT_GATEWAY_OPTIONS.maxMessageBytes },
+    errorHandler: webSocketErrorHandler,
   });
+  installWebSocketGuards(app);
   installErrorHandlers(app, config.webDist);
+  installPathParamGuard(app);
 
   const auth = createAuthService({
     db,
@@ -113,6 +138,8 @@ export async function buildApp({
     market,
     now,
     sandbox: config.sandbox,
+    publicOrigins: config.publicOrigins,
+    results: { maxBytes: config.resultMaxBytes, quotaBytes: config.resultQuotaBytes },
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
   });
@@ -145,7 +172,7 @@ export async function buildApp({
     isKnownSymbol: async (userId, symbol) =>
       market.has(symbol) || (await imports.list(userId)).some((i) => i.symbol === symbol),
   });
-  gatewayRoutes(app, hub, now);
+  gatewayRoutes(app, hub, now, config.publicOrigins);
   await registerWebApp(app, config.webDist);
   return app;
 }

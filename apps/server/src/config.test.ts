@@ -72,3 +72,40 @@ describe('loadConfig', () => {
     },
   );
 });
+
+describe('abuse bounds settings (issue 18)', () => {
+  it('has the documented defaults', () => {
+    const config = loadConfig({}, '/srv/app');
+    expect(config).toMatchObject({
+      publicOrigins: [],
+      requestTimeoutMs: 60_000,
+      resultMaxBytes: 8 * 1024 * 1024,
+      resultQuotaBytes: 64 * 1024 * 1024,
+    });
+    // a user's share of the backtest slots: half of them, at least one
+    expect(config.sandbox?.maxPerUser).toBe(1);
+    expect(loadConfig({ BACKTEST_CONCURRENCY: '6' }).sandbox?.maxPerUser).toBe(3);
+    expect(loadConfig({ BACKTEST_CONCURRENCY: '1' }).sandbox?.maxPerUser).toBe(1);
+  });
+
+  it('reads public origins, normalized, and refuses what is not an origin', () => {
+    expect(
+      loadConfig({ PUBLIC_ORIGIN: 'https://Trade.Example.com, http://10.0.0.5:8080/' })
+        .publicOrigins,
+    ).toEqual(['https://trade.example.com', 'http://10.0.0.5:8080']);
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'https://x.example/app' })).toThrow(
+      /PUBLIC_ORIGIN: https:\/\/x\.example\/app is not an origin/,
+    );
+    expect(() => loadConfig({ PUBLIC_ORIGIN: 'ftp://x.example' })).toThrow(ConfigError);
+  });
+
+  it('refuses a share above the slots and a quota below one result', () => {
+    expect(() => loadConfig({ BACKTEST_CONCURRENCY: '2', BACKTEST_MAX_PER_USER: '3' })).toThrow(
+      /BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY/,
+    );
+    expect(() =>
+      loadConfig({ STRATEGY_RESULT_MAX_MB: '16', STRATEGY_RESULTS_QUOTA_MB: '8' }),
+    ).toThrow(/STRATEGY_RESULTS_QUOTA_MB must be at least STRATEGY_RESULT_MAX_MB/);
+    expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '10' })).toThrow(/REQUEST_TIMEOUT_MS/);
+  });
+});

@@ -13,6 +13,7 @@ import {
   MIB,
   type SandboxSettings,
 } from './modules/backtest/sandbox/settings.ts';
+import { normalizeOrigin } from './modules/gateway/origin.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -44,7 +45,24 @@ export type Config = {
   marketLoadControl?: boolean;
   /** MARGIN_WARNING_LEVEL: the margin level (percent) below which an account is warned. */
   marginWarningLevel?: number;
+  /**
+   * PUBLIC_ORIGIN: origins (comma-separated, e.g. `https://trade.example.com`) besides the
+   * page's own that may open the WebSockets; behind a proxy that rewrites `Host`.
+   */
+  publicOrigins?: string[];
+  /**
+   * REQUEST_TIMEOUT_MS: time to receive a whole request (headers and body); a client that
+   * stalls is answered 408 and cut. Bounds uploads too (a 48 MiB backtest body).
+   */
+  requestTimeoutMs?: number;
+  /** STRATEGY_RESULT_MAX_MB: the largest saved strategy result (deals, figures and log). */
+  resultMaxBytes?: number;
+  /** STRATEGY_RESULTS_QUOTA_MB: all saved results of one user together. */
+  resultQuotaBytes?: number;
 };
+
+/** The default of REQUEST_TIMEOUT_MS. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -82,7 +100,22 @@ const envSchema = z.object({
   MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
   MARKET_LOAD_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
   MARGIN_WARNING_LEVEL: z.coerce.number().min(0).max(100_000).default(100),
+  PUBLIC_ORIGIN: z.string().optional(),
+  REQUEST_TIMEOUT_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .max(3_600_000)
+    .default(DEFAULT_REQUEST_TIMEOUT_MS),
+  STRATEGY_RESULT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(8),
+  STRATEGY_RESULTS_QUOTA_MB: z.coerce.number().int().min(1).max(65_536).default(64),
+  BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
 });
+
+/** One user's share of the backtest slots: half of them, at least one. */
+export function defaultPerUser(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
 export class ConfigError extends Error {}
@@ -103,6 +136,26 @@ export function loadConfig(
     throw new ConfigError(`Invalid environment: ${detail}`);
   }
   const e = parsed.data;
+  const publicOrigins: string[] = [];
+  for (const text of (e.PUBLIC_ORIGIN ?? '').split(',').filter((t) => t.trim() !== '')) {
+    const origin = normalizeOrigin(text);
+    if (origin === null) {
+      throw new ConfigError(
+        `Invalid environment: PUBLIC_ORIGIN: ${text.trim()} is not an origin like https://host[:port]`,
+      );
+    }
+    publicOrigins.push(origin);
+  }
+  if (e.STRATEGY_RESULTS_QUOTA_MB < e.STRATEGY_RESULT_MAX_MB) {
+    throw new ConfigError(
+      'Invalid environment: STRATEGY_RESULTS_QUOTA_MB must be at least STRATEGY_RESULT_MAX_MB',
+    );
+  }
+  if (e.BACKTEST_MAX_PER_USER !== undefined && e.BACKTEST_MAX_PER_USER > e.BACKTEST_CONCURRENCY) {
+    throw new ConfigError(
+      'Invalid environment: BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY',
+    );
+  }
   let extraProviders: AiConfig['extraProviders'];
   try {
     extraProviders = loadExtraProviders(e.AI_EXTRA_PROVIDERS, cwd);
@@ -128,6 +181,8 @@ export function loadConfig(
       memoryBytes: e.BACKTEST_MEMORY_MB * MIB,
       warm: e.BACKTEST_POOL_SIZE,
       maxConcurrent: e.BACKTEST_CONCURRENCY,
+      // a share below the global limit, so that one user never holds every slot
+      maxPerUser: e.BACKTEST_MAX_PER_USER ?? defaultPerUser(e.BACKTEST_CONCURRENCY),
       uidBase: e.BACKTEST_UID_BASE,
       extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
       allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',
@@ -151,5 +206,9 @@ export function loadConfig(
     marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
     marketLoadControl: e.MARKET_LOAD_CONTROL === '1' || e.MARKET_LOAD_CONTROL === 'true',
     marginWarningLevel: e.MARGIN_WARNING_LEVEL,
+    publicOrigins,
+    requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,
+    resultQuotaBytes: e.STRATEGY_RESULTS_QUOTA_MB * MIB,
   };
 }

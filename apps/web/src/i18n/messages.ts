@@ -833,6 +833,14 @@ export const messages = {
     saveFailed: 'Could not save the drawing',
     deleteFailed: 'Could not delete the drawing',
   },
+  /** Saved results fetched on demand and the backtest queue (issue 18). */
+  backtestLimits: {
+    resultLoadFailed: 'Failed to load the saved result',
+    loadingResult: 'Loading the saved result…',
+    /** The run waits for a free backtest slot: its place in the queue (1 = next). */
+    queued: (position: number) =>
+      position === 1 ? 'Queued: next to run' : `Queued: ${position - 1} runs ahead`,
+  },
   network: {
     title: 'Network Connection Error',
     content:

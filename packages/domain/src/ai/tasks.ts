@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dealSchema, performanceSchema } from '../backtest/answers.ts';
 import { CLIENT_ID_PATTERN } from '../backtest/schemas.ts';
+import { identifierSchema, storableText } from '../api/text.ts';
 import { strategyNameSchema } from '../backtest/schemas.ts';
 import { MAX_AI_TASK_PROMPT_CHARS } from './prompt.ts';
 import { aiModelIdSchema, MAX_API_KEY_CHARS } from './settings.ts';
@@ -75,7 +76,8 @@ export const createAiTaskRequestSchema = z.object({
     .string(AI_TASK_FORM_MESSAGES.promptRequired)
     .trim()
     .min(1, AI_TASK_FORM_MESSAGES.promptRequired)
-    .max(MAX_AI_TASK_PROMPT_CHARS, AI_TASK_FORM_MESSAGES.promptTooLong),
+    .max(MAX_AI_TASK_PROMPT_CHARS, AI_TASK_FORM_MESSAGES.promptTooLong)
+    .transform(storableText),
   provider: z
     .string(AI_TASK_FORM_MESSAGES.providerRequired)
     .trim()
@@ -99,14 +101,10 @@ export const createAiTaskRequestSchema = z.object({
     .nullish(),
   symbol_id: z
     .string(AI_TASK_FORM_MESSAGES.noActiveChart)
-    .trim()
-    .min(1, AI_TASK_FORM_MESSAGES.noActiveChart)
-    .max(64),
+    .pipe(identifierSchema(64, AI_TASK_FORM_MESSAGES.noActiveChart)),
   period: z
     .string(AI_TASK_FORM_MESSAGES.noActiveChart)
-    .trim()
-    .min(1, AI_TASK_FORM_MESSAGES.noActiveChart)
-    .max(16),
+    .pipe(identifierSchema(16, AI_TASK_FORM_MESSAGES.noActiveChart)),
   client_id: z
     .string()
     .regex(CLIENT_ID_PATTERN, 'must be 1-128 letters, digits or _ . : -')
@@ -176,8 +174,9 @@ export type AiConversationQuery = z.infer<typeof aiConversationQuerySchema>;
 export const createStrategyFromAiRequestSchema = z.object({
   name: strategyNameSchema,
   task_id: z.union([z.number(), z.string()]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : Number(value);
-    if (!Number.isInteger(n) || n < 1) {
+    const n = typeof value === 'number' ? value : /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+    // Task ids are PostgreSQL integers: a larger number is no task (and no 500).
+    if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647) {
       ctx.addIssue({ code: 'custom', message: 'task_id must be a task id' });
       return z.NEVER;
     }

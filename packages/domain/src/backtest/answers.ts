@@ -140,3 +140,50 @@ export const strategyResultsPageSchema = z
   .object({ results: z.array(strategyResultSchema), total: z.number() })
   .loose();
 export type StrategyResultsPage = z.infer<typeof strategyResultsPageSchema>;
+
+/**
+ * A saved result as listed (GET /api/strategy-results/{strategy}) and as a save answers:
+ * no deals (GET …/{id}/deals pages them) and its figures without the equity curve (GET …/{id}
+ * has it), so that a listing stays small whatever was saved.
+ */
+export const strategyResultSummarySchema = z
+  .object({
+    id: z.number(),
+    strategy_name: z.string(),
+    symbol_id: z.string(),
+    deal_count: z.number(),
+    /** The performance figures without `equity_curve`. */
+    performance: z
+      .object({ 净利润: z.number(), 胜率: z.number(), 交易次数: z.number() })
+      .loose()
+      .nullable(),
+    error: z.string().nullable(),
+    run_id: z.string().nullable(),
+    has_logs: z.boolean(),
+    /** Bytes the result takes of the user's quota. */
+    size_bytes: z.number(),
+    created_at: z.number(),
+  })
+  .loose();
+export type StrategyResultSummary = z.infer<typeof strategyResultSummarySchema>;
+
+/** GET /api/strategy-results/{strategy}: one page of saved results (summaries) and their total. */
+export const strategyResultSummaryPageSchema = z
+  .object({ results: z.array(strategyResultSummarySchema), total: z.number() })
+  .loose();
+export type StrategyResultSummaryPage = z.infer<typeof strategyResultSummaryPageSchema>;
+
+/** GET /api/strategy-results/{strategy}/{id}: a saved result's figures (with the curve) and log. */
+export const strategyResultDetailSchema = strategyResultSummarySchema
+  .extend({
+    performance: performanceSchema.nullable(),
+    logs: z.array(z.string()).nullable(),
+  })
+  .loose();
+export type StrategyResultDetail = z.infer<typeof strategyResultDetailSchema>;
+
+/** GET /api/strategy-results/{strategy}/{id}/deals: one page of a saved result's deals. */
+export const resultDealsPageSchema = z
+  .object({ deals: z.array(dealSchema), total: z.number() })
+  .loose();
+export type ResultDealsPage = z.infer<typeof resultDealsPageSchema>;

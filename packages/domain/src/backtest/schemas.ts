@@ -1,4 +1,13 @@
 import { z } from 'zod';
+import {
+  freeTextSchema,
+  identifierProblem,
+  identifierSchema,
+  integerInputSchema,
+  optionalNameSchema,
+  storableJson,
+  storableText,
+} from '../api/text.ts';
 import { parseContractDate } from './dates.ts';
 import { MAX_TRADE_RECORDS } from './contract.ts';
 
@@ -21,15 +30,7 @@ export function isReservedStrategyName(name: string): boolean {
   return RESERVED_STRATEGY_NAMES.some((reserved) => reserved.toLowerCase() === lower);
 }
 
-const integerText = (name: string) =>
-  z.union([z.string(), z.number()]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be an integer` });
-      return z.NEVER;
-    }
-    return n;
-  });
+const integerText = integerInputSchema;
 
 /**
  * A strategy name: trimmed, 1–100 characters, no '/', '\' or control characters (it is a
@@ -43,6 +44,10 @@ export const strategyNameSchema = z
   // eslint-disable-next-line no-control-regex
   .refine((name) => !/[/\\\u0000-\u001f\u007f]/.test(name), {
     message: 'Strategy name must not contain /, \\ or control characters',
+  })
+  .superRefine((name, ctx) => {
+    const problem = identifierProblem(name);
+    if (problem !== null) ctx.addIssue({ code: 'custom', message: `Strategy name ${problem}` });
   });
 
 export const strategyCodeSchema = z
@@ -56,7 +61,7 @@ export const strategyCodeSchema = z
  */
 export const saveStrategyRequestSchema = z.object({
   name: strategyNameSchema,
-  code: strategyCodeSchema,
+  code: strategyCodeSchema.transform(storableText),
   create: z.boolean().optional().default(false),
   allow_empty: z.boolean().optional().default(false),
   /** Keep the replaced code as a version even if it was saved moments ago (see keepsReplacedCode). */
@@ -88,20 +93,20 @@ const historicalDataSchema = z
   .array(z.unknown())
   .max(MAX_BACKTEST_BARS, `historical_data must have at most ${MAX_BACKTEST_BARS} bars`);
 
-const filenameSchema = z.string().trim().max(200).optional();
+const filenameSchema = optionalNameSchema(200).optional();
 const initialCapitalSchema = z.number().positive().max(1e12).optional();
 
 /** Body of POST /api/backtest/code. */
 export const backtestCodeRequestSchema = z.object({
-  code: strategyCodeSchema.min(1, 'code is required'),
+  code: strategyCodeSchema.min(1, 'code is required').transform(storableText),
   filename: filenameSchema,
   historical_data: historicalDataSchema.min(1, 'historical_data must have at least one bar'),
   client_id: z.string().max(128).nullish(),
   /** Optional: the instrument (its contract terms apply) and the period; else inferred. */
-  symbol: z.string().trim().min(1).max(64).nullish(),
-  symbol_id: z.string().trim().min(1).max(64).nullish(),
-  period: z.string().trim().min(1).max(32).nullish(),
-  strategy_name: z.string().trim().max(100).nullish(),
+  symbol: identifierSchema(64).nullish(),
+  symbol_id: identifierSchema(64).nullish(),
+  period: identifierSchema(32).nullish(),
+  strategy_name: optionalNameSchema(100).nullish(),
   initial_capital: initialCapitalSchema,
 });
 export type BacktestCodeRequest = z.infer<typeof backtestCodeRequestSchema>;
@@ -109,9 +114,9 @@ export type BacktestCodeRequest = z.infer<typeof backtestCodeRequestSchema>;
 /** Body of POST /api/backtest/run, the run helper: the server loads the chart's bars itself. */
 export const backtestRunRequestSchema = z.object({
   clientId: z.string().max(128).nullish(),
-  code: strategyCodeSchema.min(1, 'code is required'),
-  symbol: z.string().trim().min(1, 'symbol is required').max(64),
-  period: z.string().trim().min(1, 'period is required').max(32),
+  code: strategyCodeSchema.min(1, 'code is required').transform(storableText),
+  symbol: identifierSchema(64, 'symbol is required'),
+  period: identifierSchema(32, 'period is required'),
   limit: integerText('limit')
     .pipe(
       z
@@ -123,7 +128,7 @@ export const backtestRunRequestSchema = z.object({
     .optional(),
   historical_data: historicalDataSchema.optional(),
   filename: filenameSchema,
-  strategy_name: z.string().trim().max(100).nullish(),
+  strategy_name: optionalNameSchema(100).nullish(),
   initial_capital: initialCapitalSchema,
 });
 export type BacktestRunRequest = z.infer<typeof backtestRunRequestSchema>;
@@ -131,25 +136,31 @@ export type BacktestRunRequest = z.infer<typeof backtestRunRequestSchema>;
 /** Body of POST /api/strategy-results/. With `run_id` the run's own stored figures are kept. */
 export const saveResultRequestSchema = z.object({
   strategy_name: strategyNameSchema,
-  symbol_id: z.union([z.string().trim().min(1).max(64), z.number().transform(String)]),
+  symbol_id: z.union([identifierSchema(64), z.number().transform(String)]),
+  // Deals, performance and error are stored as they come, made storable (no NUL, no lone
+  // surrogate: PostgreSQL's jsonb and text refuse them).
   deals: z
     .array(z.record(z.string(), z.unknown()))
     .max(MAX_TRADE_RECORDS, `deals must have at most ${MAX_TRADE_RECORDS} entries`)
+    .transform(storableJson)
     .optional(),
-  performance: z.record(z.string(), z.unknown()).nullish(),
-  error: z
-    .string()
-    .max(64 * 1024)
-    .nullish(),
+  performance: z.record(z.string(), z.unknown()).transform(storableJson).nullish(),
+  error: freeTextSchema(64 * 1024).nullish(),
   run_id: z.uuid('run_id must be a run id').nullish(),
 });
 export type SaveResultRequest = z.infer<typeof saveResultRequestSchema>;
 
 /** Query of GET /api/strategy-results/{strategy}. */
 export const resultsQuerySchema = z.object({
-  symbol_id: z.string().trim().min(1).max(64).optional(),
+  symbol_id: identifierSchema(64).optional(),
   skip: integerText('skip')
-    .pipe(z.number().int().min(0, 'skip must be at least 0'))
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(0, 'skip must be at least 0')
+        .max(1_000_000_000, 'skip must be at most 1000000000'),
+    )
     .optional()
     .default(0),
   limit: integerText('limit')
@@ -159,5 +170,36 @@ export const resultsQuerySchema = z.object({
 });
 export type ResultsQuery = z.infer<typeof resultsQuerySchema>;
 
+/** Path parameters naming a strategy: /api/strategies/{name}, /api/strategy-results/{strategy}. */
+export const strategyNameParamsSchema = z.object({ name: strategyNameSchema });
+
 /** A client id of the log socket /ws/{clientId} and of runs. */
 export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+/** Deals of one page of GET /api/strategy-results/{strategy}/{id}/deals, at most. */
+export const MAX_RESULT_DEALS_PAGE = 1000;
+
+/** Query of GET /api/strategy-results/{strategy}/{id}/deals: a page of the result's deals. */
+export const resultDealsQuerySchema = z.object({
+  skip: integerText('skip')
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(0, 'skip must be at least 0')
+        .max(MAX_TRADE_RECORDS, `skip must be at most ${MAX_TRADE_RECORDS}`),
+    )
+    .optional()
+    .default(0),
+  limit: integerText('limit')
+    .pipe(
+      z
+        .number()
+        .int()
+        .min(1, 'limit must be at least 1')
+        .max(MAX_RESULT_DEALS_PAGE, `limit must be at most ${MAX_RESULT_DEALS_PAGE}`),
+    )
+    .optional()
+    .default(100),
+});
+export type ResultDealsQuery = z.infer<typeof resultDealsQuerySchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { strategyNameSchema } from './schemas.ts';
 
 /** Earlier codes kept per strategy; a save beyond this prunes the oldest. */
 export const MAX_STRATEGY_VERSIONS = 20;
@@ -72,7 +73,7 @@ export type StrategyVersion = z.infer<typeof strategyVersionSchema>;
 
 /** Path parameters of GET /api/strategies/{name}/versions/{id}: id is a positive integer. */
 export const strategyVersionParamsSchema = z.object({
-  name: z.string(),
+  name: strategyNameSchema,
   id: z
     .string()
     .regex(/^[1-9][0-9]{0,9}$/, 'version id must be a positive integer')

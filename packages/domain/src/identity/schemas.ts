@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { identifierSchema, opaqueTextSchema } from '../api/text.ts';
 
 /** A trading account as the client sees it (spec section 3, Trader). */
 export const traderSchema = z.object({
@@ -35,7 +36,7 @@ export type User = z.infer<typeof userSchema>;
 export const loginRequestSchema = z.object({
   channel: z.number().int(),
   login_type: z.number().int(),
-  user_name: z.string().trim().min(1).max(254),
+  user_name: identifierSchema(254),
   password: z.string().min(1).max(1024),
   device: z.number().int(),
 });
@@ -51,8 +52,8 @@ export type LoginResponse = z.infer<typeof loginResponseSchema>;
 
 /** Query of the trader check call: the account and its token. */
 export const traderCredentialsSchema = z.object({
-  uuid: z.string().min(1).max(64),
-  token: z.string().min(1).max(256),
+  uuid: identifierSchema(64),
+  token: opaqueTextSchema(1, 256),
 });
 export type TraderCredentials = z.infer<typeof traderCredentialsSchema>;
 

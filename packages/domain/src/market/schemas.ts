@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { freeTextSchema, identifierSchema, integerInputSchema } from '../api/text.ts';
 
 /** Most bars one kline call returns. */
 export const KLINE_MAX_LIMIT = 1000;
@@ -6,20 +7,12 @@ export const KLINE_MAX_LIMIT = 1000;
 export const KLINE_LATEST_LIMIT = 500;
 export const KLINE_HISTORY_LIMIT = 300;
 
-const integerText = (name: string) =>
-  z.union([z.string(), z.number()]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be an integer` });
-      return z.NEVER;
-    }
-    return n;
-  });
+const integerText = integerInputSchema;
 
 /** Query of GET /trading/kline/lists. `last_id` pages back: bars strictly older than it. */
 export const klineQuerySchema = z.object({
-  symbol: z.string().trim().min(1).max(64),
-  cycel: z.string().trim().min(1).max(32),
+  symbol: identifierSchema(64),
+  cycel: identifierSchema(32),
   last_id: integerText('last_id').optional(),
   limit: integerText('limit')
     .pipe(
@@ -50,7 +43,7 @@ export type Kline = z.infer<typeof klineSchema>;
 export const symbolCacheRequestSchema = z.object({
   channel: z.union([z.number(), z.string()]).optional(),
   device: z.union([z.number(), z.string()]).optional(),
-  symbols: z.string().trim().min(1, 'symbols is required').max(4096),
+  symbols: identifierSchema(4096, 'symbols is required'),
 });
 
 export const symbolCacheEntrySchema = z.object({
@@ -81,8 +74,11 @@ export const csvImportRequestSchema = z.object({
     .min(1, 'name is required')
     .max(24)
     .regex(/^[A-Za-z0-9_-]+$/, 'name may hold letters, digits, _ and - only'),
-  csv: z.string().min(1, 'csv is required'),
+  csv: freeTextSchema(Number.MAX_SAFE_INTEGER, 1, 'csv is required'),
 });
+/** Path parameters of DELETE /api/market/imports/{symbol}. */
+export const importSymbolParamsSchema = z.object({ symbol: identifierSchema(64) });
+
 export type CsvImportRequest = z.infer<typeof csvImportRequestSchema>;
 
 /**
@@ -91,7 +87,7 @@ export type CsvImportRequest = z.infer<typeof csvImportRequestSchema>;
  */
 export const testQuoteRequestSchema = z
   .object({
-    symbol: z.string().trim().min(1, 'symbol is required').max(64),
+    symbol: identifierSchema(64, 'symbol is required'),
     bid: z.number().positive(),
     ask: z.number().positive(),
   })

@@ -1,4 +1,11 @@
 import { z } from 'zod';
+import {
+  decimalInputSchema,
+  freeTextSchema,
+  identifierSchema,
+  integerInputSchema,
+  opaqueTextSchema,
+} from '../api/text.ts';
 import { EXPIRE_TYPES } from './calendar.ts';
 
 /*
@@ -8,12 +15,11 @@ import { EXPIRE_TYPES } from './calendar.ts';
  * quantity'). Unknown fields (channel, device, _t, comment…) are accepted and ignored.
  */
 
-/** A number, or a string holding one; other strings become NaN (the rules reject them). */
-const lenientNumber = z.union([z.number(), z.string().max(64)]).transform((value) => {
-  if (typeof value === 'number') return value;
-  const text = value.trim();
-  return text === '' ? Number.NaN : Number(text);
-});
+/**
+ * A number, or a string holding one in plain decimal notation ('1', '0.5'); other strings
+ * ('0b1', '+1', '1e3') become NaN, which the rules reject with their own message.
+ */
+const lenientNumber = decimalInputSchema();
 
 /** An optional TP or SL price: absent, null or 0 means not set. */
 const optionalExitPrice = z
@@ -40,22 +46,15 @@ const cmdSchema = z
   .transform((value) => Number(value) as 1 | 2);
 
 /** The caller's idempotency key: a retry with the same key returns the first answer. */
-const clientOrderIdSchema = z.string().trim().min(1).max(64).optional();
+const clientOrderIdSchema = identifierSchema(64).optional();
 
-const integerQuery = (name: string) =>
-  z.union([z.string(), z.number()]).transform((value, ctx) => {
-    const n = typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value);
-    if (!Number.isInteger(n)) {
-      ctx.addIssue({ code: 'custom', message: `${name} must be an integer` });
-      return z.NEVER;
-    }
-    return n;
-  });
+/** A whole number within the safe-integer range (numbers or decimal digit strings). */
+const integerQuery = integerInputSchema;
 
 /** The trading account a call acts on and its token (query or body of every trading call). */
 export const tradingAccountSchema = z.object({
-  uuid: z.string().min(1).max(64),
-  token: z.string().min(1).max(256),
+  uuid: identifierSchema(64),
+  token: opaqueTextSchema(1, 256),
 });
 
 /** Query of GET /trading/order/position and /trading/order/pending. */
@@ -78,12 +77,12 @@ export type TradingPageQuery = z.infer<typeof tradingPageQuerySchema>;
 
 /** Body of POST /trading/order/open (the market order helper). */
 export const openOrderRequestSchema = tradingAccountSchema.extend({
-  symbol: z.string().trim().min(1).max(64),
+  symbol: identifierSchema(64),
   cmd: cmdSchema,
   volume: lenientNumber,
   tp: optionalExitPrice,
   sl: optionalExitPrice,
-  comment: z.string().max(256).optional(),
+  comment: freeTextSchema(256).optional(),
   clientOrderId: clientOrderIdSchema,
 });
 export type OpenOrderRequest = z.infer<typeof openOrderRequestSchema>;
@@ -93,6 +92,7 @@ export const pendingOrderRequestSchema = openOrderRequestSchema.extend({
   pendPrice: lenientNumber,
   expireType: z
     .string()
+    .max(16)
     .transform((value) => value.trim().toUpperCase())
     .pipe(z.enum(EXPIRE_TYPES, { error: 'expireType must be GFD or GTC' }))
     .optional()

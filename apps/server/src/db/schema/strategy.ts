@@ -108,6 +108,10 @@ export const strategyResults = pgTable(
     logs: jsonb('logs').$type<string[] | null>(),
     runId: uuid('run_id'),
     createdAt: epochSeconds('created_at').notNull(),
+    /** Bytes of the result as JSON (deals, figures, error, log): counts towards the quota. */
+    sizeBytes: integer('size_bytes').notNull().default(0),
+    /** Entries of `deals`, so that a listing need not read them. */
+    dealCount: integer('deal_count').notNull().default(0),
   },
   (t) => [
     index('strategy_results_strategy_idx').on(t.strategyId, t.symbolId, t.id),

@@ -1,9 +1,12 @@
+import { storableJson } from '@ct/domain';
 import { and, asc, count, desc, eq, lt, or, sql } from 'drizzle-orm';
 import { aiTaskMessages, aiTasks, type AiTaskMessageRow, type AiTaskRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 
 // SQL of AI strategy tasks. Writes of a worker carry its lease: a task deleted meanwhile, or
 // taken over after the lease ran out, changes nothing (the write answers false / null).
+// What a model wrote (messages, code, errors, results) is stored as storable text: no NUL,
+// no lone surrogate (PostgreSQL refuses them), so an odd answer never loses the task.
 
 export type NewAiTask = typeof aiTasks.$inferInsert;
 export type NewAiTaskMessage = Omit<typeof aiTaskMessages.$inferInsert, 'id'>;
@@ -161,7 +164,7 @@ export async function appendMessage(
       .where(held(message.taskId, owner))
       .for('update');
     if (!task) return null;
-    const [row] = await tx.insert(aiTaskMessages).values(message).returning();
+    const [row] = await tx.insert(aiTaskMessages).values(storableJson(message)).returning();
     return row ?? null;
   });
 }
@@ -181,7 +184,7 @@ export async function updateHeldTask(
   const ends = values.status === 'COMPLETED' || values.status === 'FAILED';
   const rows = await db
     .update(aiTasks)
-    .set(ends ? { ...values, leaseOwner: null, leaseUntilMs: null } : values)
+    .set(storableJson(ends ? { ...values, leaseOwner: null, leaseUntilMs: null } : values))
     .where(held(id, owner))
     .returning({ id: aiTasks.id });
   return rows.length > 0;

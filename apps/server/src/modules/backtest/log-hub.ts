@@ -1,22 +1,65 @@
 /** What the hub needs of a WebSocket. */
 export type LogSocket = {
   send: (text: string) => void;
+  close: (code: number, reason: string) => void;
   readonly bufferedAmount: number;
 };
 
-/** A socket further behind than this skips lines until it catches up. */
-const MAX_BUFFERED_BYTES = 4 * 1024 * 1024;
+/** The bounds of the log sockets (docs/architecture.md, "Log socket bounds"). */
+export type LogSocketLimits = {
+  /**
+   * Bytes a socket may hold unsent (the client does not read): past this the socket is cut
+   * with SLOW_READER_CLOSE rather than buffering more, so that memory stays bounded.
+   */
+  maxBufferedBytes: number;
+  /** Open log sockets of one user, all client ids together. */
+  maxPerUser: number;
+  /** Open log sockets of one user's client id (tabs showing the same editor). */
+  maxPerClient: number;
+};
+
+export const DEFAULT_LOG_SOCKET_LIMITS: LogSocketLimits = {
+  maxBufferedBytes: 1024 * 1024,
+  maxPerUser: 16,
+  maxPerClient: 4,
+};
+
+/** The close of a socket that stopped reading (the live gateway's 3008 "slow"). */
+export const SLOW_READER_CLOSE = { code: 3008, reason: 'slow' } as const;
+/** The close of a socket over a cap (when the upgrade's own check was overtaken). */
+export const TOO_MANY_CLOSE = { code: 1008, reason: 'too many log sockets' } as const;
 
 /** The log sockets `/ws/{clientId}` of each user, by client id. */
 export class LogHub {
   private readonly sockets = new Map<string, Set<LogSocket>>();
+  private readonly perUser = new Map<number, number>();
+
+  constructor(readonly limits: LogSocketLimits = DEFAULT_LOG_SOCKET_LIMITS) {}
 
   private static key(userId: number, clientId: string): string {
     return `${userId}\u0000${clientId}`;
   }
 
-  /** Registers a socket; call the returned function when it closes. */
-  add(userId: number, clientId: string, socket: LogSocket): () => void {
+  /** Why one more socket of this user's client id is refused, or null when it may open. */
+  refusal(userId: number, clientId: string): string | null {
+    if ((this.perUser.get(userId) ?? 0) >= this.limits.maxPerUser) {
+      return `Too many log sockets: at most ${this.limits.maxPerUser} per user`;
+    }
+    if (this.count(userId, clientId) >= this.limits.maxPerClient) {
+      return `Too many log sockets: at most ${this.limits.maxPerClient} per client id`;
+    }
+    return null;
+  }
+
+  /**
+   * Registers a socket; call the returned function when it closes. Over a cap the socket is
+   * closed at once (TOO_MANY_CLOSE) and null returned.
+   */
+  add(userId: number, clientId: string, socket: LogSocket): (() => void) | null {
+    if (this.refusal(userId, clientId) !== null) {
+      closeQuietly(socket, TOO_MANY_CLOSE);
+      return null;
+    }
     const key = LogHub.key(userId, clientId);
     let set = this.sockets.get(key);
     if (!set) {
@@ -24,21 +67,36 @@ export class LogHub {
       this.sockets.set(key, set);
     }
     set.add(socket);
+    this.perUser.set(userId, (this.perUser.get(userId) ?? 0) + 1);
+    let removed = false;
     return () => {
+      if (removed) return;
+      removed = true;
       const current = this.sockets.get(key);
-      if (!current) return;
-      current.delete(socket);
-      if (current.size === 0) this.sockets.delete(key);
+      current?.delete(socket);
+      if (current?.size === 0) this.sockets.delete(key);
+      const left = (this.perUser.get(userId) ?? 1) - 1;
+      if (left > 0) this.perUser.set(userId, left);
+      else this.perUser.delete(userId);
     };
   }
 
-  /** Sends one line to every socket of this user's client id. */
+  /**
+   * Sends one line to every socket of this user's client id. A socket whose unsent bytes
+   * would pass the bound is cut (SLOW_READER_CLOSE); the others are not held back.
+   */
   publish(userId: number, clientId: string | null, line: string): void {
     if (clientId === null) return;
     const set = this.sockets.get(LogHub.key(userId, clientId));
     if (!set) return;
-    for (const socket of set) {
-      if (socket.bufferedAmount > MAX_BUFFERED_BYTES) continue;
+    const bytes = Buffer.byteLength(line);
+    for (const socket of [...set]) {
+      if (socket.bufferedAmount + bytes > this.limits.maxBufferedBytes) {
+        // its close handler unregisters it; until then it gets nothing more
+        set.delete(socket);
+        closeQuietly(socket, SLOW_READER_CLOSE);
+        continue;
+      }
       try {
         socket.send(line);
       } catch {
@@ -50,5 +108,18 @@ export class LogHub {
   /** Sockets open for this user's client id (tests wait for it). */
   count(userId: number, clientId: string): number {
     return this.sockets.get(LogHub.key(userId, clientId))?.size ?? 0;
+  }
+
+  /** Sockets open for this user. */
+  countOfUser(userId: number): number {
+    return this.perUser.get(userId) ?? 0;
+  }
+}
+
+function closeQuietly(socket: LogSocket, how: { code: number; reason: string }): void {
+  try {
+    socket.close(how.code, how.reason);
+  } catch {
+    // already gone
   }
 }

@@ -2,8 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { strategyRoutes } from '../strategy/routes.ts';
-import { createStrategyService, type StrategyService } from '../strategy/service.ts';
-import { LogHub } from './log-hub.ts';
+import {
+  DEFAULT_RESULT_LIMITS,
+  createStrategyService,
+  type StrategyService,
+} from '../strategy/service.ts';
+import { LogHub, type LogSocketLimits } from './log-hub.ts';
 import { backtestRoutes } from './routes.ts';
 import { SandboxPool } from './sandbox/pool.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
@@ -24,6 +28,12 @@ export type BacktestModuleOptions = {
   /** Limits and walls; the defaults of docs/backtest.md when absent. */
   sandbox?: SandboxSettings;
   loadImported?: BarsLoader;
+  /** Bounds of the log sockets; DEFAULT_LOG_SOCKET_LIMITS when absent. */
+  logSockets?: LogSocketLimits;
+  /** Bounds of saved results (a result's size, a user's total); defaults when absent. */
+  results?: { maxBytes?: number; quotaBytes?: number };
+  /** Origins besides the page's own that may open the log socket (PUBLIC_ORIGIN). */
+  publicOrigins?: readonly string[];
 };
 
 /**
@@ -39,7 +49,7 @@ export function registerBacktest(
     warn: (message) => app.log.warn(message),
     error: (message) => app.log.error(message),
   });
-  const logs = new LogHub();
+  const logs = new LogHub(options.logSockets);
   const service = createBacktestService({
     db: options.db,
     pool: sandbox,
@@ -49,9 +59,13 @@ export function registerBacktest(
     loadImported: options.loadImported,
     onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
   });
-  const strategies = createStrategyService(options.db, options.now, service.findRun);
-  backtestRoutes(app, service, logs, sandbox);
-  strategyRoutes(app, strategies);
+  const resultLimits = {
+    maxBytes: options.results?.maxBytes ?? DEFAULT_RESULT_LIMITS.maxBytes,
+    quotaBytes: options.results?.quotaBytes ?? DEFAULT_RESULT_LIMITS.quotaBytes,
+  };
+  const strategies = createStrategyService(options.db, options.now, service.findRun, resultLimits);
+  backtestRoutes(app, service, logs, sandbox, options.publicOrigins);
+  strategyRoutes(app, strategies, resultLimits.maxBytes);
   app.addHook('onClose', async () => {
     await sandbox.close();
     await service.flush();

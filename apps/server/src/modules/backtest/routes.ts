@@ -1,6 +1,7 @@
 import type {} from '@fastify/websocket';
 import {
   CLIENT_ID_PATTERN,
+  CODE_RATE_LIMITED,
   DEFAULT_LOADED_BARS,
   backtestCodeRequestSchema,
   backtestRunRequestSchema,
@@ -10,9 +11,10 @@ import {
   type Bar,
 } from '@ct/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
 import { parseInput } from '../../http/validate.ts';
 import { sessionOf } from '../auth/guard.ts';
+import { originGuard } from '../gateway/routes.ts';
 import type { LogHub } from './log-hub.ts';
 import type { SandboxPool } from './sandbox/pool.ts';
 import type { BacktestService, RunResult } from './service.ts';
@@ -41,6 +43,16 @@ function clientIdOf(value: string | null | undefined, field: string): string | n
   return value;
 }
 
+/** One more log socket over a cap (per user, per client id). */
+export class TooManyLogSocketsError extends AppError {
+  constructor(message: string) {
+    super(CODE_RATE_LIMITED, message, 429);
+  }
+}
+
+/** A slow reader's socket is given this long to take its close frame, then destroyed. */
+const CLOSE_GRACE_MS = 1000;
+
 function historicalBars(rows: readonly unknown[]): Bar[] {
   const converted = barsFromHistorical(rows);
   if (!converted.ok) throw new BadRequestError(converted.error);
@@ -52,8 +64,10 @@ export function backtestRoutes(
   service: BacktestService,
   hub: LogHub,
   pool: SandboxPool,
+  publicOrigins: readonly string[] = [],
 ): void {
   const guard = { preHandler: app.requireSession };
+  const checkOrigin = originGuard(publicOrigins);
 
   app.post(
     '/api/backtest/code',
@@ -157,11 +171,14 @@ export function backtestRoutes(
         max_concurrent: s.maxConcurrent,
         max_queued: s.maxQueued,
         max_per_user: s.maxPerUser,
+        max_queued_per_user: s.maxQueuedPerUser,
       },
     };
   });
 
   // The log socket. A plain GET (no upgrade) is an unknown route, as before this existed.
+  // The upgrade is refused before it happens: foreign origin 403, no session 401, bad client
+  // id 400, over a cap 429.
   app.route<{ Params: { clientId: string } }>({
     method: 'GET',
     url: '/ws/:clientId',
@@ -170,15 +187,30 @@ export function backtestRoutes(
       reply: FastifyReply,
     ) => {
       if (!request.ws) return;
+      await checkOrigin(request);
       await app.requireSession.call(app, request, reply);
-      clientIdOf(request.params.clientId, 'clientId');
+      if (reply.sent) return;
+      const clientId = clientIdOf(request.params.clientId, 'clientId') ?? '';
+      const refusal = hub.refusal(sessionOf(request).userId, clientId);
+      if (refusal !== null) throw new TooManyLogSocketsError(refusal);
     },
     handler: async (request) => {
       throw new NotFoundError(`Route GET ${request.url.split('?')[0]} not found`);
     },
     wsHandler: (socket, request) => {
       const { userId } = sessionOf(request);
-      const remove = hub.add(userId, request.params.clientId, socket);
+      const remove = hub.add(userId, request.params.clientId, {
+        send: (text) => socket.send(text),
+        get bufferedAmount() {
+          return socket.bufferedAmount;
+        },
+        close: (code, reason) => {
+          socket.close(code, reason);
+          // a client that does not read never takes the close frame: drop what is buffered
+          setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+        },
+      });
+      if (!remove) return;
       socket.on('close', remove);
       socket.on('error', remove);
       socket.on('message', () => undefined); // the socket only speaks; client messages are ignored

@@ -93,6 +93,16 @@ const payloadSchema = z.union([
 /** Prefix of the lines the server itself sends on the log socket. */
 export const LOG_PREFIX = '[backtest]';
 
+/**
+ * The log line of a run's place in the backtest queue (the editor shows it on its Run
+ * button, apps/web/src/features/strategy/runQueue.ts): 1 = next to start; 0 = started.
+ */
+export function queueLine(position: number): string {
+  return position === 0
+    ? `${LOG_PREFIX} A slot is free: running now`
+    : `${LOG_PREFIX} Queued at position ${position}: waiting for a free slot`;
+}
+
 type Failure = { error: string; kind: RunErrorKind };
 
 /**
@@ -220,11 +230,18 @@ export function createBacktestService(deps: BacktestDeps) {
       bar.volume,
     ]);
     try {
+      const { userId, clientId } = request;
       const outcome = await pool.run(
         { code: request.code, filename: request.filename, rows },
         (line) => {
           printed.push(line);
-          if (request.userId !== null) logs.publish(request.userId, request.clientId, line);
+          if (userId !== null) logs.publish(userId, clientId, line);
+        },
+        {
+          owner: userId === null ? 'ai-tasks' : `user:${userId}`,
+          onQueued: (position) => {
+            if (userId !== null) logs.publish(userId, clientId, queueLine(position));
+          },
         },
       );
       return { outcome, failure: failureOf(outcome) };
@@ -248,8 +265,8 @@ export function createBacktestService(deps: BacktestDeps) {
         bar_count: request.bars.length,
       };
       const active = activeByUser.get(request.userId) ?? 0;
-      if (active >= pool.settings.maxPerUser) {
-        const error = `You already have ${active} backtests running; wait for one to finish`;
+      if (active >= pool.settings.maxPerUser + pool.settings.maxQueuedPerUser) {
+        const error = `You already have ${active} backtests running or waiting; wait for one to finish`;
         logs.publish(request.userId, request.clientId, `${LOG_PREFIX} ${error}`);
         return {
           ...base,

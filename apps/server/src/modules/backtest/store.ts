@@ -1,3 +1,4 @@
+import { storableJson } from '@ct/domain';
 import { and, desc, eq, lt } from 'drizzle-orm';
 import { backtestRuns, type BacktestRunRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
@@ -7,8 +8,12 @@ export const KEPT_RUNS_PER_USER = 50;
 
 export type NewRun = Omit<BacktestRunRow, 'id'>;
 
+/**
+ * Stores a run. What the strategy printed or raised is stored as storable text (no NUL, no
+ * lone surrogate; PostgreSQL's text and jsonb refuse them): a run's log is always kept.
+ */
 export async function insertRun(db: Db, run: NewRun): Promise<void> {
-  await db.insert(backtestRuns).values(run);
+  await db.insert(backtestRuns).values(storableJson(run));
   const [oldest] = await db
     .select({ id: backtestRuns.id })
     .from(backtestRuns)

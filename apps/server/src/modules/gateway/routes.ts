@@ -1,12 +1,36 @@
 import type {} from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
+import { AppError } from '../../http/errors.ts';
 import type { GatewayHub } from './hub.ts';
+import { isAllowedOrigin } from './origin.ts';
 
 /** The live endpoint: Centrifuge client protocol (JSON) over WebSocket. */
 export const LIVE_PATH = '/connection/websocket';
 
-export function gatewayRoutes(app: FastifyInstance, hub: GatewayHub, now: () => number): void {
-  app.get(LIVE_PATH, { websocket: true }, (socket) => {
+/** A WebSocket upgrade from another site's page (its `Origin` is neither ours nor configured). */
+export class ForeignOriginError extends AppError {
+  constructor() {
+    super(40300, 'WebSocket connections are accepted from this site only', 403);
+  }
+}
+
+/**
+ * Refuses (403, before the upgrade) a WebSocket from a foreign origin; a plain GET passes
+ * (the route answers it as unknown).
+ */
+export function originGuard(publicOrigins: readonly string[]) {
+  return async (request: Parameters<typeof isAllowedOrigin>[0] & { ws: boolean }) => {
+    if (request.ws && !isAllowedOrigin(request, publicOrigins)) throw new ForeignOriginError();
+  };
+}
+
+export function gatewayRoutes(
+  app: FastifyInstance,
+  hub: GatewayHub,
+  now: () => number,
+  publicOrigins: readonly string[] = [],
+): void {
+  app.get(LIVE_PATH, { websocket: true, preHandler: originGuard(publicOrigins) }, (socket) => {
     const session = hub.open({
       send: (text) => socket.send(text),
       close: (code, reason) => socket.close(code, reason),

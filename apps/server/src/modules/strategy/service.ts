@@ -6,6 +6,7 @@ import {
   codePreview,
   isReservedStrategyName,
   wouldBlankSavedCode,
+  type ResultDealsQuery,
   type ResultsQuery,
   type SaveResultRequest,
   type SaveStrategyRequest,
@@ -13,13 +14,15 @@ import {
   type StrategyVersionList,
   type StrategyView,
 } from '@ct/domain';
-import type { StrategyResultRow, StrategyRow } from '../../db/schema.ts';
+import type { StrategyRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { BacktestRunRow } from '../../db/schema.ts';
 import { findRun as findStoredRun } from '../backtest/store.ts';
+import { MIB } from '../backtest/sandbox/settings.ts';
 import {
   countStrategies,
+  deleteResult,
   deleteStrategy,
   findResult,
   findStrategy,
@@ -31,7 +34,11 @@ import {
   listResults,
   listStrategies,
   listVersions,
+  lockUserResults,
+  resultDeals,
+  storedResultBytes,
   updateStrategyCode,
+  type ResultSummaryRow,
 } from './store.ts';
 
 /** A name already taken (POST /api/strategies/ with create: true). */
@@ -53,32 +60,61 @@ export function strategyView(row: StrategyRow): StrategyView {
   return { name: row.name, code: row.code, created_at: row.createdAt, updated_at: row.updatedAt };
 }
 
-/** A saved result as listed; `logs` only in the single-result view. */
+/** A saved result as listed and as a save answers: no deals, figures without the curve. */
 export type ResultView = {
   id: number;
   strategy_name: string;
   symbol_id: string;
-  deals: unknown[];
+  deal_count: number;
   performance: Record<string, unknown> | null;
   error: string | null;
   run_id: string | null;
   has_logs: boolean;
+  size_bytes: number;
   created_at: number;
 };
 
-function resultView(row: StrategyResultRow, strategyName: string): ResultView {
+function resultView(row: ResultSummaryRow, strategyName: string): ResultView {
   return {
     id: row.id,
     strategy_name: strategyName,
     symbol_id: row.symbolId,
-    deals: row.deals,
+    deal_count: row.dealCount,
     performance: row.performance,
     error: row.error,
     run_id: row.runId,
-    has_logs: row.logs !== null,
+    has_logs: row.hasLogs,
+    size_bytes: row.sizeBytes,
     created_at: row.createdAt,
   };
 }
+
+/** The bounds of saved results (docs/api.md, "Saved results"). */
+export type ResultLimits = {
+  /** The largest result (deals, figures, error and log as JSON). */
+  maxBytes: number;
+  /** All saved results of one user together. */
+  quotaBytes: number;
+};
+
+export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxBytes: 8 * MIB, quotaBytes: 64 * MIB };
+
+/** A result larger than a saved result may be (413). */
+export class ResultTooLargeError extends AppError {
+  constructor(message: string) {
+    super(41300, message, 413);
+  }
+}
+
+/** A save that would pass the user's quota (422). */
+export class QuotaExceededError extends AppError {
+  constructor(message: string) {
+    super(42200, message, 422);
+  }
+}
+
+const jsonBytes = (value: unknown): number =>
+  value === null || value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
 
 export function createStrategyService(
   db: Db,
@@ -86,6 +122,7 @@ export function createStrategyService(
   /** A kept run of the user's (the backtest service's, which waits for runs being stored). */
   findRun: (userId: number, runId: string) => Promise<BacktestRunRow | null> = (userId, runId) =>
     findStoredRun(db, userId, runId),
+  limits: ResultLimits = DEFAULT_RESULT_LIMITS,
 ) {
   const seconds = () => Math.floor(now() / 1000);
 
@@ -205,7 +242,11 @@ export function createStrategyService(
       return { deleted: name };
     },
 
-    /** Saves a result; with run_id the kept run's own deals, performance, error and log. */
+    /**
+     * Saves a result; with run_id the kept run's own deals, performance, error and log. A
+     * result over `maxBytes` is refused (413), and so is a save that would take the user's
+     * saved results past `quotaBytes` (422); nothing is stored then.
+     */
     async saveResult(userId: number, request: SaveResultRequest): Promise<ResultView> {
       const strategy = await ownStrategy(userId, request.strategy_name);
       let values: {
@@ -232,14 +273,38 @@ export function createStrategyService(
           runId: run.runId,
         };
       }
-      const row = await insertResult(db, {
-        userId,
-        strategyId: strategy.id,
-        symbolId: request.symbol_id,
-        ...values,
-        createdAt: seconds(),
+      const sizeBytes =
+        jsonBytes(values.deals) +
+        jsonBytes(values.performance) +
+        (values.error === null ? 0 : Buffer.byteLength(values.error)) +
+        jsonBytes(values.logs);
+      if (sizeBytes > limits.maxBytes) {
+        throw new ResultTooLargeError(
+          `The result is ${formatMiB(sizeBytes)}; a saved result may be at most ${formatMiB(limits.maxBytes)}`,
+        );
+      }
+      const row = await db.transaction(async (tx) => {
+        await lockUserResults(tx, userId);
+        const stored = await storedResultBytes(tx, userId);
+        if (stored + sizeBytes > limits.quotaBytes) {
+          throw new QuotaExceededError(
+            `Saved results would take ${formatMiB(stored + sizeBytes)} of your ${formatMiB(limits.quotaBytes)}; delete older results first`,
+          );
+        }
+        return insertResult(tx, {
+          userId,
+          strategyId: strategy.id,
+          symbolId: request.symbol_id,
+          ...values,
+          sizeBytes,
+          dealCount: values.deals.length,
+          createdAt: seconds(),
+        });
       });
-      return resultView(row, strategy.name);
+      return resultView(
+        { ...row, performance: withoutCurve(row.performance), hasLogs: row.logs !== null },
+        strategy.name,
+      );
     },
 
     async listResults(
@@ -259,6 +324,7 @@ export function createStrategyService(
       return { results: rows.map((row) => resultView(row, strategy.name)), total };
     },
 
+    /** One saved result with its full figures and log, without its deals. */
     async getResult(
       userId: number,
       strategyName: string,
@@ -269,7 +335,45 @@ export function createStrategyService(
       if (!row) throw new NotFoundError(`Result not found: ${id}`);
       return { ...resultView(row, strategy.name), logs: row.logs };
     },
+
+    /** One page of a saved result's deals and their count. */
+    async getResultDeals(
+      userId: number,
+      strategyName: string,
+      id: number,
+      query: ResultDealsQuery,
+    ): Promise<{ deals: unknown[]; total: number }> {
+      const strategy = await ownStrategy(userId, strategyName);
+      const page = await resultDeals(db, strategy.id, id, query.skip, query.limit);
+      if (!page) throw new NotFoundError(`Result not found: ${id}`);
+      return page;
+    },
+
+    /** Deletes a saved result (its bytes leave the quota). */
+    async deleteResult(
+      userId: number,
+      strategyName: string,
+      id: number,
+    ): Promise<{ deleted: number }> {
+      const strategy = await ownStrategy(userId, strategyName);
+      if (!(await deleteResult(db, strategy.id, id))) {
+        throw new NotFoundError(`Result not found: ${id}`);
+      }
+      return { deleted: id };
+    },
   };
+}
+
+function withoutCurve(performance: Record<string, unknown> | null): Record<string, unknown> | null {
+  if (performance === null) return null;
+  const { equity_curve: _curve, ...figures } = performance;
+  return figures;
+}
+
+/** Sizes in messages: whole MiB as such, else MiB with two decimals (1.04 MiB). */
+function formatMiB(bytes: number): string {
+  const mib = bytes / MIB;
+  return `${Number.isInteger(mib) ? mib : mib.toFixed(2)} MiB`;
 }
 
 export type StrategyService = ReturnType<typeof createStrategyService>;

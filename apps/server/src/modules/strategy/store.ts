@@ -102,18 +102,81 @@ export async function insertResult(db: Db, values: NewResult): Promise<StrategyR
   return row;
 }
 
+/** A saved result without its deals, log or equity curve: what a listing reads. */
+export type ResultSummaryRow = Omit<StrategyResultRow, 'deals' | 'logs' | 'userId'> & {
+  hasLogs: boolean;
+};
+
+const summaryColumns = {
+  id: strategyResults.id,
+  strategyId: strategyResults.strategyId,
+  symbolId: strategyResults.symbolId,
+  // the figures without the curve (one point per bar): a listing stays small
+  performance: sql<Record<string, unknown> | null>`${strategyResults.performance} - 'equity_curve'`,
+  error: strategyResults.error,
+  runId: strategyResults.runId,
+  createdAt: strategyResults.createdAt,
+  sizeBytes: strategyResults.sizeBytes,
+  dealCount: strategyResults.dealCount,
+  hasLogs: sql<boolean>`${strategyResults.logs} is not null`,
+};
+
+/** Bytes of all saved results of the user. */
+export async function storedResultBytes(db: Db, userId: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`coalesce(sum(${strategyResults.sizeBytes}), 0)`.mapWith(Number) })
+    .from(strategyResults)
+    .where(eq(strategyResults.userId, userId));
+  return row?.n ?? 0;
+}
+
+/** Serializes the quota check and insert of one user's saves (until the transaction ends). */
+export async function lockUserResults(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${RESULTS_LOCK_CLASS}, ${userId})`);
+}
+const RESULTS_LOCK_CLASS = 0x5253; // 'RS'
+
+/** One page of a result's deals (the page only leaves the database), or null when no result. */
+export async function resultDeals(
+  db: Db,
+  strategyId: number,
+  id: number,
+  skip: number,
+  limit: number,
+): Promise<{ deals: unknown[]; total: number } | null> {
+  const [row] = await db
+    .select({
+      deals: sql<
+        unknown[]
+      >`jsonb_path_query_array(${strategyResults.deals}, '$[$first to $last]', jsonb_build_object('first', ${skip}::int, 'last', ${skip + limit - 1}::int))`,
+      total: strategyResults.dealCount,
+    })
+    .from(strategyResults)
+    .where(and(eq(strategyResults.strategyId, strategyId), eq(strategyResults.id, id)))
+    .limit(1);
+  return row ?? null;
+}
+
+export async function deleteResult(db: Db, strategyId: number, id: number): Promise<boolean> {
+  const rows = await db
+    .delete(strategyResults)
+    .where(and(eq(strategyResults.strategyId, strategyId), eq(strategyResults.id, id)))
+    .returning({ id: strategyResults.id });
+  return rows.length > 0;
+}
+
 export async function listResults(
   db: Db,
   strategyId: number,
   symbolId: string | undefined,
   skip: number,
   limit: number,
-): Promise<{ rows: StrategyResultRow[]; total: number }> {
+): Promise<{ rows: ResultSummaryRow[]; total: number }> {
   const where = symbolId
     ? and(eq(strategyResults.strategyId, strategyId), eq(strategyResults.symbolId, symbolId))
     : eq(strategyResults.strategyId, strategyId);
   const rows = await db
-    .select()
+    .select(summaryColumns)
     .from(strategyResults)
     .where(where)
     .orderBy(desc(strategyResults.id))
@@ -123,13 +186,18 @@ export async function listResults(
   return { rows, total: total?.n ?? 0 };
 }
 
+/** A saved result with its figures (curve included) and log, without its deals. */
 export async function findResult(
   db: Db,
   strategyId: number,
   id: number,
-): Promise<StrategyResultRow | null> {
+): Promise<(ResultSummaryRow & { logs: string[] | null }) | null> {
   const [row] = await db
-    .select()
+    .select({
+      ...summaryColumns,
+      performance: strategyResults.performance,
+      logs: strategyResults.logs,
+    })
     .from(strategyResults)
     .where(and(eq(strategyResults.strategyId, strategyId), eq(strategyResults.id, id)))
     .limit(1);

@@ -31,6 +31,8 @@ describe('authorization', () => {
     ['POST', '/api/strategy-results/'],
     ['GET', '/api/strategy-results/x'],
     ['GET', '/api/strategy-results/x/1'],
+    ['GET', '/api/strategy-results/x/1/deals'],
+    ['DELETE', '/api/strategy-results/x/1'],
   ] as const)('%s %s without a session answers 50002', async (method, url) => {
     const res = await t.app.inject({ method, url, payload: method === 'POST' ? {} : undefined });
     expect(res.statusCode).toBe(401);
@@ -182,12 +184,17 @@ describe('strategy results', () => {
       '/api/strategy-results/Results?symbol_id=GOOG&skip=1&limit=1',
     );
     const page = goog.json<{
-      results: { performance: { run: number }; deals: unknown[] }[];
+      results: { id: number; performance: { run: number }; deal_count: number }[];
       total: number;
     }>();
     expect(page.total).toBe(2);
     expect(page.results.map((r) => r.performance.run)).toEqual([0]);
-    expect(page.results[0]?.deals).toEqual(deals);
+    // the listing carries no deals, only their count; the deals come page by page
+    expect(page.results[0]).not.toHaveProperty('deals');
+    expect(page.results[0]?.deal_count).toBe(1);
+    const id = page.results[0]?.id ?? 0;
+    const dealsPage = await asAlice('GET', `/api/strategy-results/Results/${id}/deals`);
+    expect(dealsPage.json()).toEqual({ deals, total: 1 });
   });
 
   it('keeps the run log when saved from a kept run, and takes the run’s own figures', async () => {
@@ -219,7 +226,7 @@ describe('strategy results', () => {
       run_id: runId,
     });
     expect(saved.json()).toMatchObject({
-      deals: [],
+      deal_count: 0,
       performance: null,
       error: 'ValueError: x',
       run_id: runId,

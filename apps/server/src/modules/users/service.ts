@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { accountTypeName, EMAIL_PATTERN } from '@ct/domain';
+import { accountTypeName, EMAIL_PATTERN, identifierProblem } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { TraderRow, UserRow } from '../../db/schema.ts';
 import { hashPassword, type ScryptParams } from '../auth/password.ts';
@@ -48,7 +48,7 @@ export function planAccounts(count: number, prefix: string): AccountSpec[] {
 }
 
 function validate(input: NewUser): void {
-  if (!EMAIL_PATTERN.test(input.email.trim())) {
+  if (!EMAIL_PATTERN.test(input.email.trim()) || identifierProblem(input.email) !== null) {
     throw new InvalidUserError(`Invalid email: ${input.email}`);
   }
   if (input.password.length < PASSWORD_MIN_LENGTH || input.password.length > PASSWORD_MAX_LENGTH) {
@@ -57,6 +57,8 @@ function validate(input: NewUser): void {
     );
   }
   if (input.nickName.trim() === '') throw new InvalidUserError('The nickname must not be empty');
+  const nickProblem = identifierProblem(input.nickName.trim());
+  if (nickProblem !== null) throw new InvalidUserError(`The nickname ${nickProblem}`);
   if (input.accounts.length > MAX_ACCOUNTS) {
     throw new InvalidUserError(`At most ${MAX_ACCOUNTS} trading accounts`);
   }

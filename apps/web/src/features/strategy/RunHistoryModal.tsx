@@ -2,12 +2,12 @@ import { Button, Modal, Space, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { messages } from '../../i18n/messages';
-import type { StrategyResult, StrategyResultsPage } from './api';
+import type { StrategyResultSummary, StrategyResultSummaryPage } from './api';
 import { formatWinRate, RUN_HISTORY_PAGE_SIZE } from './logic';
 import { useResultsPage } from './queries';
 
 const m = messages.strategy;
-const NO_RESULTS: StrategyResultsPage = { results: [], total: 0 };
+const NO_RESULTS: StrategyResultSummaryPage = { results: [], total: 0 };
 
 /** Strategy Run History: the saved results of a strategy, 10 per page, newest first. */
 export function RunHistoryModal({
@@ -18,10 +18,18 @@ export function RunHistoryModal({
 }: {
   strategy: string;
   onClose: () => void;
-  onViewDetails: (result: StrategyResult) => void;
-  onShowOnChart: (result: StrategyResult) => void;
+  /** Both load the result's deals first (the listing has none): the row's button spins. */
+  onViewDetails: (result: StrategyResultSummary) => Promise<void>;
+  onShowOnChart: (result: StrategyResultSummary) => Promise<void>;
 }) {
   const [page, setPage] = useState(1);
+  const [busy, setBusy] = useState<{ id: number; action: 'details' | 'chart' } | null>(null);
+  const act = (action: 'details' | 'chart', r: StrategyResultSummary) => {
+    if (busy) return;
+    setBusy({ id: r.id, action });
+    const run = action === 'details' ? onViewDetails : onShowOnChart;
+    void run(r).finally(() => setBusy(null));
+  };
   // While another page is on its way, the rows shown stay; a failure says so and keeps them.
   const query = useResultsPage(strategy, {
     skip: (page - 1) * RUN_HISTORY_PAGE_SIZE,
@@ -38,7 +46,7 @@ export function RunHistoryModal({
       onCancel={onClose}
       footer={null}
     >
-      <Table<StrategyResult>
+      <Table<StrategyResultSummary>
         size="small"
         rowKey="id"
         loading={loading}
@@ -69,15 +77,23 @@ export function RunHistoryModal({
             },
           },
           { title: m.winRate, render: (_, r) => formatWinRate(r.performance?.胜率) },
-          { title: m.tradeCount, render: (_, r) => r.performance?.交易次数 ?? r.deals.length },
+          { title: m.tradeCount, render: (_, r) => r.performance?.交易次数 ?? r.deal_count },
           {
             title: m.actions,
             render: (_, r) => (
               <Space>
-                <Button size="small" onClick={() => onViewDetails(r)}>
+                <Button
+                  size="small"
+                  loading={busy?.id === r.id && busy.action === 'details'}
+                  onClick={() => act('details', r)}
+                >
                   {m.viewDetails}
                 </Button>
-                <Button size="small" onClick={() => onShowOnChart(r)}>
+                <Button
+                  size="small"
+                  loading={busy?.id === r.id && busy.action === 'chart'}
+                  onClick={() => act('chart', r)}
+                >
                   {m.showOnChart}
                 </Button>
               </Space>

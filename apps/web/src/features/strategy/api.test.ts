@@ -3,6 +3,8 @@ import { describe, expect, it, vi } from 'vitest';
 import { MalformedAnswerError } from '../../api/client';
 import { jsonResponse } from '../../test/fixtures';
 import {
+  fetchAllResultDeals,
+  fetchResultDetail,
   fetchResults,
   fetchStrategies,
   fetchStrategyTemplate,
@@ -68,15 +70,17 @@ const performance: Performance = {
   },
 };
 
+/** A saved result as listed: no deals, figures without the curve. */
 const result = {
   id: 3,
   strategy_name: 'Cross',
   symbol_id: 'GOOG',
-  deals: [deal],
-  performance,
+  deal_count: 1,
+  performance: { 净利润: 10, 胜率: 1, 交易次数: 1 },
   error: null,
   run_id: null,
   has_logs: false,
+  size_bytes: 2048,
   created_at: 1_700_000_000,
 };
 
@@ -123,6 +127,28 @@ describe('the strategy api', () => {
     });
   });
 
+  it('fetches a saved result’s details, and all its deals page by page', async () => {
+    answer({ ...result, performance, logs: ['hello'] });
+    expect(await fetchResultDetail('Cross', 3)).toEqual({
+      ...result,
+      performance,
+      logs: ['hello'],
+    });
+
+    const pages = [
+      { deals: Array.from({ length: 1000 }, (_, i) => ({ ...deal, start: i })), total: 1500 },
+      { deals: Array.from({ length: 500 }, (_, i) => ({ ...deal, start: 1000 + i })), total: 1500 },
+    ];
+    const fetchMock = vi.fn(async () => jsonResponse(pages.shift()));
+    vi.stubGlobal('fetch', fetchMock);
+    const deals = await fetchAllResultDeals('Cross Over', 3);
+    expect(deals.map((d) => d.start)).toEqual(Array.from({ length: 1500 }, (_, i) => i));
+    const urls = fetchMock.mock.calls.map((call) => String((call as unknown[])[0]));
+    expect(urls).toHaveLength(2);
+    expect(urls[0]).toMatch(/\/api\/strategy-results\/Cross%20Over\/3\/deals\?skip=0&limit=1000/);
+    expect(urls[1]).toMatch(/\/deals\?skip=1000&limit=1000/);
+  });
+
   it('hands over the template of a well-formed answer', async () => {
     answer({ code: 'def main(): pass' });
     expect(await fetchStrategyTemplate()).toBe('def main(): pass');
@@ -145,7 +171,17 @@ describe('the strategy api', () => {
     [
       'a page of results',
       () => fetchResults('Cross', { skip: 0, limit: 10 }),
-      { results: [{ ...result, deals: 'none' }], total: 1 },
+      { results: [{ ...result, deal_count: 'none' }], total: 1 },
+    ],
+    [
+      'a saved result’s details',
+      () => fetchResultDetail('Cross', 3),
+      { ...result, performance: { 净利润: 10 }, logs: null },
+    ],
+    [
+      'a page of deals',
+      () => fetchAllResultDeals('Cross', 3),
+      { deals: [{ profit: '10' }], total: 1 },
     ],
     ['the version list', () => fetchVersions('Cross'), { versions: [{ id: 'x' }] }],
   ])('refuses a malformed answer of %s with a clear error', async (_name, call, body) => {

@@ -1,19 +1,26 @@
 import {
+  MAX_RESULT_DEALS_PAGE,
   backtestRunAnswerSchema,
+  resultDealsPageSchema,
   savedStrategySchema,
   strategyListSchema,
-  strategyResultSchema,
-  strategyResultsPageSchema,
+  strategyResultDetailSchema,
+  strategyResultSummaryPageSchema,
+  strategyResultSummarySchema,
   strategyTemplateSchema,
   strategyVersionListSchema,
   strategyVersionSchema,
   type backtestRunRequestSchema,
   type BacktestRunAnswer,
+  type Deal,
+  type ResultDealsPage,
+  type resultDealsQuerySchema,
   type resultsQuerySchema,
   type saveResultRequestSchema,
   type saveStrategyRequestSchema,
-  type StrategyResult,
-  type StrategyResultsPage,
+  type StrategyResultDetail,
+  type StrategyResultSummary,
+  type StrategyResultSummaryPage,
   type StrategyVersion,
   type StrategyVersionSummary,
   type StrategyView,
@@ -21,7 +28,14 @@ import {
 import { z } from 'zod';
 import { ApiError, http } from '../../api/client';
 
-export type { BacktestAnswer, StrategyResult, StrategyResultsPage } from '@ct/domain';
+export type {
+  BacktestAnswer,
+  ResultDealsPage,
+  StrategyResult,
+  StrategyResultDetail,
+  StrategyResultSummary,
+  StrategyResultSummaryPage,
+} from '@ct/domain';
 export type SavedStrategy = StrategyView;
 export type RunAnswer = BacktestRunAnswer;
 
@@ -31,6 +45,8 @@ export type RunRequest = z.input<typeof backtestRunRequestSchema>;
 export type SaveResultRequest = z.input<typeof saveResultRequestSchema>;
 /** Query of GET /api/strategy-results/{strategy} as the client sends it. */
 export type ResultsQuery = z.input<typeof resultsQuerySchema>;
+/** Query of GET /api/strategy-results/{strategy}/{id}/deals as the client sends it. */
+export type ResultDealsQuery = z.input<typeof resultDealsQuerySchema>;
 
 const failureBodySchema = z.object({ detail: z.string().min(1) }).loose();
 
@@ -100,17 +116,56 @@ export async function runBacktest(request: RunRequest): Promise<RunAnswer> {
   return http.post('/api/backtest/run', request, { schema: backtestRunAnswerSchema });
 }
 
-export async function saveResult(body: SaveResultRequest): Promise<StrategyResult> {
-  return http.post('/api/strategy-results/', body, { schema: strategyResultSchema });
+/** Saves a result; the answer is its summary (no deals; they stay on the server). */
+export async function saveResult(body: SaveResultRequest): Promise<StrategyResultSummary> {
+  return http.post('/api/strategy-results/', body, { schema: strategyResultSummarySchema });
 }
 
+/** One page of a strategy's saved results: summaries, without deals or equity curve. */
 export async function fetchResults(
   strategy: string,
   params: ResultsQuery,
-): Promise<StrategyResultsPage> {
+): Promise<StrategyResultSummaryPage> {
   return http.get(`/api/strategy-results/${encodeURIComponent(strategy)}`, {
     params,
     noCache: true,
-    schema: strategyResultsPageSchema,
+    schema: strategyResultSummaryPageSchema,
   });
+}
+
+const resultPath = (strategy: string, id: number) =>
+  `/api/strategy-results/${encodeURIComponent(strategy)}/${id}`;
+
+/** A saved result's full figures (with the equity curve) and log, without its deals. */
+export async function fetchResultDetail(
+  strategy: string,
+  id: number,
+): Promise<StrategyResultDetail> {
+  return http.get(resultPath(strategy, id), { noCache: true, schema: strategyResultDetailSchema });
+}
+
+/** One page of a saved result's deals and their count. */
+export async function fetchResultDeals(
+  strategy: string,
+  id: number,
+  params: ResultDealsQuery,
+): Promise<ResultDealsPage> {
+  return http.get(`${resultPath(strategy, id)}/deals`, {
+    params,
+    noCache: true,
+    schema: resultDealsPageSchema,
+  });
+}
+
+/** Every deal of a saved result, fetched page by page (the largest pages the server gives). */
+export async function fetchAllResultDeals(strategy: string, id: number): Promise<Deal[]> {
+  const deals: Deal[] = [];
+  for (;;) {
+    const page = await fetchResultDeals(strategy, id, {
+      skip: deals.length,
+      limit: MAX_RESULT_DEALS_PAGE,
+    });
+    deals.push(...page.deals);
+    if (page.deals.length === 0 || deals.length >= page.total) return deals;
+  }
 }

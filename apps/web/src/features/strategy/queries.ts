@@ -4,6 +4,8 @@ import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import {
+  fetchAllResultDeals,
+  fetchResultDetail,
   fetchResults,
   fetchStrategies,
   fetchStrategyTemplate,
@@ -12,7 +14,8 @@ import {
   type ResultsQuery,
   type SavedStrategy,
   type StrategyResult,
-  type StrategyResultsPage,
+  type StrategyResultSummary,
+  type StrategyResultSummaryPage,
 } from './api';
 
 /*
@@ -165,14 +168,14 @@ export function refetchStrategies(): Promise<SavedStrategy[]> {
  * A saved result joins the top of the first page of its strategy's history (newest first);
  * the later pages shift by one, so they are fetched again when shown.
  */
-export function putSavedResult(result: StrategyResult): void {
+export function putSavedResult(result: StrategyResultSummary): void {
   const name = result.strategy_name;
-  for (const [key] of queryClient.getQueriesData<StrategyResultsPage>({
+  for (const [key] of queryClient.getQueriesData<StrategyResultSummaryPage>({
     queryKey: strategyKeys.results(name),
   })) {
     const page = key[2];
     if (!isFirstPage(page)) continue;
-    queryClient.setQueryData<StrategyResultsPage>(key, (old) =>
+    queryClient.setQueryData<StrategyResultSummaryPage>(key, (old) =>
       old
         ? {
             results: [result, ...old.results].slice(0, page.limit),
@@ -185,6 +188,29 @@ export function putSavedResult(result: StrategyResult): void {
     queryKey: strategyKeys.results(name),
     predicate: (query) => !isFirstPage(query.queryKey[2]),
   });
+}
+
+/**
+ * A listed result with what its listing leaves out, for its details and Show on Chart: the
+ * full figures (equity curve) and every deal, fetched page by page. Not cached: a result can
+ * hold 100,000 deals, kept only while it is shown.
+ */
+export async function loadSavedResult(summary: StrategyResultSummary): Promise<StrategyResult> {
+  const [detail, deals] = await Promise.all([
+    fetchResultDetail(summary.strategy_name, summary.id),
+    fetchAllResultDeals(summary.strategy_name, summary.id),
+  ]);
+  return {
+    id: detail.id,
+    strategy_name: detail.strategy_name,
+    symbol_id: detail.symbol_id,
+    deals,
+    performance: detail.performance,
+    error: detail.error,
+    run_id: detail.run_id,
+    has_logs: detail.has_logs,
+    created_at: detail.created_at,
+  };
 }
 
 function isFirstPage(page: unknown): page is { skip: number; limit: number } {

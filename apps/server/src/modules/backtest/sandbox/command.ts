@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { SECCOMP_FD } from './seccomp.ts';
 import type { SandboxSettings } from './settings.ts';
 
 const execFileAsync = promisify(execFile);
@@ -21,6 +22,8 @@ export type LaunchCommand = {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** A compiled seccomp filter handed to the process on SECCOMP_FD (bwrap only). */
+  seccompFile?: string;
 };
 
 /** The interpreter and the host paths it needs, found once at start. */
@@ -151,6 +154,8 @@ export function bwrapCommand(
   layout: PythonLayout,
   tools: { bwrap: string; prlimit: string; setpriv: string | null },
   uid: number | null,
+  /** The compiled filter (seccomp.ts); bwrap loads it right before it starts python. */
+  seccompFile: string | null = null,
 ): LaunchCommand {
   const args: string[] = [];
   const asOtherUser = uid !== null && tools.setpriv !== null;
@@ -175,6 +180,7 @@ export function bwrapCommand(
     '--disable-userns',
     '--die-with-parent',
     '--new-session',
+    ...(seccompFile ? ['--seccomp', String(SECCOMP_FD)] : []),
     '--clearenv',
     ...Object.entries(SANDBOX_ENV).flatMap(([key, value]) => ['--setenv', key, value]),
     '--uid',
@@ -213,7 +219,13 @@ export function bwrapCommand(
     '-B',
     HARNESS_IN_SANDBOX,
   );
-  return { file: tools.prlimit, args, env: {}, cwd: '/' };
+  return {
+    file: tools.prlimit,
+    args,
+    env: {},
+    cwd: '/',
+    ...(seccompFile ? { seccompFile } : {}),
+  };
 }
 
 /**

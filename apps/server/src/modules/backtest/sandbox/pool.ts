@@ -12,6 +12,7 @@ import {
   type Tools,
 } from './command.ts';
 import { SandboxProcess, type ProcessOutcome } from './process.ts';
+import { compileSeccompFilter } from './seccomp.ts';
 import type { SandboxSettings } from './settings.ts';
 
 /** A job for the harness: the strategy and the rows of `data_array`. */
@@ -87,6 +88,8 @@ export class SandboxPool {
   private starting: Promise<SandboxStatus> | null = null;
   private layout: PythonLayout | null = null;
   private tools: Tools = { bwrap: null, prlimit: null, setpriv: null };
+  /** The compiled seccomp filter every bwrap sandbox loads, and its removal. */
+  private seccomp: { file: string; remove: () => void } | null = null;
   private readonly idle: SandboxProcess[] = [];
   private readonly live = new Set<SandboxProcess>();
   /** False when sandboxes run as the server's own uid (not root). */
@@ -94,7 +97,11 @@ export class SandboxPool {
   /** Where the next uid search starts (random: servers on one host rarely meet). */
   private nextUid = Math.floor(Math.random() * UID_RANGE);
   private running = 0;
-  private readonly waiting: { resume: () => void; fail: (error: Error) => void }[] = [];
+  /** Runs going on per owner (a user, the AI tasks): each may hold `maxPerUser` slots. */
+  private readonly runningBy = new Map<string, number>();
+  /** Runs waiting for a slot, in arrival order (`seq`); dispatched fairly (`queueOrder`). */
+  private waiting: Waiter[] = [];
+  private nextSeq = 0;
   private closed = false;
   private warmFailures = 0;
 
@@ -120,7 +127,11 @@ export class SandboxPool {
    * Runs one job; `onLine` gets each printed line as it completes. Throws
    * SandboxUnavailableError or SandboxBusyError before anything runs.
    */
-  async run(job: SandboxJob, onLine: (line: string) => void): Promise<ProcessOutcome> {
+  async run(
+    job: SandboxJob,
+    onLine: (line: string) => void,
+    options: RunOptions = {},
+  ): Promise<ProcessOutcome> {
     await this.start();
     if (this.state === 'unavailable') throw new SandboxUnavailableError(this.reason ?? 'unknown');
     if (this.closed) throw new SandboxUnavailableError('the server is shutting down');
@@ -129,13 +140,14 @@ export class SandboxPool {
         'ALLOW_UNSANDBOXED_PYTHON=1: running strategy code WITHOUT the sandbox (host files and network reachable). Development only.',
       );
     }
-    await this.enterQueue();
+    const owner = options.owner ?? ANONYMOUS_OWNER;
+    await this.enterQueue(owner, options.onQueued);
     try {
       const process = this.take();
       const text = JSON.stringify(job);
       return await process.run(text, onLine);
     } finally {
-      this.leaveQueue();
+      this.leaveQueue(owner);
       this.refill();
     }
   }
@@ -149,6 +161,8 @@ export class SandboxPool {
     const all = [...this.live];
     for (const process of all) process.kill();
     await Promise.all(all.map((p) => p.closed));
+    this.seccomp?.remove();
+    this.seccomp = null;
   }
 
   /** Processes alive now (idle and running), for tests and the health of the pool. */
@@ -206,6 +220,11 @@ export class SandboxPool {
     } catch (error) {
       return `cannot run ${this.settings.python}: ${(error as Error).message}`;
     }
+    try {
+      this.seccomp ??= await compileSeccompFilter(this.layout.executable);
+    } catch (error) {
+      return `the seccomp filter could not be built: ${(error as Error).message}`;
+    }
     this.mode = 'bwrap';
     const lines: string[] = [];
     let outcome: ProcessOutcome;
@@ -232,7 +251,7 @@ export class SandboxPool {
         setpriv: this.tools.setpriv,
       };
       return {
-        command: bwrapCommand(this.settings, this.layout, tools, uid),
+        command: bwrapCommand(this.settings, this.layout, tools, uid, this.seccomp?.file ?? null),
         cleanup: () => undefined,
       };
     }
@@ -309,9 +328,21 @@ export class SandboxPool {
     }
   }
 
-  private enterQueue(): Promise<void> {
-    if (this.running < this.settings.maxConcurrent) {
-      this.running += 1;
+  private startRun(owner: string): void {
+    this.running += 1;
+    this.runningBy.set(owner, (this.runningBy.get(owner) ?? 0) + 1);
+  }
+
+  private mayStart(owner: string): boolean {
+    return (
+      this.running < this.settings.maxConcurrent &&
+      (this.runningBy.get(owner) ?? 0) < this.settings.maxPerUser
+    );
+  }
+
+  private enterQueue(owner: string, onQueued?: (position: number) => void): Promise<void> {
+    if (this.mayStart(owner)) {
+      this.startRun(owner);
       return Promise.resolve();
     }
     if (this.waiting.length >= this.settings.maxQueued) {
@@ -319,14 +350,84 @@ export class SandboxPool {
         new SandboxBusyError('Too many backtests are running; try again in a moment'),
       );
     }
-    return new Promise((resume, fail) => this.waiting.push({ resume, fail }));
+    return new Promise((resume, fail) => {
+      this.waiting.push({ owner, seq: this.nextSeq++, resume, fail, onQueued, position: 0 });
+      this.announcePositions();
+    });
   }
 
-  private leaveQueue(): void {
-    const next = this.waiting.shift();
-    if (next) next.resume();
-    else this.running -= 1;
+  private leaveQueue(owner: string): void {
+    this.running -= 1;
+    const left = (this.runningBy.get(owner) ?? 1) - 1;
+    if (left > 0) this.runningBy.set(owner, left);
+    else this.runningBy.delete(owner);
+    this.dispatch();
   }
+
+  /** Starts waiting runs, fairly, while slots are free and their owners under their share. */
+  private dispatch(): void {
+    let started = false;
+    while (this.running < this.settings.maxConcurrent) {
+      const next = queueOrder(this.waiting).find((w) => this.mayStart(w.owner));
+      if (!next) break;
+      this.waiting = this.waiting.filter((w) => w !== next);
+      this.startRun(next.owner);
+      next.onQueued?.(0);
+      next.resume();
+      started = true;
+    }
+    if (started) this.announcePositions();
+  }
+
+  /** Tells each waiting run its place when it changed (1 = next to start). */
+  private announcePositions(): void {
+    queueOrder(this.waiting).forEach((waiter, index) => {
+      if (waiter.position === index + 1) return;
+      waiter.position = index + 1;
+      waiter.onQueued?.(index + 1);
+    });
+  }
+
+  /** Runs waiting for a slot now (tests, status). */
+  queuedCount(): number {
+    return this.waiting.length;
+  }
+}
+
+/** The owner of runs that name none. */
+const ANONYMOUS_OWNER = 'anonymous';
+
+/** How a run is queued: whose it is, and who hears its place in the queue. */
+export type RunOptions = {
+  /** The user (or the AI tasks) the run belongs to: each holds at most `maxPerUser` slots. */
+  owner?: string;
+  /** Its place in the queue (1 = next) each time it changes; 0 when it starts after waiting. */
+  onQueued?: (position: number) => void;
+};
+
+type Waiter = {
+  owner: string;
+  seq: number;
+  resume: () => void;
+  fail: (error: Error) => void;
+  onQueued: ((position: number) => void) | undefined;
+  position: number;
+};
+
+/**
+ * The order in which waiting runs start: round robin over owners (each owner's first waiting
+ * run, oldest owner first, then each owner's second, …), so that one user's many runs never
+ * stand in front of another user's one.
+ */
+export function queueOrder<T extends { owner: string; seq: number }>(waiting: readonly T[]): T[] {
+  const rank = new Map<T, number>();
+  const seen = new Map<string, number>();
+  for (const waiter of [...waiting].sort((a, b) => a.seq - b.seq)) {
+    const k = seen.get(waiter.owner) ?? 0;
+    seen.set(waiter.owner, k + 1);
+    rank.set(waiter, k);
+  }
+  return [...waiting].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0) || a.seq - b.seq);
 }
 
 const CHECK_LINE = 'sandbox-check-ok';
@@ -342,7 +443,9 @@ const CHECK_JOB = {
     "    extra = set(os.listdir('/')) - {'usr', 'lib', 'lib64', 'tmp', 'dev', 'proc', 'sandbox'}",
     "    assert not extra, 'host folders are visible: %s' % sorted(extra)",
     "    assert os.getuid() == 65534, 'not the unprivileged uid'",
-    '    names = [name for _, name in socket.if_nameindex()]',
+    // the interfaces of the sandbox's network namespace (netlink, behind if_nameindex, is
+    // denied by the seccomp filter)
+    "    names = [line.split(':')[0].strip() for line in open('/proc/net/dev').readlines()[2:]]",
     "    assert names == ['lo'], 'network interfaces are visible: %s' % names",
     "    assert not any(k for k in os.environ if k not in ('PATH', 'LANG', 'HOME', 'TMPDIR', 'PWD') and not k.startswith(('PYTHON', 'OPENBLAS', 'OMP', 'MKL', 'NUMEXPR', 'MPL'))), 'server environment visible'",
     `    print('${CHECK_LINE}')`,

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { constants as osConstants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
@@ -62,12 +63,18 @@ export class SandboxProcess {
     /** bwrap reports a child's death by signal N as exit code 128 + N. */
     private readonly exitCodeCarriesSignal: boolean,
   ) {
-    this.child = spawn(command.file, command.args, {
-      cwd: command.cwd,
-      env: command.env,
-      stdio: ['pipe', 'pipe', 'pipe', 'pipe'],
-      detached: true, // own process group: a kill reaches anything it started
-    });
+    // the seccomp filter on fd 4 (SECCOMP_FD): bwrap reads it whole before python starts
+    const filterFd = command.seccompFile ? fs.openSync(command.seccompFile, 'r') : null;
+    try {
+      this.child = spawn(command.file, command.args, {
+        cwd: command.cwd,
+        env: command.env,
+        stdio: ['pipe', 'pipe', 'pipe', 'pipe', ...(filterFd === null ? [] : [filterFd])],
+        detached: true, // own process group: a kill reaches anything it started
+      });
+    } finally {
+      if (filterFd !== null) fs.closeSync(filterFd);
+    }
     const stdin = this.child.stdin as Writable;
     stdin.on('error', () => undefined); // EPIPE when the process died first
     const stdout = this.child.stdio[1] as Readable;

@@ -23,8 +23,13 @@ export type SandboxSettings = {
   /** Runs at the same time; more wait in a queue of `maxQueued`. */
   maxConcurrent: number;
   maxQueued: number;
-  /** Runs of one user at the same time (running or queued). */
+  /**
+   * Slots one user (or the AI tasks together) may hold at once: a share below
+   * `maxConcurrent`, so that another user's run finds a free slot (BACKTEST_MAX_PER_USER).
+   */
   maxPerUser: number;
+  /** Runs of one user waiting in the queue besides those running; more are refused. */
+  maxQueuedPerUser: number;
   /**
    * Host uids base … base + 999 run the sandboxes (root only): one unused uid per live
    * sandbox, so that the process limit is per run.
@@ -53,7 +58,8 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   warm: 2,
   maxConcurrent: 2,
   maxQueued: 16,
-  maxPerUser: 2,
+  maxPerUser: 1,
+  maxQueuedPerUser: 4,
   uidBase: 64_000,
   extraReadOnly: [],
   bwrap: 'bwrap',

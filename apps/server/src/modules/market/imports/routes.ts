@@ -1,4 +1,4 @@
-import { csvImportRequestSchema } from '@ct/domain';
+import { csvImportRequestSchema, importSymbolParamsSchema } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { sessionOf } from '../../auth/guard.ts';
 import { parseInput } from '../../../http/validate.ts';
@@ -26,8 +26,9 @@ export function importRoutes(app: FastifyInstance, imports: ImportService): void
     '/api/market/imports/:symbol',
     { preHandler: app.requireSession },
     async (request) => {
-      await imports.remove(sessionOf(request).userId, request.params.symbol);
-      return { deleted: request.params.symbol };
+      const { symbol } = parseInput(importSymbolParamsSchema, request.params);
+      await imports.remove(sessionOf(request).userId, symbol);
+      return { deleted: symbol };
     },
   );
 }

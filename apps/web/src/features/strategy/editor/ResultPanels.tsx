@@ -1,4 +1,8 @@
+import { messages } from '../../../i18n/messages';
+import { notify } from '../../../shared/notify';
+import type { StrategyResult, StrategyResultSummary } from '../api';
 import { isDefaultStrategy } from '../logic';
+import { loadSavedResult } from '../queries';
 import { restoreVersion, saveRunResults, showOnChart, viewResultDetails } from '../actions';
 import { ResultsModal } from '../ResultsModal';
 import { RunHistoryModal } from '../RunHistoryModal';
@@ -30,6 +34,21 @@ export function ResultsPane() {
   );
 }
 
+/** A listed result with its deals (fetched page by page), then `then`; a failure is told. */
+async function withSavedResult(
+  summary: StrategyResultSummary,
+  then: (result: StrategyResult) => void,
+): Promise<void> {
+  let result: StrategyResult;
+  try {
+    result = await loadSavedResult(summary);
+  } catch {
+    notify.error(messages.backtestLimits.resultLoadFailed);
+    return;
+  }
+  then(result);
+}
+
 /** Strategy Run History of the selection, while open. */
 export function RunHistoryPanel() {
   const open = useEditorStore((s) => s.historyOpen);
@@ -39,8 +58,8 @@ export function RunHistoryPanel() {
     <RunHistoryModal
       strategy={selected}
       onClose={() => setPanel('historyOpen', false)}
-      onViewDetails={viewResultDetails}
-      onShowOnChart={(r) => showOnChart(r.deals, r.symbol_id)}
+      onViewDetails={(r) => withSavedResult(r, viewResultDetails)}
+      onShowOnChart={(r) => withSavedResult(r, (full) => showOnChart(full.deals, full.symbol_id))}
     />
   );
 }

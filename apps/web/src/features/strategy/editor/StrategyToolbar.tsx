@@ -11,6 +11,7 @@ import { openRunHistory, runCode, selectStrategy } from '../actions';
 import { useWorkbenchAddons } from '../addons';
 import { DEFAULT_STRATEGY } from '../logic';
 import { useStrategies } from '../queries';
+import { useQueuePosition } from '../runQueue';
 import { setPanel, useEditorStore } from '../store';
 import { SaveMenu } from './SaveMenu';
 
@@ -38,6 +39,8 @@ export function StrategySelect() {
 /** The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Run Code. */
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
+  // the run's place while it waits for a backtest slot (the server's queue, via its log)
+  const queued = useQueuePosition(useEditorStore((s) => s.clientId));
   const hasCode = useEditorStore((s) => s.code.trim() !== '');
   const openTaskList = useWorkbenchAddons((s) => s.openTaskList);
   const openPrompt = useWorkbenchAddons((s) => s.openPrompt);
@@ -68,7 +71,7 @@ export function StrategyToolbar() {
         disabled={!hasCode}
         onClick={() => void runCode()}
       >
-        {m.runCode}
+        {running && queued !== null ? messages.backtestLimits.queued(queued) : m.runCode}
       </Button>
     </Space>
   );
