@@ -1,5 +1,6 @@
 import type { IndicatorConfig } from '@ct/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { registerNotifier } from '../../../shared/notify';
 import { queryClient, resetQueryClient } from '../../../shared/queryClient';
 import { jsonResponse } from '../../../test/fixtures';
 import {
@@ -34,11 +35,24 @@ function server() {
   return state;
 }
 
+// Toasts are recorded here rather than drawn: antd's static message would render after the
+// test's document is gone.
+const toasts: string[] = [];
+let unregister = () => {};
 beforeEach(() => {
   resetQueryClient();
   resetIndicatorSaves();
+  toasts.length = 0;
+  const record = (text: unknown) => void toasts.push(String(text));
+  unregister = registerNotifier({
+    success: record,
+    error: record,
+    warning: record,
+    info: record,
+  } as unknown as Parameters<typeof registerNotifier>[0]);
 });
 afterEach(() => {
+  unregister();
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
@@ -59,6 +73,7 @@ describe('saving a chart’s indicators', () => {
     s.refuse = true;
     await setChartIndicators('0', [sma(20), { ...sma(50), id: 'b2' }]);
     expect(queryClient.getQueryData(indicatorKeys.of('0'))).toEqual([sma(20)]);
+    expect(toasts).toEqual([expect.stringMatching(/: Refused$/)]);
   });
 
   it('parameters typed key by key are saved once, with the last value', async () => {
