@@ -67,6 +67,13 @@ export class TradeLinesLayer implements ChartLayer {
   private readonly primitive: ISeriesPrimitive<Time> = {
     // Called by the chart whenever it redraws: the lines may have moved on screen.
     updateAllViews: () => this.place(),
+    // The price scale takes the trader's lines in, so a TP or SL away from the bars stays
+    // on screen (a line during its drag does not move the scale: `lines` is the saved one).
+    autoscaleInfo: () => {
+      if (this.lines.length === 0) return null;
+      const prices = this.lines.map((line) => line.price);
+      return { priceRange: { minValue: Math.min(...prices), maxValue: Math.max(...prices) } };
+    },
   };
 
   /** The chart's own element: it receives the pointer events (its top is the pane's top). */
