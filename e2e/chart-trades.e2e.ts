@@ -337,7 +337,9 @@ describe('trades on the chart, phone', () => {
       y: await lineY(position),
     };
     const b = { price: Number(await tpLine.getAttribute('data-price')), y: await lineY(tpLine) };
-    await touchDrag(page, b.y, yOf(b.price + (b.price - a.price) * 0.5, a, b));
+    // towards the open price (still inside the TP range): the TP sits at the top of the
+    // scale, which takes the lines in
+    await touchDrag(page, b.y, yOf(b.price - (b.price - a.price) * 0.25, a, b));
     await tpLine.getByRole('button', { name: 'Confirm' }).waitFor();
     const asked = await askedPrice(tpLine);
     await screenshot(page, 'chart-trades-phone-confirm');
