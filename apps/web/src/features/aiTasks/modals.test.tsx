@@ -54,6 +54,14 @@ function dialog(title: string): Promise<HTMLElement> {
   });
 }
 
+/** A dialog opened over another: antd locks the focus to the newest dialog once it is set up,
+ * and until then a focus inside it is pulled back to the one underneath. */
+async function topDialog(title: string): Promise<HTMLElement> {
+  const found = await dialog(title);
+  await waitFor(() => expect(found.contains(document.activeElement)).toBe(true));
+  return found;
+}
+
 describe('the editor toolbar', () => {
   it('AI Task List and Generate Strategy Prompt are live and open their modals', async () => {
     const unplug = registerAiTasks();
@@ -207,7 +215,7 @@ describe('Create AI Strategy Task', () => {
     const { user, fill } = renderWithProviders(<AiTaskPanels />);
     const list = await dialog('AI Strategy Task List');
     await user.click(within(list).getByRole('button', { name: /Create AI Strategy Task/ }));
-    const form = await dialog('Create AI Strategy Task');
+    const form = await topDialog('Create AI Strategy Task');
     await waitFor(() =>
       expect(within(form).getByLabelText('API Base URL')).toHaveValue(SETTINGS.baseURL),
     );
@@ -399,7 +407,7 @@ describe('AI Task Details', () => {
     const { user, fill } = renderWithProviders(<AiTaskPanels />);
     const modal = await dialog('AI Task Details · 7');
     await user.click(await within(modal).findByRole('button', { name: 'Create as Strategy' }));
-    const nameDialog = await dialog('Create Strategy');
+    const nameDialog = await topDialog('Create Strategy');
     const input = within(nameDialog).getByLabelText('Strategy name');
     expect((input as HTMLInputElement).value).toMatch(
       /^AI_Strategy_\d{4}_\d\d_\d\d_\d\d_\d\d_\d\d$/,
