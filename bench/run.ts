@@ -1,12 +1,15 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,backtest,ai,browser` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,browser` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { browserReport, runBrowserBench } from './browser/run.ts';
+import { clusterReport, runClusterBench } from './cluster/run.ts';
 import { runFanout } from './fanout/run.ts';
+import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
+import { defaultSoakOptions, runSoak, SOAK_HEADER, soakVerdict } from './soak/run.ts';
 
 const args = new Map(
   process.argv.slice(2).map((arg) => {
@@ -14,7 +17,9 @@ const args = new Map(
     return [key ?? '', value] as const;
   }),
 );
-const only = new Set((args.get('only') ?? 'fanout,orders,backtest,ai,browser').split(','));
+const only = new Set(
+  (args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,browser').split(','),
+);
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
 async function fanout(): Promise<void> {
@@ -45,6 +50,11 @@ if (only.has('orders')) {
   console.log('');
   for (const line of ordersReport(await runOrders())) console.log(line);
 }
+// issue 17: PostgreSQL and Redis started by the bench, 1 and 2 API nodes, feed takeover
+if (only.has('cluster')) {
+  console.log('');
+  for (const line of clusterReport(await runClusterBench())) console.log(line);
+}
 if (only.has('backtest')) {
   console.log('');
   printBacktestBench(await runBacktestBench());
@@ -54,6 +64,23 @@ if (only.has('ai')) {
   for (const line of aiReport(await runAiBench())) console.log(line);
   console.log('');
   for (const line of aiTaskReport(await runAiTaskBench())) console.log(line);
+}
+// not in the default set: `--only=soak [--minutes=30] [--users=4]` (30 minutes by default)
+if (only.has('soak')) {
+  const minutes = Number(args.get('minutes') ?? 30);
+  const options = { ...defaultSoakOptions(minutes), users: Number(args.get('users') ?? 4) };
+  console.log('');
+  console.log(
+    `Soak: ${options.users} simulated users (live ticks, an order round trip each second, a backtest every 20 s, a chat every 15 s) for ${minutes} min`,
+  );
+  for (const line of SOAK_HEADER) console.log(line);
+  const result = await runSoak(options);
+  for (const line of soakVerdict(result)) console.log(line);
+  if (!result.passed) process.exitCode = 1;
+}
+if (only.has('live-runs')) {
+  console.log('');
+  for (const line of liveRunsReport(await runLiveRunsBench())) console.log(line);
 }
 if (only.has('browser')) {
   console.log('');

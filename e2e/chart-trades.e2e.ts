@@ -3,7 +3,16 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
-import { idOfNewToast } from './support/toasts.ts';
+import {
+  LIVE,
+  moveMarket,
+  placeOrder,
+  rowWithId,
+  setTheme,
+  ticket,
+  toast,
+  tradeRows,
+} from './support/trading.ts';
 
 /*
  * The trader's own trades on the chart: a position's line (with its TP and SL) appears after
@@ -18,7 +27,6 @@ import { idOfNewToast } from './support/toasts.ts';
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 const SYMBOL = 'BTCUSDT';
-const LIVE = { timeout: 15_000 };
 let browser: Browser;
 
 beforeAll(async () => {
@@ -91,40 +99,6 @@ async function touchDrag(page: Page, fromY: number, toY: number): Promise<void> 
   await cdp.detach();
 }
 
-/** Waits for a toast with this text. */
-async function toast(page: Page, text: string | RegExp): Promise<string> {
-  const message = page.locator('.ant-message-notice').filter({ hasText: text }).first();
-  await message.waitFor({ timeout: 15_000 });
-  return ((await message.textContent()) ?? '').trim();
-}
-
-function ticket(page: Page): Locator {
-  return page.getByRole('group', { name: `${SYMBOL} Order` }).first();
-}
-
-/** Pins the quote and waits until the ticket shows it (it came over the live feed). */
-async function moveMarket(page: Page, bid: number, ask: number, where: Locator): Promise<void> {
-  await setQuote(page.request, SYMBOL, bid, ask);
-  const shows = async (side: 'Buy' | 'Sell', price: number) =>
-    ((await where.getByRole('radio', { name: side }).textContent()) ?? '').includes(
-      price.toFixed(1),
-    );
-  await expect
-    .poll(async () => (await shows('Sell', bid)) && (await shows('Buy', ask)), LIVE)
-    .toBe(true);
-}
-
-async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void> {
-  await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
-  await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
-}
-
-const tradeRows = (page: Page) => page.locator('.trade-table .ant-table-tbody tr.ant-table-row');
-
-function rowWithId(page: Page, id: string): Locator {
-  return tradeRows(page).filter({ has: page.getByRole('cell', { name: id, exact: true }) });
-}
-
 /** The price a confirmation asks for: 'Move TP to 61234.5?'. */
 async function askedPrice(label: Locator): Promise<string> {
   const text = (await label.getByText(/^Move TP to [\d.]+\?$/).textContent()) ?? '';
@@ -164,9 +138,7 @@ describe('trades on the chart, desktop', () => {
     await page.getByLabel('TP price').fill(tp);
     await ticket(page).getByRole('checkbox', { name: 'Stop Loss' }).check();
     await page.getByLabel('SL price').fill(sl);
-    const place = page.getByRole('button', { name: 'Place Buy Order' });
-    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
+    orderId = await placeOrder(page, 'Buy');
 
     const position = lineLabel(page, `Position ${orderId}: Buy 1`);
     await position.waitFor({ state: 'visible', ...LIVE });
@@ -277,11 +249,7 @@ describe('trades on the chart, desktop', () => {
     await ticket(page).getByText('Limit', { exact: true }).click();
     await page.getByLabel('Limit Price').fill((bid * 0.998).toFixed(1));
     await ticket(page).getByText('GFD', { exact: true }).click();
-    const place = page.getByRole('button', { name: 'Place Buy Order' });
-    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-    const pId = await idOfNewToast(page, /^Pending order successful! Order ID: \d+$/, () =>
-      place.click(),
-    );
+    const pId = await placeOrder(page, 'Buy', { kind: 'pending' });
     const line = lineLabel(page, new RegExp(`^Pending order ${pId}: Buy Limit 1 GFD at`));
     await line.waitFor({ state: 'visible', ...LIVE });
     await screenshot(page, 'chart-trades-desktop-pending');
@@ -320,9 +288,7 @@ describe('trades on the chart, phone', () => {
     const open = bid + 0.5;
     await modal.getByRole('checkbox', { name: 'Take Profit' }).check();
     await modal.getByLabel('TP price').fill((open * 1.002).toFixed(1));
-    const place = modal.getByRole('button', { name: 'Place Buy Order' });
-    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-    orderId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
+    orderId = await placeOrder(page, 'Buy', { where: modal });
     await modal.getByRole('button', { name: 'Close' }).click();
     await modal.waitFor({ state: 'hidden' });
 

@@ -1,48 +1,38 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot, type Viewport } from './support/browser';
+import { launchBrowser, newContext, screenshot } from './support/browser';
+import {
+  chartCanvas,
+  CHART_READY as READY,
+  chartPoint as at,
+  colourPixels as coloursPixels,
+  dataset,
+  loginToWorkspace,
+  SCREENSHOT_CASES,
+  sessionApi as api,
+} from './support/chart.ts';
 import { waitUntil } from './support/wait.ts';
 
 // Drawing tools on a live chart in a real browser: a horizontal line and a trend line drawn
 // from the left toolbar, saved for the user on the server and shown in another browser
-// context of the same user; selected, moved and deleted (Delete key and button); the
-// measuring tool's readout. The journey shares the demo user with the others: it deletes
-// the drawings it made and leaves the others alone.
+// context of the same user, live (without a reload) as they are drawn, restyled and
+// deleted; selected, moved, restyled (kept after a reload) and deleted (Delete key and
+// button); the measuring tool's readout. The journey shares the demo user with the others:
+// it deletes the drawings it made and leaves the others alone.
 
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 
-const READY = '[data-testid=chart-canvas][data-phase=ready]';
 /** The colour of a new drawing (DEFAULT_DRAWING_STYLE). */
 const DRAWING_COLOR = '#2962ff';
+/** The palette's purple: no candle, axis or indicator of the chart has it. */
+const PURPLE = '#ab47bc';
 
 type Point = { time: number; price: number };
-type Drawing = { id: number; kind: string; symbol: string; points: Point[] };
+type Style = { color: string; width: number; line: string; fill?: number };
+type Drawing = { id: number; kind: string; symbol: string; points: Point[]; style: Style };
 
-async function login(page: Page): Promise<void> {
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/(desktop|phone)/, { timeout: 30_000 });
-}
-
-/** Runs the page's fetch with its session (cookie and identity headers); answers the JSON. */
-function api(page: Page, method: string, url: string, body?: unknown) {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          'x-user-id': localStorage.getItem('userId') ?? '',
-          'x-user-name': localStorage.getItem('userName') ?? '',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as unknown };
-    },
-    { method, url, body },
-  );
-}
+const login = (page: Page) => loginToWorkspace(page, password);
 
 async function drawingsOn(page: Page, symbol: string): Promise<Drawing[]> {
   const answer = await api(page, 'GET', `/api/charts/drawings?symbol=${symbol}`);
@@ -50,18 +40,10 @@ async function drawingsOn(page: Page, symbol: string): Promise<Drawing[]> {
   return (answer.body as { drawings: Drawing[] }).drawings;
 }
 
-function chartCanvas(page: Page, index = 0): Locator {
-  return page.getByTestId('chart-canvas').nth(index);
-}
-
-async function dataset(chart: Locator): Promise<Record<string, string>> {
-  return chart.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
-}
-
-/** A point of the chart's price pane, as fractions of the chart's box, in page px. */
-async function at(chart: Locator, fx: number, fy: number): Promise<{ x: number; y: number }> {
-  const box = (await chart.boundingBox())!;
-  return { x: Math.round(box.x + box.width * fx), y: Math.round(box.y + box.height * fy) };
+/** Pixels of the chart's canvases close to `hex`. */
+async function colourPixels(chart: Locator, hex: string): Promise<number> {
+  const [count] = await coloursPixels(chart, [hex]);
+  return count ?? 0;
 }
 
 /** Clicks a drawing tool: on the toolbar, or in its More tools menu when it did not fit. */
@@ -84,33 +66,32 @@ async function drag(page: Page, from: { x: number; y: number }, to: { x: number;
   await page.mouse.up();
 }
 
-/** Pixels of the chart's canvases close to `hex`. */
-function colourPixels(chart: Locator, hex: string): Promise<number> {
-  return chart.evaluate((root, h) => {
-    const c = [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16));
-    let count = 0;
-    for (const canvas of Array.from(root.querySelectorAll('canvas'))) {
-      if (canvas.width === 0 || canvas.height === 0) continue;
-      const data = canvas.getContext('2d')?.getImageData(0, 0, canvas.width, canvas.height).data;
-      if (!data) continue;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3]! < 200) continue;
-        const d =
-          Math.abs(data[i]! - c[0]!) +
-          Math.abs(data[i + 1]! - c[1]!) +
-          Math.abs(data[i + 2]! - c[2]!);
-        if (d < 40) count += 1;
-      }
-    }
-    return count;
-  }, hex);
-}
-
 /** Waits for the answer of a drawing call. */
 function drawingCall(page: Page, method: string) {
   return page.waitForResponse(
     (r) => r.url().includes('/api/charts/drawings') && r.request().method() === method,
   );
+}
+
+/** Picks a value of the selected drawing's style bar: its button (by name), then the option. */
+async function restyle(page: Page, button: RegExp, option: string): Promise<void> {
+  const saved = drawingCall(page, 'PUT');
+  await page.getByRole('button', { name: button }).click();
+  await page.getByRole('listbox').getByRole('option', { name: option, exact: true }).click();
+  expect((await saved).status()).toBe(200);
+}
+
+/** Marks the document; the mark survives as long as the page is not reloaded. */
+async function markDocument(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    (window as unknown as { __notReloaded?: boolean }).__notReloaded = true;
+  });
+}
+
+async function expectNotReloaded(page: Page): Promise<void> {
+  expect(
+    await page.evaluate(() => (window as unknown as { __notReloaded?: boolean }).__notReloaded),
+  ).toBe(true);
 }
 
 describe('drawing tools', () => {
@@ -253,6 +234,121 @@ describe('drawing tools', () => {
     await page.keyboard.press('Escape');
     await expect.poll(() => readout.count()).toBe(0);
   });
+
+  it('restyles a drawing from its style bar (mouse and keyboard); the style is kept after a reload', async () => {
+    const chart = chartCanvas(page);
+    await pickTool(page, 'Rectangle');
+    const created = drawingCall(page, 'POST');
+    await drag(page, await at(chart, 0.3, 0.25), await at(chart, 0.55, 0.45));
+    expect((await created).status()).toBe(201);
+    const [rectangle] = await mine();
+    await expect
+      .poll(async () => (await dataset(chart)).drawingSelected)
+      .toBe(String(rectangle!.id));
+    const purpleBefore = await colourPixels(chart, PURPLE);
+
+    await restyle(page, /^Colour: /, 'Purple');
+    await restyle(page, /^Line width: /, '4 px');
+    await restyle(page, /^Fill: /, '50%');
+    // the keyboard: Tab to the line style, Enter opens, arrows move, Enter picks
+    const lineButton = page.getByRole('button', { name: 'Line style: Solid' });
+    await lineButton.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: 'Solid' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    const keyed = drawingCall(page, 'PUT');
+    await page.keyboard.press('Enter');
+    expect((await keyed).status()).toBe(200);
+    await page.getByRole('button', { name: 'Line style: Dashed' }).waitFor();
+
+    const expected = { color: PURPLE, width: 4, line: 'dashed', fill: 0.5 };
+    const [saved] = await mine();
+    expect(saved).toMatchObject({ id: rectangle!.id, points: rectangle!.points, style: expected });
+    const purple = await waitUntil(
+      () => colourPixels(chart, PURPLE),
+      (n) => n > purpleBefore + 1000,
+    );
+    expect(purple, 'purple fill and border pixels').toBeGreaterThan(purpleBefore + 1000);
+    await page.mouse.move(5, 5);
+    await screenshot(page, 'drawings-restyled-1440-light');
+
+    await page.reload();
+    await page.waitForSelector(READY, { timeout: 30_000 });
+    await expect
+      .poll(async () => (await dataset(chartCanvas(page))).drawings)
+      .toBe(String(kept.size + 1));
+    const afterReload = await waitUntil(
+      () => colourPixels(chartCanvas(page), PURPLE),
+      (n) => n > 1000,
+    );
+    expect(afterReload, 'purple pixels after the reload').toBeGreaterThan(1000);
+    // selected again, its bar shows the saved style
+    const inside = await at(chartCanvas(page), 0.42, 0.35);
+    await page.mouse.click(inside.x, inside.y);
+    await page.getByRole('button', { name: 'Colour: Purple' }).waitFor();
+    await page.getByRole('button', { name: 'Line width: 4 px' }).waitFor();
+    await page.getByRole('button', { name: 'Line style: Dashed' }).waitFor();
+    await page.getByRole('button', { name: 'Fill: 50%' }).waitFor();
+    const removed = drawingCall(page, 'DELETE');
+    await page.getByRole('button', { name: 'Delete Rectangle' }).click();
+    expect((await removed).status()).toBe(200);
+    expect(await mine()).toEqual([]);
+  });
+
+  it('shows a drawing made, restyled and deleted on one browser context live on another', async () => {
+    const other = await newContext(browser, 'desktop', baseURL);
+    try {
+      const second = await other.newPage();
+      await login(second);
+      await second.waitForSelector(READY, { timeout: 30_000 });
+      const theirs = chartCanvas(second);
+      expect((await dataset(theirs)).symbol).toBe(symbol);
+      await expect.poll(async () => (await dataset(theirs)).drawings).toBe(String(kept.size));
+      await markDocument(second);
+      const blueBefore = await colourPixels(theirs, DRAWING_COLOR);
+
+      // drawn here: it appears there
+      const chart = chartCanvas(page);
+      await pickTool(page, 'Horizontal line');
+      const created = drawingCall(page, 'POST');
+      const where = await at(chart, 0.5, 0.4);
+      await page.mouse.click(where.x, where.y);
+      expect((await created).status()).toBe(201);
+      await expect
+        .poll(async () => (await dataset(theirs)).drawings, { timeout: 10_000 })
+        .toBe(String(kept.size + 1));
+      const blue = await waitUntil(
+        () => colourPixels(theirs, DRAWING_COLOR),
+        (n) => n > blueBefore + 300,
+      );
+      expect(blue, 'the new line’s pixels there').toBeGreaterThan(blueBefore + 300);
+
+      // restyled here: the new colour there
+      await restyle(page, /^Colour: /, 'Purple');
+      const purple = await waitUntil(
+        () => colourPixels(theirs, PURPLE),
+        (n) => n > 300,
+      );
+      expect(purple, 'the restyled line’s pixels there').toBeGreaterThan(300);
+      await screenshot(second, 'drawings-live-other-context-1440-light');
+
+      // deleted here: gone there
+      const removed = drawingCall(page, 'DELETE');
+      await page.keyboard.press('Delete');
+      expect((await removed).status()).toBe(200);
+      await expect
+        .poll(async () => (await dataset(theirs)).drawings, { timeout: 10_000 })
+        .toBe(String(kept.size));
+      const purpleGone = await waitUntil(
+        () => colourPixels(theirs, PURPLE),
+        (n) => n < 50,
+      );
+      expect(purpleGone, 'no purple pixels left there').toBeLessThan(50);
+      await expectNotReloaded(second);
+    } finally {
+      await other.close();
+    }
+  });
 });
 
 describe('drawing screenshots', () => {
@@ -266,12 +362,7 @@ describe('drawing screenshots', () => {
     await browser?.close();
   });
 
-  const cases: { name: string; viewport: Viewport; width?: number; height?: number }[] = [
-    { name: '1440', viewport: 'desktop', width: 1440, height: 900 },
-    { name: '1024', viewport: 'desktop', width: 1024, height: 768 },
-    { name: '390', viewport: 'phone' },
-  ];
-  for (const c of cases) {
+  for (const c of SCREENSHOT_CASES) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`shows a Fibonacci retracement, a rectangle and a measurement at ${c.name} (${scheme})`, async () => {
         const context = await newContext(browser, c.viewport, baseURL);
@@ -320,6 +411,20 @@ describe('drawing screenshots', () => {
           await page.mouse.click(inside.x, inside.y);
           await page.getByRole('button', { name: 'Delete Rectangle' }).waitFor();
           await screenshot(page, `drawings-selected-${c.name}-${scheme}`);
+          // its style bar with the palette open
+          await page.getByRole('button', { name: 'Colour: Blue' }).click();
+          const palette = page.getByRole('listbox', { name: 'Colour' });
+          await palette.waitFor();
+          expect(
+            await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+          ).toBeLessThanOrEqual(0);
+          const box = (await palette.boundingBox())!;
+          const viewport = page.viewportSize()!;
+          expect(box.x).toBeGreaterThanOrEqual(0);
+          expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+          await screenshot(page, `drawings-style-${c.name}-${scheme}`);
+          await page.keyboard.press('Escape');
+          await palette.waitFor({ state: 'detached' });
         } finally {
           for (const d of symbol ? await drawingsOn(page, symbol) : []) {
             if (!kept.has(d.id)) await api(page, 'DELETE', `/api/charts/drawings/${d.id}`);

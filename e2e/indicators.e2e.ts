@@ -1,7 +1,15 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot, type Viewport } from './support/browser';
+import { launchBrowser, newContext, screenshot } from './support/browser';
+import {
+  chartCanvas,
+  CHART_READY as READY,
+  colourPixels,
+  dataset,
+  loginToWorkspace,
+  SCREENSHOT_CASES,
+  sessionApi as api,
+} from './support/chart.ts';
 import { animationsDone, waitUntil } from './support/wait.ts';
 
 // Indicators on a live chart in a real browser: added from the left toolbar, drawn (pixels
@@ -12,68 +20,12 @@ import { animationsDone, waitUntil } from './support/wait.ts';
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 
-const READY = '[data-testid=chart-canvas][data-phase=ready]';
 /** The first two colours new indicators take (features/chart/indicators/store.ts). */
 const SMA_COLOR = '#2962ff';
 const RSI_COLOR = '#ff9800';
 const SLOTS = ['0', '1', '2', '3'];
 
-async function login(page: Page): Promise<void> {
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/(desktop|phone)/, { timeout: 30_000 });
-}
-
-/** Runs the page's fetch with its session (cookie and identity headers); answers the JSON. */
-function api(page: Page, method: string, url: string, body?: unknown): Promise<unknown> {
-  return page.evaluate(
-    async ({ method, url, body }) => {
-      const res = await fetch(url, {
-        method,
-        headers: {
-          'content-type': 'application/json',
-          'x-user-id': localStorage.getItem('userId') ?? '',
-          'x-user-name': localStorage.getItem('userName') ?? '',
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: res.status, body: (await res.json()) as unknown };
-    },
-    { method, url, body },
-  );
-}
-
-function chartCanvas(page: Page, index = 0): Locator {
-  return page.getByTestId('chart-canvas').nth(index);
-}
-
-async function dataset(chart: Locator): Promise<Record<string, string>> {
-  return chart.evaluate((el) => ({ ...(el as HTMLElement).dataset }) as Record<string, string>);
-}
-
-/** Pixels of the chart's canvases near each of `colours` (hex), in the order given. */
-function colourPixels(chart: Locator, colours: string[]): Promise<number[]> {
-  return chart.evaluate((root, hexes) => {
-    const targets = hexes.map((h) => [1, 3, 5].map((i) => parseInt(h.slice(i, i + 2), 16)));
-    const counts = targets.map(() => 0);
-    for (const canvas of Array.from(root.querySelectorAll('canvas'))) {
-      if (canvas.width === 0 || canvas.height === 0) continue;
-      const context = canvas.getContext('2d');
-      if (!context) continue;
-      const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
-      for (let i = 0; i < data.length; i += 4) {
-        if (data[i + 3]! < 200) continue;
-        targets.forEach((c, k) => {
-          const d =
-            Math.abs(data[i]! - c[0]!) +
-            Math.abs(data[i + 1]! - c[1]!) +
-            Math.abs(data[i + 2]! - c[2]!);
-          if (d < 40) counts[k]! += 1;
-        });
-      }
-    }
-    return counts;
-  }, colours);
-}
+const login = (page: Page) => loginToWorkspace(page, password);
 
 /** Waits until the chart draws SMA 20 over the price and RSI 14 in a pane of its own. */
 async function expectSmaAndRsi(chart: Locator): Promise<void> {
@@ -201,12 +153,7 @@ describe('indicator screenshots', () => {
     await browser?.close();
   });
 
-  const cases: { name: string; viewport: Viewport; width?: number; height?: number }[] = [
-    { name: '1440', viewport: 'desktop', width: 1440, height: 900 },
-    { name: '1024', viewport: 'desktop', width: 1024, height: 768 },
-    { name: '390', viewport: 'phone' },
-  ];
-  for (const c of cases) {
+  for (const c of SCREENSHOT_CASES) {
     for (const scheme of ['light', 'dark'] as const) {
       it(`shows SMA, Bollinger, RSI and MACD at ${c.name} (${scheme})`, async () => {
         const context = await newContext(browser, c.viewport, baseURL);

@@ -4,6 +4,16 @@ import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
 import { idOfNewToast } from './support/toasts.ts';
+import {
+  LIVE,
+  moveMarket,
+  placeOrder,
+  rowWithId,
+  setTheme,
+  ticket,
+  toast,
+  tradeRows,
+} from './support/trading.ts';
 
 /*
  * The trader's journeys on the trading UI against the started product: orders, positions
@@ -26,26 +36,9 @@ afterAll(async () => {
 
 // ---- helpers ----
 
-/** The data rows of the trade table on screen (the sticky header is a table of its own). */
-function tradeRows(page: Page): Locator {
-  return page.locator('.trade-table .ant-table-tbody tr.ant-table-row');
-}
-
-/** The data row whose cells include `id` (an order id or pending id). */
-function rowWithId(page: Page, id: string): Locator {
-  return tradeRows(page).filter({ has: page.getByRole('cell', { name: id, exact: true }) });
-}
-
 /** The text of the `index`-th cell of a row. */
 async function cellText(row: Locator, index: number): Promise<string> {
   return ((await row.locator('td').nth(index).textContent()) ?? '').trim();
-}
-
-/** Waits for a toast with this text and returns its text. */
-async function toast(page: Page, text: string | RegExp): Promise<string> {
-  const message = page.locator('.ant-message-notice').filter({ hasText: text }).first();
-  await message.waitFor({ timeout: 15_000 });
-  return ((await message.textContent()) ?? '').trim();
 }
 
 /**
@@ -70,30 +63,6 @@ async function switchAccount(page: Page, name: string): Promise<void> {
   await page.getByRole('menuitem', { name: new RegExp(name) }).click();
   await toast(page, 'Trading account switched');
   await page.getByRole('button', { name: `Account: ${name}` }).waitFor();
-}
-
-async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void> {
-  await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
-  await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
-}
-
-function ticket(page: Page): Locator {
-  return page.getByRole('group', { name: 'BTCUSDT Order' }).first();
-}
-
-/** How long a price pinned on the server may take to reach the page. */
-const LIVE = { timeout: 15_000 };
-
-/** Pins BTCUSDT's quote and waits until the ticket shows it (it came over the live feed). */
-async function moveMarket(page: Page, bid: number, ask: number): Promise<void> {
-  await setQuote(page.request, 'BTCUSDT', bid, ask);
-  const shows = async (side: 'Buy' | 'Sell', price: number) =>
-    ((await ticket(page).getByRole('radio', { name: side }).textContent()) ?? '').includes(
-      price.toFixed(1),
-    );
-  await expect
-    .poll(async () => (await shows('Sell', bid)) && (await shows('Buy', ask)), LIVE)
-    .toBe(true);
 }
 
 async function chooseSide(page: Page, side: 'Buy' | 'Sell'): Promise<void> {
@@ -283,9 +252,7 @@ describe('a trader on a desktop', () => {
     expect(await rowWithId(page, orderId).count()).toBe(0);
     await chooseSide(page, 'Sell');
     await page.getByLabel('Quantity').fill('0.5');
-    const sellId = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () =>
-      page.getByRole('button', { name: 'Place Sell Order' }).click(),
-    );
+    const sellId = await placeOrder(page, 'Sell');
     const sellRow = rowWithId(page, sellId);
     await sellRow.waitFor();
     expect(await cellText(sellRow, POS.side)).toBe('Sell');
@@ -307,9 +274,7 @@ describe('a trader on a desktop', () => {
     await page.getByLabel('Quantity').fill('0.1');
     await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).check();
     await page.getByLabel('TP price').fill('50100.0');
-    const place = page.getByRole('button', { name: 'Place Buy Order' });
-    await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-    const id = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () => place.click());
+    const id = await placeOrder(page, 'Buy');
     const row = rowWithId(page, id);
     await row.waitFor();
     expect(await cellText(row, POS.open)).toBe('50000.5');
@@ -458,9 +423,7 @@ describe('the same trader on a phone', () => {
       .toBe('true');
     await modal.getByLabel('Quantity').fill('0.2');
     await screenshot(page, 'trading-phone-modal-dark');
-    const id = await idOfNewToast(page, /^Order successful! Order ID: \d+$/, () =>
-      modal.getByRole('button', { name: 'Place Sell Order' }).click(),
-    );
+    const id = await placeOrder(page, 'Sell', { where: modal });
     await modal.getByRole('button', { name: 'Close' }).click();
     await modal.waitFor({ state: 'hidden' });
     await page.getByRole('tab', { name: 'Positions' }).click();

@@ -1,5 +1,6 @@
 // `npm start`: builds the web app when its build is missing or older than its sources,
 // installs the strategy sandbox when it is missing, then runs the server (API, live endpoints and the built web app on one port).
+// `npm start -- --role=feed` (or ROLES=…) runs only some roles (docs/architecture.md).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -31,7 +32,26 @@ function webBuildIsStale() {
   return webSources.some((p) => newestMtime(p) > built);
 }
 
-if (webBuildIsStale()) {
+/** The roles this start runs (`--role=…`, `--role …` or ROLES), as main.ts reads them. */
+function rolesText() {
+  const argv = process.argv.slice(2);
+  const named = [];
+  for (let i = 0; i < argv.length; i++) {
+    const match = /^--roles?=(.*)$/.exec(argv[i]);
+    if (match) named.push(match[1]);
+    else if (argv[i] === '--role' || argv[i] === '--roles') named.push(argv[++i] ?? '');
+  }
+  return named.length > 0 ? named.join(',') : (process.env.ROLES ?? '');
+}
+
+// only the `api` role serves the web app: a feed or worker node needs no build
+const roles = rolesText()
+  .split(',')
+  .map((role) => role.trim().toLowerCase())
+  .filter(Boolean);
+const servesWeb = roles.length === 0 || roles.includes('api');
+
+if (servesWeb && webBuildIsStale()) {
   console.log('Building the web app…');
   const build = spawnSync('npm', ['run', 'build', '-w', 'apps/web'], {
     cwd: root,

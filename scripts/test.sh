@@ -10,6 +10,7 @@ step 'System packages the tests need'
 bash scripts/ensure-chromium.sh
 bash scripts/ensure-sandbox.sh
 bash scripts/ensure-postgres.sh
+bash scripts/ensure-redis.sh
 
 step 'Formatting (prettier)'
 npx prettier --check . --log-level warn

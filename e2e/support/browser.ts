@@ -36,7 +36,8 @@ export function takePageErrors(): string[] {
 
 /**
  * A fresh browser context (empty storage) at a desktop or phone size. Every page it
- * opens reports its uncaught errors (`pageerror`) to takePageErrors.
+ * opens reports its uncaught errors (`pageerror`) and Content Security Policy violations
+ * to takePageErrors.
  */
 export async function newContext(
   browser: Browser,
@@ -57,6 +58,13 @@ export async function newContext(
   context.on('page', (page) => {
     page.on('pageerror', (error) => {
       pageErrors.push(`${page.url()}: ${error.stack ?? error.message}`);
+    });
+    // A Content Security Policy violation (a blocked script, style, worker or frame) is
+    // logged by the browser, not thrown: count it as a page error too.
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+        pageErrors.push(`${page.url()}: CSP violation: ${message.text()}`);
+      }
     });
   });
   return context;

@@ -7,26 +7,38 @@ import { installErrorHandlers } from './http/error-handler.ts';
 import { frameworkErrors } from './http/framework-errors.ts';
 import { installPathParamGuard } from './http/path-params.ts';
 import { installBodyParsers } from './http/body-parsers.ts';
+import { installCsrfGuard } from './http/csrf.ts';
+import { registerSecurityHeaders } from './http/security-headers.ts';
+import { registerOpenApi } from './http/openapi.ts';
+import { installRouteSchemas } from './http/route-schemas.ts';
 import { registerWebApp } from './http/static.ts';
 import { installGuard } from './modules/auth/guard.ts';
-import { LoginRateLimiter, type Clock } from './modules/auth/rate-limit.ts';
+import { LoginThrottle } from './modules/auth/login-limits.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from './modules/auth/rate-limit-store.ts';
+import type { Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerAi, type AiModule } from './modules/ai/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
 import { registerCharts } from './modules/charts/module.ts';
+import { registerLiveRuns, type LiveRunsModule } from './modules/live-runs/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
 import { createGatewayPolicy } from './modules/gateway/policy.ts';
 import { gatewayRoutes } from './modules/gateway/routes.ts';
 import { installWebSocketGuards, webSocketErrorHandler } from './modules/gateway/upgrade.ts';
-import { healthRoutes } from './modules/health/routes.ts';
+import { installOperations } from './modules/health/operations.ts';
+import { REQUEST_ID_OPTIONS } from './modules/health/request-id.ts';
 import { MarketFeed } from './modules/market/feed.ts';
 import { MarketData } from './modules/market/market-data.ts';
 import { importRoutes } from './modules/market/imports/routes.ts';
 import { createImportService } from './modules/market/imports/service.ts';
 import { marketRoutes } from './modules/market/routes.ts';
-import { marketTestControlRoutes } from './modules/market/test-control.ts';
+import {
+  localPins,
+  marketTestControlRoutes,
+  type QuotePins,
+} from './modules/market/test-control.ts';
 import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
@@ -39,6 +51,14 @@ export type AppOptions = {
   market?: MarketData;
   /** Run the live feed's timer (the server does; tests drive `feed.poll()` by hand). */
   runFeed?: boolean;
+  /** Where publications go: in-process by default; Redis across nodes (modules/cluster). */
+  broker?: Broker;
+  /** The test-only quote pins: this process's feed by default; the cluster's active feed. */
+  testPins?: (local: QuotePins) => QuotePins;
+  /** The login limits' counters: in memory by default; shared (Redis) with several nodes. */
+  rateLimitStore?: RateLimitStore;
+  /** Holds a slowed login until its turn; tests pass one that moves their clock instead. */
+  sleep?: (ms: number) => Promise<void>;
 };
 
 /** The parts of the running product other modules and tests reach through the app. */
@@ -50,6 +70,7 @@ export type Services = {
   trading: TradingModule;
   backtest: BacktestModule;
   ai: AiModule;
+  liveRuns: LiveRunsModule;
 };
 
 declare module 'fastify' {
@@ -80,12 +101,20 @@ export async function buildApp({
   logger = false,
   market = new MarketData(config.marketSeed),
   runFeed = false,
+  broker = new InProcessBroker(),
+  testPins,
+  rateLimitStore = new MemoryRateLimitStore(),
+  sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 }: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger,
     // One line per request in JSON is noise on a laptop; errors are still logged.
     logController: new LogController({ disableRequestLogging: true }),
+    // `x-request-id` from a proxy (when it looks like an id) or a new UUID, on every log line
+    ...REQUEST_ID_OPTIONS,
     bodyLimit: 1024 * 1024,
+    // X-Forwarded-For/-Proto only from the proxies TRUST_PROXY names (login limits, Secure cookies)
+    trustProxy: config.trustProxy ?? false,
     // Bad percent-encoding or an over-long path parameter: a 400/414 in the family's shape.
     frameworkErrors,
     // a request (headers and body) must arrive whole within this, or it is answered 408 and
@@ -93,6 +122,8 @@ export async function buildApp({
     ...requestTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
   });
   installBodyParsers(app);
+  await registerSecurityHeaders(app);
+  installCsrfGuard(app, config.publicOrigins ?? []);
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, {
     options: { maxPayload: DEFAULT_GATEWAY_OPTIONS.maxMessageBytes },
@@ -106,22 +137,29 @@ export async function buildApp({
     db,
     now,
     sessionTtlHours: config.sessionTtlHours,
-    limiter: new LoginRateLimiter(now),
+    limiter: new LoginThrottle(rateLimitStore, now),
+    sleep,
   });
   installGuard(app, auth);
+  // Before any route: routes declare zod input schemas, and the OpenAPI document collects them.
+  installRouteSchemas(app);
+  await registerOpenApi(app);
 
-  const broker = new InProcessBroker();
   const feed = new MarketFeed(market, broker, now);
   const hub = new GatewayHub(
     createGatewayPolicy({
       secret: config.liveTokenSecret,
       now,
       isKnownSymbol: (s) => market.has(s),
+      isSessionLive: (sessionId) => auth.isSessionLive(sessionId),
     }),
     DEFAULT_GATEWAY_OPTIONS,
     now,
   );
   const stopListening = broker.listen(({ channel, data }) => hub.publish(channel, data));
+  // a logout ends the live connections and private subscriptions its tokens opened here (on
+  // other nodes: their tokens' refresh finds the session over, within LIVE_TOKEN_TTL_SECONDS)
+  auth.onSessionEnded((sessionId) => hub.endSession(sessionId));
   const trading = await registerTrading(app, {
     db,
     market,
@@ -151,7 +189,17 @@ export async function buildApp({
     backtest: backtest.service,
     strategies: backtest.strategies,
   });
-  app.decorate('services', { market, feed, broker, hub, trading, backtest, ai });
+  // forward tests on paper; main.ts starts the runner in the worker role (startRunner)
+  const liveRuns = registerLiveRuns(app, {
+    db,
+    market,
+    feed,
+    trading: trading.context,
+    backtest,
+    now,
+    settings: config.liveRuns,
+  });
+  app.decorate('services', { market, feed, broker, hub, trading, backtest, ai, liveRuns });
   app.addHook('onClose', async () => {
     feed.stop();
     stopListening();
@@ -159,11 +207,21 @@ export async function buildApp({
   });
   if (runFeed) app.addHook('onListen', async () => feed.start());
 
-  healthRoutes(app, now);
+  // /healthz, /readyz, /metrics, request ids, the in-flight count graceful shutdown waits on
+  installOperations(app, {
+    db,
+    now,
+    hub,
+    sandbox: backtest.sandbox,
+    checkSandbox: config.roles?.includes('api') ?? true,
+    metricsToken: config.metricsToken ?? null,
+    logRequests: config.logRequests ?? false,
+  });
   authRoutes(app, auth);
   marketRoutes(app, market, imports, now, config.marketLoadControl ?? false);
   if (config.marketTestControl) {
-    marketTestControlRoutes(app, { market, feed, now, settled: () => trading.engine.whenIdle() });
+    const control = { market, feed, now, settled: () => trading.engine.whenIdle() };
+    marketTestControlRoutes(app, { ...control, pins: testPins?.(localPins(control)) });
   }
   importRoutes(app, imports);
   registerCharts(app, {
@@ -171,6 +229,8 @@ export async function buildApp({
     now,
     isKnownSymbol: async (userId, symbol) =>
       market.has(symbol) || (await imports.list(userId)).some((i) => i.symbol === symbol),
+    broker,
+    liveTokenSecret: config.liveTokenSecret,
   });
   gatewayRoutes(app, hub, now, config.publicOrigins);
   await registerWebApp(app, config.webDist);

@@ -109,3 +109,39 @@ describe('abuse bounds settings (issue 18)', () => {
     expect(() => loadConfig({ REQUEST_TIMEOUT_MS: '10' })).toThrow(/REQUEST_TIMEOUT_MS/);
   });
 });
+
+describe('operations settings (issue 17)', () => {
+  it('has the documented defaults: metrics for loopback, 35 s grace, no request lines, no Centrifugo', () => {
+    expect(loadConfig({})).toMatchObject({
+      metricsToken: null,
+      shutdownGraceMs: 35_000,
+      logRequests: false,
+      centrifugo: null,
+    });
+  });
+
+  it('reads them, and wants the Centrifugo URL and key together', () => {
+    expect(
+      loadConfig({
+        METRICS_TOKEN: 'a-long-enough-token',
+        SHUTDOWN_GRACE_MS: '5000',
+        LOG_REQUESTS: '1',
+        CENTRIFUGO_API_URL: 'http://centrifugo.internal:8000/api',
+        CENTRIFUGO_API_KEY: 'key',
+      }),
+    ).toMatchObject({
+      metricsToken: 'a-long-enough-token',
+      shutdownGraceMs: 5000,
+      logRequests: true,
+      centrifugo: { apiUrl: 'http://centrifugo.internal:8000/api', apiKey: 'key' },
+    });
+    expect(() => loadConfig({ CENTRIFUGO_API_URL: 'http://c:8000/api' })).toThrow(
+      /CENTRIFUGO_API_URL and CENTRIFUGO_API_KEY go together/,
+    );
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+    expect(() => loadConfig({ SHUTDOWN_GRACE_MS: '-1' })).toThrow(/SHUTDOWN_GRACE_MS/);
+    expect(() =>
+      loadConfig({ CENTRIFUGO_API_URL: 'ftp://c/api', CENTRIFUGO_API_KEY: 'k' }),
+    ).toThrow(/CENTRIFUGO_API_URL/);
+  });
+});

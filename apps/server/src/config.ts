@@ -13,7 +13,9 @@ import {
   MIB,
   type SandboxSettings,
 } from './modules/backtest/sandbox/settings.ts';
+import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
 import { normalizeOrigin } from './modules/gateway/origin.ts';
+import type { LiveRunSettings } from './modules/live-runs/settings.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -55,14 +57,48 @@ export type Config = {
    * stalls is answered 408 and cut. Bounds uploads too (a 48 MiB backtest body).
    */
   requestTimeoutMs?: number;
+  /**
+   * TRUST_PROXY: which proxies' X-Forwarded-For/-Proto are believed (client address of the
+   * login limits, `https` for Secure cookies): false (unset, `0`), true (`1`: any peer, only
+   * when the port is reachable through the proxy alone) or addresses/CIDRs (`127.0.0.1,10.0.0.0/8`).
+   */
+  trustProxy?: boolean | string;
   /** STRATEGY_RESULT_MAX_MB: the largest saved strategy result (deals, figures and log). */
   resultMaxBytes?: number;
   /** STRATEGY_RESULTS_QUOTA_MB: all saved results of one user together. */
   resultQuotaBytes?: number;
+  /** ROLES (or `--role`): what this process runs; every role when absent (modules/cluster). */
+  roles?: Role[];
+  /**
+   * REDIS_URL (`redis://host:port`, `rediss://…` or `unix:///path/redis.sock`): live
+   * publications and the quote cache shared by every node; null keeps them in-process.
+   */
+  redisUrl?: string | null;
+  /** LIVE_RUN_*: the bounds of forward tests on paper (modules/live-runs/settings.ts). */
+  liveRuns?: Partial<LiveRunSettings>;
+  /** DATABASE_POOL_SIZE: connections of this process's PostgreSQL pool (DATABASE_URL). */
+  databasePoolSize?: number;
+  /**
+   * METRICS_TOKEN: `/metrics` wants `Authorization: Bearer <token>`; null (unset): `/metrics`
+   * answers direct loopback requests only.
+   */
+  metricsToken?: string | null;
+  /** SHUTDOWN_GRACE_MS: how long SIGTERM waits for running requests and backtests. */
+  shutdownGraceMs?: number;
+  /** LOG_REQUESTS=1: one JSON log line per answered request (route, status, ms, reqId). */
+  logRequests?: boolean;
+  /**
+   * CENTRIFUGO_API_URL (`http://centrifugo:8000/api`) and CENTRIFUGO_API_KEY: publish live
+   * data to a Centrifugo cluster through its HTTP API (docs/operations.md); null: not used.
+   */
+  centrifugo?: { apiUrl: string; apiKey: string } | null;
 };
 
 /** The default of REQUEST_TIMEOUT_MS. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/** The default of SHUTDOWN_GRACE_MS: a backtest's default time limit (30 s) and some. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -107,9 +143,31 @@ const envSchema = z.object({
     .min(1000)
     .max(3_600_000)
     .default(DEFAULT_REQUEST_TIMEOUT_MS),
+  TRUST_PROXY: z.string().optional(),
   STRATEGY_RESULT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(8),
   STRATEGY_RESULTS_QUOTA_MB: z.coerce.number().int().min(1).max(65_536).default(64),
   BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
+  ROLES: z.string().optional(),
+  REDIS_URL: z
+    .string()
+    .regex(/^(rediss?|unix):\/\/./, 'must start with redis://, rediss:// or unix://')
+    .optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  LIVE_RUN_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  LIVE_RUN_WINDOW_BARS: z.coerce.number().int().min(10).max(5000).default(500),
+  LIVE_RUN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LIVE_RUN_KEEP_EVALUATIONS: z.coerce.number().int().min(10).max(1_000_000).default(1000),
+  LIVE_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  METRICS_TOKEN: z.string().min(16).optional(),
+  SHUTDOWN_GRACE_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(3_600_000)
+    .default(DEFAULT_SHUTDOWN_GRACE_MS),
+  LOG_REQUESTS: z.enum(['0', '1', 'true', 'false']).default('0'),
+  CENTRIFUGO_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  CENTRIFUGO_API_KEY: z.string().min(1).optional(),
 });
 
 /** One user's share of the backtest slots: half of them, at least one. */
@@ -119,6 +177,22 @@ export function defaultPerUser(concurrency: number): number {
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
 export class ConfigError extends Error {}
+
+/** TRUST_PROXY as Fastify's `trustProxy`: off, any peer, or a list of addresses/CIDRs. */
+export function parseTrustProxy(text: string | undefined): boolean | string {
+  const value = (text ?? '').trim().toLowerCase();
+  if (value === '' || value === '0' || value === 'false') return false;
+  if (value === '1' || value === 'true') return true;
+  const parts = value.split(',').map((part) => part.trim());
+  if (
+    parts.some((part) => !/^[0-9a-f.:]+(\/\d{1,3})?$|^(loopback|linklocal|uniquelocal)$/.test(part))
+  ) {
+    throw new ConfigError(
+      `Invalid environment: TRUST_PROXY: ${text} is not 0, 1 or a list of addresses/CIDRs`,
+    );
+  }
+  return parts.join(',');
+}
 
 /**
  * Reads the configuration. Relative DATA_DIR and WEB_DIST are taken from `cwd` (the product
@@ -154,6 +228,25 @@ export function loadConfig(
   if (e.BACKTEST_MAX_PER_USER !== undefined && e.BACKTEST_MAX_PER_USER > e.BACKTEST_CONCURRENCY) {
     throw new ConfigError(
       'Invalid environment: BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY',
+    );
+  }
+  let roles: Role[];
+  try {
+    roles = parseRoles(e.ROLES);
+  } catch (error) {
+    if (!(error instanceof RolesError)) throw error;
+    throw new ConfigError(`Invalid environment: ROLES: ${error.message}`);
+  }
+  // an api node without a feed (or a feed without an api node) reaches the other only
+  // through Redis: without it the api would have no quotes and the feed no listeners
+  if (!e.REDIS_URL && roles.includes('api') !== roles.includes('feed')) {
+    throw new ConfigError(
+      'Invalid environment: ROLES: api and feed in separate processes need REDIS_URL',
+    );
+  }
+  if ((e.CENTRIFUGO_API_URL === undefined) !== (e.CENTRIFUGO_API_KEY === undefined)) {
+    throw new ConfigError(
+      'Invalid environment: CENTRIFUGO_API_URL and CENTRIFUGO_API_KEY go together',
     );
   }
   let extraProviders: AiConfig['extraProviders'];
@@ -208,7 +301,25 @@ export function loadConfig(
     marginWarningLevel: e.MARGIN_WARNING_LEVEL,
     publicOrigins,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,
     resultQuotaBytes: e.STRATEGY_RESULTS_QUOTA_MB * MIB,
+    roles,
+    redisUrl: e.REDIS_URL ?? null,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    liveRuns: {
+      maxPerUser: e.LIVE_RUN_MAX_PER_USER,
+      windowBars: e.LIVE_RUN_WINDOW_BARS,
+      maxFailures: e.LIVE_RUN_MAX_FAILURES,
+      keepEvaluations: e.LIVE_RUN_KEEP_EVALUATIONS,
+      concurrency: e.LIVE_RUN_CONCURRENCY,
+    },
+    metricsToken: e.METRICS_TOKEN ?? null,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
+    centrifugo:
+      e.CENTRIFUGO_API_URL && e.CENTRIFUGO_API_KEY
+        ? { apiUrl: e.CENTRIFUGO_API_URL, apiKey: e.CENTRIFUGO_API_KEY }
+        : null,
   };
 }

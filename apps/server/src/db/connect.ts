@@ -25,8 +25,10 @@ export function pgliteDir(dataDir: string): string {
 export async function openDatabase(options: {
   dataDir: string;
   databaseUrl: string | null;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE); node-postgres's 10 when absent. */
+  databasePoolSize?: number;
 }): Promise<Database> {
-  if (options.databaseUrl) return openPostgres(options.databaseUrl);
+  if (options.databaseUrl) return openPostgres(options.databaseUrl, options.databasePoolSize);
   fs.mkdirSync(options.dataDir, { recursive: true });
   const lock = acquireLock(path.join(options.dataDir, 'pglite.lock'));
   try {
@@ -55,8 +57,8 @@ export async function openPglite(dir: string): Promise<Database> {
   return { kind: 'pglite', db, close: () => client.close() };
 }
 
-export async function openPostgres(connectionString: string): Promise<Database> {
-  const pool = new pg.Pool({ connectionString });
+export async function openPostgres(connectionString: string, max = 10): Promise<Database> {
+  const pool = new pg.Pool({ connectionString, max });
   // Fail at start, not on the first request, when the database is unreachable.
   const probe = await pool.connect();
   probe.release();

@@ -5,3 +5,4 @@ export * from './schema/trading.ts';
 export * from './schema/strategy.ts';
 export * from './schema/ai.ts';
 export * from './schema/charts.ts';
+export * from './schema/live-runs.ts';

@@ -23,6 +23,7 @@ type Ids = {
   drawingId: string;
   taskId: string;
   chartKey: string;
+  liveRunId: string;
 };
 type Caller = { cookie: string | null; headers: Record<string, string>; creds: Creds; ids: Ids };
 type Call = {
@@ -116,6 +117,14 @@ const CALLS: Call[] = [
       method: 'POST',
       url: '/trading/order/pending/del',
       body: { ...c.creds, pId: c.ids.pId },
+    }),
+  },
+  {
+    route: 'POST /trading/order/pending/modify',
+    send: (c) => ({
+      method: 'POST',
+      url: '/trading/order/pending/modify',
+      body: { ...c.creds, pId: c.ids.pId, pendPrice: 1 },
     }),
   },
   {
@@ -306,6 +315,10 @@ const CALLS: Call[] = [
     send: (c) => ({ method: 'DELETE', url: `/api/charts/drawings/${c.ids.drawingId}` }),
   },
   {
+    route: 'GET /api/charts/live-token',
+    send: () => ({ method: 'GET', url: '/api/charts/live-token' }),
+  },
+  {
     route: 'GET /api/charts/indicators/:chartKey',
     send: (c) => ({ method: 'GET', url: `/api/charts/indicators/${c.ids.chartKey}` }),
   },
@@ -316,6 +329,28 @@ const CALLS: Call[] = [
       url: `/api/charts/indicators/${c.ids.chartKey}`,
       body: { indicators: [] },
     }),
+  },
+  // Forward tests on paper (modules/live-runs).
+  {
+    route: 'POST /api/live-runs',
+    send: (c) => ({
+      method: 'POST',
+      url: '/api/live-runs',
+      body: { strategy_name: 'Bob strategy', ...c.creds, symbol_id: 'BTCUSDT', period: '1m' },
+    }),
+  },
+  { route: 'GET /api/live-runs', send: () => ({ method: 'GET', url: '/api/live-runs' }) },
+  {
+    route: 'POST /api/live-runs/:id/stop',
+    send: (c) => ({ method: 'POST', url: `/api/live-runs/${c.ids.liveRunId}/stop` }),
+  },
+  {
+    route: 'GET /api/live-runs/:id/evaluations',
+    send: (c) => ({ method: 'GET', url: `/api/live-runs/${c.ids.liveRunId}/evaluations` }),
+  },
+  {
+    route: 'GET /api/live-runs/:id/comparison',
+    send: (c) => ({ method: 'GET', url: `/api/live-runs/${c.ids.liveRunId}/comparison` }),
   },
   // Public: market data, login, health, the live sockets' plain GETs (404), the test quote.
   {
@@ -354,11 +389,28 @@ const CALLS: Call[] = [
     send: () => ({ method: 'GET', url: '/trading/kline/lists?symbol=BTCUSDT&cycel=1d' }),
   },
   { route: 'GET /api/health', open: true, send: () => ({ method: 'GET', url: '/api/health' }) },
+  // operations (modules/health): no session; /metrics is loopback-only or token-guarded
+  { route: 'GET /healthz', open: true, send: () => ({ method: 'GET', url: '/healthz' }) },
+  { route: 'GET /readyz', open: true, send: () => ({ method: 'GET', url: '/readyz' }) },
+  { route: 'GET /metrics', open: true, send: () => ({ method: 'GET', url: '/metrics' }) },
   { route: 'GET /ws/:clientId', open: true, send: () => ({ method: 'GET', url: '/ws/c1' }) },
   {
     route: 'GET /connection/websocket',
     open: true,
     send: () => ({ method: 'GET', url: '/connection/websocket' }),
+  },
+  // the API reference (http/openapi.ts): public, like the page that links to it
+  ...['', '/', '/json', '/yaml', '/static/index.html', '/static/swagger-initializer.js'].map(
+    (tail): Call => ({
+      route: `GET /api/docs${tail}`,
+      open: true,
+      send: () => ({ method: 'GET', url: `/api/docs${tail}` }),
+    }),
+  ),
+  {
+    route: 'GET /api/docs/*',
+    open: true,
+    send: () => ({ method: 'GET', url: '/api/docs/static/swagger-ui.css' }),
   },
   {
     route: 'POST /api/test/market/quote',
@@ -433,6 +485,11 @@ beforeAll(async () => {
     '/api/charts/drawings',
   );
   await as({ indicators: [] }, 'PUT', '/api/charts/indicators/bobchart');
+  const run = await as(
+    { ...bobCreds, strategy_name: 'Bob strategy', symbol_id: 'BTCUSDT', period: '1m' },
+    'POST',
+    '/api/live-runs',
+  );
   const [task] = await t.db
     .insert(aiTasks)
     .values({
@@ -459,6 +516,7 @@ beforeAll(async () => {
     drawingId: String(drawing.json<{ id: number }>().id),
     taskId: String(task?.id ?? 1),
     chartKey: 'bobchart',
+    liveRunId: run.json<{ id: string }>().id,
   };
   expect(ids.orderId, opened.body).toMatch(/^\d+$/);
   expect(ids.pId, pending.body).toMatch(/^\d+$/);
@@ -506,6 +564,7 @@ describe('authorization matrix: every call × who calls it', () => {
       'POST /trading/order/tpsl': 404,
       'POST /trading/order/close': 404,
       'POST /trading/order/pending/del': 404,
+      'POST /trading/order/pending/modify': 404,
       'GET /api/strategies/:name/versions': 404,
       'GET /api/strategy-results/:strategy/:id': 404,
       'DELETE /api/strategy-results/:strategy/:id': 404,
@@ -516,6 +575,9 @@ describe('authorization matrix: every call × who calls it', () => {
       'DELETE /api/ai/strategy/:id': 404,
       'GET /api/ai/strategy/:id/conversations': 404,
       'POST /api/ai/strategies/from-ai': 404,
+      'POST /api/live-runs/:id/stop': 404,
+      'GET /api/live-runs/:id/evaluations': 404,
+      'GET /api/live-runs/:id/comparison': 404,
     });
     expect(await bobsData()).toBe(before);
   });

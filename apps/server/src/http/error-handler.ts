@@ -1,6 +1,12 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { CODE_BAD_REQUEST, CODE_INTERNAL, CODE_NOT_FOUND } from '@ct/domain';
-import { AppError, INTERNAL_ERROR_MESSAGE, RateLimitedError } from './errors.ts';
+import {
+  AppError,
+  BODY_TOO_LARGE_MESSAGE,
+  CODE_BODY_TOO_LARGE,
+  INTERNAL_ERROR_MESSAGE,
+  RateLimitedError,
+} from './errors.ts';
 import { failureBody, familyOf, isWebAppPath } from './families.ts';
 import { sendWebApp } from './static.ts';
 
@@ -8,7 +14,6 @@ import { sendWebApp } from './static.ts';
 const FASTIFY_MESSAGES: Record<string, string> = {
   FST_ERR_CTP_INVALID_JSON_BODY: 'Malformed JSON body',
   FST_ERR_CTP_EMPTY_JSON_BODY: 'Empty JSON body',
-  FST_ERR_CTP_BODY_TOO_LARGE: 'Request body is too large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'Unsupported content type: send application/json',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'Content-Length does not match the body',
 };
@@ -38,6 +43,11 @@ export function installErrorHandlers(app: FastifyInstance, webDist: string): voi
         void reply.header('retry-after', String(error.retryAfterSeconds));
       }
       return send(reply, request, error.httpStatus, error.code, error.message);
+    }
+    if (isFastifyError(error) && error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      // over the route's body limit, announced (Content-Length) or found while reading a
+      // chunked body: 413, so a client knows that sending it again will not help
+      return send(reply, request, 413, CODE_BODY_TOO_LARGE, BODY_TOO_LARGE_MESSAGE);
     }
     if (isFastifyError(error) && error.statusCode !== undefined && error.statusCode < 500) {
       // Malformed JSON is a SyntaxError from the parser (with statusCode 400).

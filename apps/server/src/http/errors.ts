@@ -64,5 +64,9 @@ export class InvalidCredentialsError extends AppError {
   }
 }
 
+/** A request body over the route's limit (HTTP 413). */
+export const CODE_BODY_TOO_LARGE = 41300;
+export const BODY_TOO_LARGE_MESSAGE = 'Request body is too large';
+
 /** The only message an unexpected failure shows; the details go to the log. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

@@ -1,5 +1,6 @@
 import { registerAiTasks } from '../features/aiTasks/register';
 import { useAuthStore } from '../features/auth/store';
+import { registerLiveRuns } from '../features/live-runs/register';
 import { registerStrategySharedActions } from '../features/strategy/register';
 import { startFrameSharing } from '../realtime/frames';
 import { registerSharedState } from '../realtime/sharedState';
@@ -18,6 +19,7 @@ export async function registerSharedModules(): Promise<void> {
   startFrameSharing();
   registerStrategySharedActions();
   registerAiTasks();
+  registerLiveRuns();
   if (!accountShared) {
     accountShared = true;
     registerSharedState('account', {

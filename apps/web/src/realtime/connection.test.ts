@@ -204,4 +204,26 @@ describe('connect tokens (the client’s getToken)', () => {
     );
     await connected();
   });
+
+  it('stays the user’s while another holder (the drawings channel) still identifies it', async () => {
+    const gateway = fakeGateway();
+    await connectLive({ url: URL, websocket: gateway.FakeWebSocket });
+    const drawings = vi.fn(async () => 'tok-drawings');
+    const account = vi.fn(async () => 'tok-account');
+    identifyLive('12', drawings);
+    await vi.waitFor(() => expect(gateway.connectTokens()).toEqual([undefined, 'tok-drawings']));
+    await connected();
+    identifyLive('12', account);
+    await expect(liveConnectToken()).resolves.toBe('tok-account');
+    // the account is left (logged out of the trading account): the drawings still hold it
+    forgetLive(account);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(gateway.connectTokens()).toEqual([undefined, 'tok-drawings']);
+    await expect(liveConnectToken()).resolves.toBe('tok-drawings');
+    forgetLive(drawings);
+    await vi.waitFor(() =>
+      expect(gateway.connectTokens()).toEqual([undefined, 'tok-drawings', undefined]),
+    );
+  });
 });

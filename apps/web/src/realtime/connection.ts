@@ -23,9 +23,12 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export type ConnectTokenSource = () => Promise<string>;
 
 let client: Centrifuge | null = null;
-// The user the live connection is for and where their connect tokens come from; null:
+type Identity = { userId: string; getToken: ConnectTokenSource };
+// Who asked for the live connection to be a user's (the account channel, the drawings
+// channel), each with where its connect tokens come from; the newest one's are used. None:
 // anonymous.
-let identity: { userId: string; getToken: ConnectTokenSource } | null = null;
+const identities: Identity[] = [];
+const currentIdentity = (): Identity | null => identities.at(-1) ?? null;
 // The user the current connection was opened as (what the gateway knows); null: anonymous.
 let connectedAs: string | null = null;
 const clientListeners = new Set<(client: Centrifuge | null) => void>();
@@ -61,7 +64,7 @@ export function onLiveClient(listener: (client: Centrifuge | null) => void): () 
 
 function setClient(next: Centrifuge | null): void {
   client = next;
-  connectedAs = next ? (identity?.userId ?? null) : null;
+  connectedAs = next ? (currentIdentity()?.userId ?? null) : null;
   for (const listener of clientListeners) listener(next);
 }
 
@@ -72,6 +75,7 @@ function setClient(next: Centrifuge | null): void {
  * the connection expires (the gateway's connect reply tells when).
  */
 export function liveConnectToken(): Promise<string> {
+  const identity = currentIdentity();
   return identity ? identity.getToken() : Promise.resolve('');
 }
 
@@ -161,27 +165,29 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
  * again before the token expires.
  */
 export function identifyLive(userId: string, getToken: ConnectTokenSource): void {
-  identity = { userId, getToken };
+  const known = identities.findIndex((i) => i.getToken === getToken);
+  if (known >= 0) identities.splice(known, 1);
+  identities.push({ userId, getToken });
   connectAs(userId);
 }
 
 /**
- * Drops the identity set with this `getToken`: unless another one is set in the same turn
- * (an account switch leaves one account and joins the next), the connection reconnects
- * anonymously, since the user's tokens are no longer renewed.
+ * Drops the identity set with this `getToken`: unless another one is left or set in the
+ * same turn (an account switch leaves one account and joins the next; the drawings channel
+ * holds its own), the connection reconnects anonymously, since the user's tokens are no
+ * longer renewed.
  */
 export function forgetLive(getToken: ConnectTokenSource): void {
-  if (identity?.getToken !== getToken) return;
-  identity = null;
-  queueMicrotask(() => {
-    if (identity === null) connectAs(null);
-  });
+  const known = identities.findIndex((i) => i.getToken === getToken);
+  if (known < 0) return;
+  identities.splice(known, 1);
+  queueMicrotask(() => connectAs(currentIdentity()?.userId ?? null));
 }
 
 /** Closes the live connection (tests; a logout keeps it: price channels are public). */
 export function disconnectLive(): void {
   client?.disconnect();
   setClient(null);
-  identity = null;
+  identities.length = 0;
   useConnectionStore.setState({ status: 'disconnected', connectedOnce: false });
 }

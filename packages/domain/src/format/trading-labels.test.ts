@@ -11,11 +11,19 @@ import {
 describe('trading labels', () => {
   it('maps sides and actions', () => {
     expect([sideLabel(1), sideLabel(2), sideLabel(0)]).toEqual(['Buy', 'Sell', 'Unknown']);
-    expect([orderActionLabel(1), orderActionLabel(2), orderActionLabel(3)]).toEqual([
+    expect([orderActionLabel(1), orderActionLabel(2), orderActionLabel(4)]).toEqual([
       'Open',
       'Close',
       'Unknown',
     ]);
+  });
+
+  it('names our Modify action (3) by what it changed: a position’s TP/SL or a pending order', () => {
+    expect(orderActionLabel(3)).toBe('Modify TP/SL');
+    expect(orderActionLabel(3, false)).toBe('Modify TP/SL');
+    expect(orderActionLabel(3, true)).toBe('Modify Order');
+    // the flag changes nothing of the spec's own actions
+    expect([orderActionLabel(1, true), orderActionLabel(2, true)]).toEqual(['Open', 'Close']);
   });
 
   it('maps order log statuses 0 to 4 and anything else to Unknown', () => {

@@ -5,10 +5,18 @@ export function sideLabel(cmd: number): 'Buy' | 'Sell' | 'Unknown' {
   return 'Unknown';
 }
 
-/** Order log action: actionType 1 is Open, 2 is Close, anything else Unknown. */
-export function orderActionLabel(actionType: number): 'Open' | 'Close' | 'Unknown' {
+/**
+ * Order log action: actionType 1 is Open, 2 is Close, 3 (our Modify) is 'Modify Order' on a
+ * row of a pending order (`pending`: the row names one) and 'Modify TP/SL' on a position's;
+ * anything else Unknown.
+ */
+export function orderActionLabel(
+  actionType: number,
+  pending = false,
+): 'Open' | 'Close' | 'Modify TP/SL' | 'Modify Order' | 'Unknown' {
   if (actionType === 1) return 'Open';
   if (actionType === 2) return 'Close';
+  if (actionType === 3) return pending ? 'Modify Order' : 'Modify TP/SL';
   return 'Unknown';
 }
 

@@ -105,9 +105,13 @@ export function orderStatusCode(state: OrderState): OrderStatusCode {
   }
 }
 
-/** Direction codes: position cmd 1 Buy, 2 Sell; order log actionType 1 Open, 2 Close. */
+/**
+ * Direction codes: position cmd 1 Buy, 2 Sell; order log actionType 1 Open, 2 Close (the
+ * spec's), 3 Modify (ours: a changed TP/SL of a position or a changed pending order, logged
+ * Filled at once; it opens or closes nothing).
+ */
 export const CMD = { buy: 1, sell: 2 } as const;
-export const ACTION = { open: 1, close: 2 } as const;
+export const ACTION = { open: 1, close: 2, modify: 3 } as const;
 /** Settlement isSettled: 2 Full, 1 Partial. */
 export const SETTLED = { partial: 1, full: 2 } as const;
 

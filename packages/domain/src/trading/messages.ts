@@ -29,4 +29,6 @@ export const TRADING_SUCCESS = {
   tpslUpdated: 'Take Profit / Stop Loss updated successfully',
   positionClosed: 'Position closed successfully',
   pendingCanceled: 'Pending order canceled successfully',
+  /** Ours: POST /trading/order/pending/modify. */
+  pendingModified: 'Pending order updated successfully',
 } as const;

@@ -131,6 +131,20 @@ export const pendingDelRequestSchema = tradingAccountSchema.extend({
 });
 export type PendingDelRequest = z.infer<typeof pendingDelRequestSchema>;
 
+/**
+ * Body of POST /trading/order/pending/modify (our extension; the spec has no such call): a
+ * working pending order's new price and its TP and SL, set like the edit TP/SL helper sets
+ * them (absent or 0 removes a level).
+ */
+export const pendingModifyRequestSchema = tradingAccountSchema.extend({
+  pId: recordId('pId'),
+  pendPrice: lenientNumber,
+  tp: optionalExitPrice,
+  sl: optionalExitPrice,
+  clientOrderId: clientOrderIdSchema,
+});
+export type PendingModifyRequest = z.infer<typeof pendingModifyRequestSchema>;
+
 /** Query of GET /api/live/token. */
 export const liveTokenQuerySchema = tradingAccountSchema;
 
@@ -232,7 +246,7 @@ export const orderLogSchema = z.object({
   sortId: z.number().int(),
   symbol: z.string(),
   cmd: z.number().int(),
-  /** 1 Open, 2 Close. */
+  /** 1 Open, 2 Close; 3 Modify (ours: a TP/SL change of `orderId` or a change of `pId`). */
   actionType: z.number().int(),
   /** 1 market, 2 pending (limit or stop). */
   orderType: z.number().int(),
@@ -386,6 +400,14 @@ export const accountEventSchema = z.discriminatedUnion('type', [
     orderId: z.string(),
   }),
   z.object({ type: z.literal('pending_canceled'), ...eventBase, pId: z.string() }),
+  z.object({
+    type: z.literal('pending_modified'),
+    ...eventBase,
+    pId: z.string(),
+    pendPrice: z.number(),
+    tp: z.number(),
+    sl: z.number(),
+  }),
   z.object({ type: z.literal('pending_expired'), ...eventBase, pId: z.string() }),
   z.object({
     type: z.literal('pending_rejected'),
@@ -417,3 +439,4 @@ export const closeResponseSchema = helperEnvelopeSchema(
   z.object({ order: positionSchema, settle: settleSchema }).nullable(),
 );
 export const pendingDelResponseSchema = pendingOrderResponseSchema;
+export const pendingModifyResponseSchema = pendingOrderResponseSchema;

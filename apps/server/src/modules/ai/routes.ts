@@ -1,5 +1,12 @@
-import { formatChatEvent } from '@ct/domain';
+import {
+  aiProvidersResponseSchema,
+  apiSettingsSchema,
+  chatRequestSchema,
+  formatChatEvent,
+  saveApiSettingsRequestSchema,
+} from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
+import { validatedByService } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import type { ChatService } from './chat-service.ts';
 import type { ProviderCatalogue } from './providers.ts';
@@ -16,15 +23,26 @@ export function aiRoutes(
   deps: { providers: ProviderCatalogue; settings: SettingsService; chat: ChatService },
 ): void {
   const guard = { preHandler: app.requireSession };
+  // The services parse their input (422 in this module's shape): the schemas here are the
+  // same ones, for the API document (http/route-schemas.ts).
+  const documented = (schema: object) => ({ ...guard, ...validatedByService, schema });
 
-  app.get('/api/ai/providers', guard, async () => ({ providers: await deps.providers.list() }));
+  const providers = { response: { 200: aiProvidersResponseSchema } };
+  app.get('/api/ai/providers', { ...guard, schema: providers }, async () => ({
+    providers: await deps.providers.list(),
+  }));
 
-  app.get('/api/settings', guard, async (request) => deps.settings.get(sessionOf(request).userId));
-  app.post('/api/settings', guard, async (request) =>
+  const settings = { response: { 200: apiSettingsSchema } };
+  app.get('/api/settings', { ...guard, schema: settings }, async (request) =>
+    deps.settings.get(sessionOf(request).userId),
+  );
+  const saveSettings = { body: saveApiSettingsRequestSchema, response: { 200: apiSettingsSchema } };
+  app.post('/api/settings', documented(saveSettings), async (request) =>
     deps.settings.save(sessionOf(request).userId, request.body),
   );
 
-  app.post('/api/ai/chat', { ...guard, bodyLimit: CHAT_BODY_LIMIT }, async (request, reply) => {
+  const chat = { ...documented({ body: chatRequestSchema }), bodyLimit: CHAT_BODY_LIMIT };
+  app.post('/api/ai/chat', chat, async (request, reply) => {
     // refusals before the stream starts are ordinary JSON answers (401, 413, 422, 429)
     const chat = await deps.chat.prepare(sessionOf(request).userId, request.body);
 

@@ -1,42 +1,83 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { buildApp } from '../../app.ts';
 import { buildUser, loginBody, type BuiltUser } from '../../test/factories.ts';
-import { createTestApp, sessionCookie, type TestApp } from '../../test/helpers.ts';
+import {
+  createClock,
+  openTestDatabase,
+  sessionCookie,
+  testConfig,
+  type TestClock,
+  type TestDatabase,
+} from '../../test/helpers.ts';
 
 const LOGIN = '/user/api/v1/account/login';
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 const BAD_CREDENTIALS = { status: 1, msg: 'Incorrect username or password', data: [] };
 
-let t: TestApp;
+let testDb: TestDatabase;
+let app: FastifyInstance;
+let clock: TestClock;
+/** How long each slowed attempt was held (the app's `sleep`, which moves the clock instead). */
+let held: number[] = [];
 let nextAddress = 0;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  testDb = await openTestDatabase();
+  clock = createClock();
+  app = await buildApp({
+    db: testDb.db,
+    config: testConfig(),
+    now: clock.now,
+    sleep: async (ms) => {
+      held.push(ms);
+      clock.advance(ms);
+    },
+  });
 });
-afterAll(() => t.close());
+afterAll(async () => {
+  await app.close();
+  await testDb.close();
+});
+beforeEach(() => {
+  held = [];
+});
 
-/** Every test gets its own client address so the address limit of one does not leak into another. */
+/** Every test gets its own client addresses so the limits of one do not leak into another. */
 const freshAddress = () => `10.9.${Math.floor(++nextAddress / 250)}.${nextAddress % 250}`;
 
 const attempt = (email: string, password: string, remoteAddress: string) =>
-  t.app.inject({ method: 'POST', url: LOGIN, payload: loginBody(email, password), remoteAddress });
+  app.inject({ method: 'POST', url: LOGIN, payload: loginBody(email, password), remoteAddress });
 
-async function failTimes(n: number, email: string, address: string) {
+async function failTimes(n: number, email: string, address: () => string) {
   for (let i = 0; i < n; i++) {
-    const res = await attempt(email, 'wrong password', address);
+    const res = await attempt(email, 'wrong password', address());
     expect(res.json()).toEqual(BAD_CREDENTIALS);
   }
 }
 
-describe('login rate limits', () => {
+describe('login limits', () => {
   let alice: BuiltUser;
   beforeAll(async () => {
-    alice = await buildUser(t.db);
+    alice = await buildUser(testDb.db);
   });
 
-  it('blocks an account after 5 failures in 15 minutes, even with the right password', async () => {
-    const user = await buildUser(t.db);
-    await failTimes(5, user.email, freshAddress());
+  it('lets the right password in from another address after failures elsewhere (slowed, not refused)', async () => {
+    const user = await buildUser(testDb.db);
+    const guesser = freshAddress();
+    await failTimes(5, user.email, () => guesser);
     const res = await attempt(user.email, user.password, freshAddress());
+    expect(res.json()).toMatchObject({ status: 0, msg: 'Login successful' });
+    expect(sessionCookie(res)).toBeDefined();
+    expect(held.every((ms) => ms <= SECOND)).toBe(true);
+  });
+
+  it('refuses the guessing address that account for 15 minutes, in the spec’s words', async () => {
+    const user = await buildUser(testDb.db);
+    const guesser = freshAddress();
+    await failTimes(5, user.email, () => guesser);
+    const res = await attempt(user.email, user.password, guesser);
     expect(res.statusCode).toBe(429);
     expect(res.headers['retry-after']).toBe('900');
     expect(res.json()).toEqual({
@@ -45,38 +86,59 @@ describe('login rate limits', () => {
       data: [],
     });
     expect(sessionCookie(res)).toBeUndefined();
-  });
-
-  it('counts failures for unknown emails per email too', async () => {
-    await failTimes(5, 'ghost@example.com', freshAddress());
-    expect((await attempt('GHOST@example.com', 'x', freshAddress())).statusCode).toBe(429);
-  });
-
-  it('lets the account in again when the window has passed', async () => {
-    const user = await buildUser(t.db);
-    await failTimes(5, user.email, freshAddress());
-    t.clock.advance(10 * MINUTE);
-    const blocked = await attempt(user.email, user.password, freshAddress());
-    expect(blocked.json()).toMatchObject({
+    clock.advance(10 * MINUTE);
+    expect((await attempt(user.email, user.password, guesser)).json()).toMatchObject({
       status: 42900,
       msg: 'Too many failed login attempts. Please try again in 5 minutes.',
     });
-    t.clock.advance(5 * MINUTE);
-    expect((await attempt(user.email, user.password, freshAddress())).json()).toMatchObject({
+    clock.advance(5 * MINUTE);
+    expect((await attempt(user.email, user.password, guesser)).json()).toMatchObject({
       status: 0,
     });
   });
 
-  it('clears the account failures on a successful login', async () => {
-    const user = await buildUser(t.db);
-    const address = freshAddress();
-    await failTimes(4, user.email, address);
-    expect((await attempt(user.email, user.password, address)).json()).toMatchObject({ status: 0 });
-    await failTimes(4, user.email, address);
-    expect((await attempt(user.email, user.password, address)).json()).toMatchObject({ status: 0 });
+  it('slows 190 guesses spread over 10 addresses: each waits its turn, doubling up to 30 s', async () => {
+    const user = await buildUser(testDb.db);
+    const addresses = Array.from({ length: 10 }, freshAddress);
+    const started = clock.now();
+    let checked = 0;
+    let refused = 0;
+    for (let round = 0; round < 19; round++) {
+      for (const address of addresses) {
+        const res = await attempt(user.email, 'wrong password', address);
+        if (res.statusCode === 429) refused++;
+        else if (res.json<{ status: number }>().status === 1) checked++;
+      }
+    }
+    expect(checked + refused).toBe(190);
+    // the 6th waits 1 s, then 2, 4, 8, 16 s, then 30 s each: at most 2 guesses a minute
+    expect(held.slice(0, 5)).toEqual([1, 2, 4, 8, 16].map((s) => s * SECOND));
+    expect(Math.max(...held)).toBe(30 * SECOND);
+    const minutes = (clock.now() - started) / MINUTE;
+    expect(checked).toBeLessThanOrEqual(10 + 2 * minutes);
+    // 190 guesses that took seconds now take over an hour and a half
+    expect(minutes).toBeGreaterThan(90);
+    // and the owner, from home, still gets in (after at most a minute)
+    held = [];
+    expect((await attempt(user.email, user.password, freshAddress())).json()).toMatchObject({
+      status: 0,
+    });
+    expect(held.every((ms) => ms <= MINUTE)).toBe(true);
   });
 
-  it('blocks an address after 20 failures over any accounts, until the window passes', async () => {
+  it('a successful login clears the account’s failures and slowdown', async () => {
+    const user = await buildUser(testDb.db);
+    await failTimes(6, user.email, freshAddress);
+    expect(held).toEqual([SECOND]);
+    expect((await attempt(user.email, user.password, freshAddress())).json()).toMatchObject({
+      status: 0,
+    });
+    held = [];
+    await failTimes(4, user.email, freshAddress);
+    expect(held).toEqual([]);
+  });
+
+  it('refuses an address after 20 failures over any accounts, until the window passes', async () => {
     const address = freshAddress();
     for (let i = 0; i < 20; i++) {
       expect((await attempt(`probe${i}@example.com`, 'x', address)).json()).toEqual(
@@ -90,27 +152,33 @@ describe('login rate limits', () => {
     expect((await attempt(alice.email, alice.password, freshAddress())).json()).toMatchObject({
       status: 0,
     });
-    t.clock.advance(15 * MINUTE);
+    clock.advance(15 * MINUTE);
     expect((await attempt(alice.email, alice.password, address)).json()).toMatchObject({
       status: 0,
     });
   });
 
-  it('does not count a rejected (429) attempt or a bad request as a failure', async () => {
-    const user = await buildUser(t.db);
+  it('counts failures for unknown emails per email too', async () => {
     const address = freshAddress();
-    await failTimes(5, user.email, address);
-    t.clock.advance(MINUTE);
+    await failTimes(5, 'ghost@example.com', () => address);
+    expect((await attempt('GHOST@example.com', 'x', address)).statusCode).toBe(429);
+  });
+
+  it('does not count a refused (429) attempt or a bad request as a failure', async () => {
+    const user = await buildUser(testDb.db);
+    const address = freshAddress();
+    await failTimes(5, user.email, () => address);
+    clock.advance(MINUTE);
     for (let i = 0; i < 3; i++)
       expect((await attempt(user.email, 'x', address)).statusCode).toBe(429);
-    const bad = await t.app.inject({
+    const bad = await app.inject({
       method: 'POST',
       url: LOGIN,
       payload: { user_name: user.email },
       remoteAddress: address,
     });
     expect(bad.statusCode).toBe(400);
-    t.clock.advance(14 * MINUTE);
+    clock.advance(14 * MINUTE);
     expect((await attempt(user.email, user.password, address)).json()).toMatchObject({ status: 0 });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createClock } from '../../test/helpers.ts';
-import { LoginRateLimiter, rateLimitMessage, SlidingWindowCounter } from './rate-limit.ts';
+import { rateLimitMessage, SlidingWindowCounter } from './rate-limit.ts';
 
 const MINUTE = 60_000;
 
@@ -40,23 +40,6 @@ describe('SlidingWindowCounter', () => {
     clock.advance(MINUTE);
     for (let i = 0; i < 500; i++) counter.record(`other-${i}`);
     expect(counter.size).toBe(500);
-  });
-});
-
-describe('LoginRateLimiter', () => {
-  it('counts an attempt as it starts and takes it back on success', () => {
-    const clock = createClock(0);
-    const limiter = new LoginRateLimiter(clock.now, {
-      account: { limit: 2, windowMs: MINUTE },
-      address: { limit: 3, windowMs: MINUTE },
-    });
-    limiter.begin('a@x.io', '1.1.1.1');
-    expect(limiter.blockedForMs('a@x.io', '1.1.1.1')).toBe(0);
-    limiter.begin('a@x.io', '1.1.1.1').succeeded();
-    expect(limiter.blockedForMs('a@x.io', '1.1.1.1')).toBe(0);
-    limiter.begin('a@x.io', '1.1.1.1');
-    limiter.begin('a@x.io', '1.1.1.1');
-    expect(limiter.blockedForMs('a@x.io', '2.2.2.2')).toBe(MINUTE);
   });
 });
 

@@ -64,52 +64,7 @@ export class SlidingWindowCounter {
   }
 }
 
-const FIFTEEN_MINUTES = 15 * 60 * 1000;
-
 export type WindowLimit = { limit: number; windowMs: number };
-export type LoginLimits = { account: WindowLimit; address: WindowLimit };
-
-/** docs/api.md: 5 failures per account or 20 per address within 15 minutes. */
-export const LOGIN_LIMITS: LoginLimits = {
-  account: { limit: 5, windowMs: FIFTEEN_MINUTES },
-  address: { limit: 20, windowMs: FIFTEEN_MINUTES },
-};
-
-export type LoginAttempt = {
-  /** The password was right: forgets this attempt and the account's failures. */
-  succeeded(): void;
-};
-
-/**
- * Login throttling per account (lower-cased email) and per client address. An attempt is
- * counted as a failure when it starts, so a burst of parallel guesses cannot slip through
- * while passwords are being hashed; a success takes it back.
- */
-export class LoginRateLimiter {
-  private readonly account: SlidingWindowCounter;
-  private readonly address: SlidingWindowCounter;
-
-  constructor(now: Clock, limits: LoginLimits = LOGIN_LIMITS) {
-    this.account = new SlidingWindowCounter(limits.account.limit, limits.account.windowMs, now);
-    this.address = new SlidingWindowCounter(limits.address.limit, limits.address.windowMs, now);
-  }
-
-  /** Milliseconds until this account and address may try again; 0 when they may now. */
-  blockedForMs(email: string, address: string): number {
-    return Math.max(this.account.blockedForMs(email), this.address.blockedForMs(address));
-  }
-
-  begin(email: string, address: string): LoginAttempt {
-    this.account.record(email);
-    const addressAt = this.address.record(address);
-    return {
-      succeeded: () => {
-        this.account.clear(email);
-        this.address.forget(address, addressAt);
-      },
-    };
-  }
-}
 
 /** The answer text for a blocked login; minutes rounded up, at least 1. */
 export function rateLimitMessage(blockedForMs: number): string {

@@ -1,13 +1,17 @@
 import {
+  envelopeSchema,
   loginRequestSchema,
+  loginResponseSchema,
   ok,
+  sessionInfoSchema,
   traderCredentialsSchema,
+  traderInfoSchema,
   type SessionInfo,
   type TraderInfo,
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { LOGIN_PATH } from '../../http/families.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { clearSessionCookie, setSessionCookie } from './cookie.ts';
 import { sessionOf } from './guard.ts';
 import type { AuthService } from './service.ts';
@@ -15,9 +19,11 @@ import type { AuthService } from './service.ts';
 // A login body is a few hundred bytes; anything near this is not a login.
 const LOGIN_BODY_LIMIT = 16 * 1024;
 
-export function authRoutes(app: FastifyInstance, auth: AuthService): void {
-  app.post(LOGIN_PATH, { bodyLimit: LOGIN_BODY_LIMIT }, async (request, reply) => {
-    const body = parseInput(loginRequestSchema, request.body);
+export function authRoutes(root: FastifyInstance, auth: AuthService): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
+  const login = { body: loginRequestSchema, response: { 200: loginResponseSchema } };
+  app.post(LOGIN_PATH, { bodyLimit: LOGIN_BODY_LIMIT, schema: login }, async (request, reply) => {
+    const body = request.body;
     const result = await auth.login({
       userName: body.user_name,
       password: body.password,
@@ -37,22 +43,34 @@ export function authRoutes(app: FastifyInstance, auth: AuthService): void {
     },
   );
 
-  app.get('/user/api/v1/account/session', { preHandler: app.requireSession }, async (request) => {
-    const session = sessionOf(request);
-    const info: SessionInfo = { userId: session.userId, userName: session.email };
-    return ok(info);
-  });
+  const sessionAnswer = { response: { 200: envelopeSchema(sessionInfoSchema) } };
+  app.get(
+    '/user/api/v1/account/session',
+    { preHandler: app.requireSession, schema: sessionAnswer },
+    async (request) => {
+      const session = sessionOf(request);
+      const info: SessionInfo = { userId: session.userId, userName: session.email };
+      return ok(info);
+    },
+  );
 
-  app.get('/user/api/v1/account/trader', { preHandler: app.requireSession }, async (request) => {
-    const credentials = parseInput(traderCredentialsSchema, request.query);
-    const trader = await app.requireTrader(request, credentials);
-    const info: TraderInfo = {
-      uuid: trader.uuid,
-      name: trader.name,
-      level: trader.level,
-      type: trader.type,
-      channel: trader.channel,
-    };
-    return ok(info);
-  });
+  const traderCall = {
+    querystring: traderCredentialsSchema,
+    response: { 200: envelopeSchema(traderInfoSchema) },
+  };
+  app.get(
+    '/user/api/v1/account/trader',
+    { preHandler: app.requireSession, schema: traderCall },
+    async (request) => {
+      const trader = await app.requireTrader(request, request.query);
+      const info: TraderInfo = {
+        uuid: trader.uuid,
+        name: trader.name,
+        level: trader.level,
+        type: trader.type,
+        channel: trader.channel,
+      };
+      return ok(info);
+    },
+  );
 }

@@ -5,19 +5,21 @@ import { AuthFailedError, InvalidCredentialsError, RateLimitedError } from '../.
 import { findUserByEmail, listTraders, normalizeEmail } from '../users/store.ts';
 import { toTraderView, toUserView } from '../users/view.ts';
 import { burnVerification, verifyPassword } from './password.ts';
-import { type Clock, type LoginRateLimiter, rateLimitMessage } from './rate-limit.ts';
+import type { LoginThrottle } from './login-limits.ts';
+import { type Clock, rateLimitMessage } from './rate-limit.ts';
 import {
   deleteDeadSessions,
   findLiveSession,
   findTraderByToken,
   insertSession,
+  isSessionLive,
   revokeSession,
 } from './store.ts';
 import { IdentityCache } from './identity-cache.ts';
 import { hashToken, looksLikeToken, newToken } from './tokens.ts';
 
-/** Who a request acts for, once its session checked out. */
-export type SessionAuth = { sessionId: number; userId: number; email: string };
+/** Who a request acts for, once its session checked out; `expiresAt` in epoch seconds. */
+export type SessionAuth = { sessionId: number; userId: number; email: string; expiresAt: number };
 
 export type LoginResult = {
   /** The cookie value; only its hash is stored. */
@@ -38,7 +40,9 @@ export type AuthServiceDeps = {
   db: Db;
   now: Clock;
   sessionTtlHours: number;
-  limiter: LoginRateLimiter;
+  limiter: LoginThrottle;
+  /** Holds a slowed login attempt until its turn (tests pass one that moves their clock). */
+  sleep: (ms: number) => Promise<void>;
 };
 
 export type AuthService = ReturnType<typeof createAuthService>;
@@ -46,7 +50,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 /** How long this process trusts an identity it checked (see identity-cache.ts). */
 export const IDENTITY_TTL_MS = 5000;
 
-export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthServiceDeps) {
+export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: AuthServiceDeps) {
   const nowSec = () => Math.floor(now() / 1000);
   const ttlSeconds = Math.max(1, Math.round(sessionTtlHours * 3600));
   // Checked identities, so that every trading call does not look its session and token up
@@ -55,7 +59,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
   const tradersSeen = new IdentityCache<{ sessionId: number; trader: TraderRow }>(IDENTITY_TTL_MS);
 
   /**
-   * Checks the password (throttled per account and address) and opens a session with a
+   * Checks the password (limited per account and address, slowed per account: login-limits.ts) and opens a session with a
    * fresh token for every trading account of the user.
    */
   async function login(input: {
@@ -64,11 +68,14 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
     address: string;
   }): Promise<LoginResult> {
     const email = normalizeEmail(input.userName);
-    const blockedForMs = limiter.blockedForMs(email, input.address);
-    if (blockedForMs > 0) {
-      throw new RateLimitedError(rateLimitMessage(blockedForMs), Math.ceil(blockedForMs / 1000));
+    const decision = await limiter.begin(email, input.address);
+    if (decision.refused) {
+      const { retryAfterMs } = decision;
+      throw new RateLimitedError(rateLimitMessage(retryAfterMs), Math.ceil(retryAfterMs / 1000));
     }
-    const attempt = limiter.begin(email, input.address);
+    const { attempt } = decision;
+    // an account under guessing from several addresses: wait for this attempt's turn
+    if (attempt.waitMs > 0) await sleep(attempt.waitMs);
     const user = await findUserByEmail(db, email);
     if (!user) {
       await burnVerification(input.password);
@@ -77,7 +84,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
     if (!(await verifyPassword(input.password, user.passwordHash))) {
       throw new InvalidCredentialsError();
     }
-    attempt.succeeded();
+    await attempt.succeeded();
 
     const traders = await listTraders(db, user.id);
     const issued = traders.map((trader) => ({ trader, token: newToken() }));
@@ -129,6 +136,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
       sessionId: found.sessionId,
       userId: found.userId,
       email: found.email,
+      expiresAt: found.expiresAt,
     };
     sessionsSeen.set(tokenHash, session, nowMs, found.expiresAt * 1000);
     return session;
@@ -162,7 +170,12 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
     return found.trader;
   }
 
-  /** Ends the session; its trader tokens stop working with it, in this process at once. */
+  const endedListeners = new Set<(sessionId: number) => void>();
+
+  /**
+   * Ends the session; its trader tokens stop working with it, in this process at once, and
+   * what listens to session ends (the live gateway: its connections and subscriptions) hears.
+   */
   async function logout(auth: SessionAuth): Promise<void> {
     sessionsSeen.forgetSession(auth.sessionId);
     tradersSeen.forgetSession(auth.sessionId);
@@ -170,7 +183,19 @@ export function createAuthService({ db, now, sessionTtlHours, limiter }: AuthSer
     // Again after the write: a look-up that raced with it is not kept either.
     sessionsSeen.forgetSession(auth.sessionId);
     tradersSeen.forgetSession(auth.sessionId);
+    for (const listener of endedListeners) listener(auth.sessionId);
   }
 
-  return { login, checkSession, checkTrader, logout };
+  /** Calls `listener` with the id of every session logged out here; returns the unsubscribe. */
+  function onSessionEnded(listener: (sessionId: number) => void): () => void {
+    endedListeners.add(listener);
+    return () => endedListeners.delete(listener);
+  }
+
+  /** Whether a session (by id: live tokens name it) is neither logged out nor expired. */
+  function sessionIsLive(sessionId: number): Promise<boolean> {
+    return isSessionLive(db, sessionId, nowSec());
+  }
+
+  return { login, checkSession, checkTrader, logout, onSessionEnded, isSessionLive: sessionIsLive };
 }

@@ -77,6 +77,18 @@ export async function findLiveSession(
   return rows[0];
 }
 
+/** Whether the session with this id is neither revoked nor expired. */
+export async function isSessionLive(db: Db, sessionId: number, nowSec: number): Promise<boolean> {
+  const rows = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(
+      and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, nowSec)),
+    )
+    .limit(1);
+  return rows.length > 0;
+}
+
 export async function revokeSession(db: Db, sessionId: number, nowSec: number): Promise<void> {
   await db
     .update(sessions)

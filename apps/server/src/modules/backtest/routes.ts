@@ -12,7 +12,7 @@ import {
 } from '@ct/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { originGuard } from '../gateway/routes.ts';
 import type { LogHub } from './log-hub.ts';
@@ -60,20 +60,21 @@ function historicalBars(rows: readonly unknown[]): Bar[] {
 }
 
 export function backtestRoutes(
-  app: FastifyInstance,
+  root: FastifyInstance,
   service: BacktestService,
   hub: LogHub,
   pool: SandboxPool,
   publicOrigins: readonly string[] = [],
 ): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const guard = { preHandler: app.requireSession };
   const checkOrigin = originGuard(publicOrigins);
 
   app.post(
     '/api/backtest/code',
-    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT },
+    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT, schema: { body: backtestCodeRequestSchema } },
     async (request): Promise<RunResult> => {
-      const body = parseInput(backtestCodeRequestSchema, request.body);
+      const body = request.body;
       const clientId = clientIdOf(body.client_id, 'client_id');
       const bars = historicalBars(body.historical_data);
       const periodText = body.period ?? '';
@@ -95,39 +96,44 @@ export function backtestRoutes(
     },
   );
 
-  app.post(RUN_HELPER_PATH, { ...guard, bodyLimit: BACKTEST_BODY_LIMIT }, async (request) => {
-    const body = parseInput(backtestRunRequestSchema, request.body);
-    const clientId = clientIdOf(body.clientId, 'clientId');
-    const userId = sessionOf(request).userId;
-    let bars: Bar[];
-    let period: string;
-    if (body.historical_data && body.historical_data.length > 0) {
-      bars = historicalBars(body.historical_data);
-      period = parsePeriod(body.period) ?? body.period;
-    } else {
-      const loaded = await service.loadBars(
+  const runHelper = { body: backtestRunRequestSchema };
+  app.post(
+    RUN_HELPER_PATH,
+    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT, schema: runHelper },
+    async (request) => {
+      const body = request.body;
+      const clientId = clientIdOf(body.clientId, 'clientId');
+      const userId = sessionOf(request).userId;
+      let bars: Bar[];
+      let period: string;
+      if (body.historical_data && body.historical_data.length > 0) {
+        bars = historicalBars(body.historical_data);
+        period = parsePeriod(body.period) ?? body.period;
+      } else {
+        const loaded = await service.loadBars(
+          userId,
+          body.symbol,
+          body.period,
+          body.limit ?? DEFAULT_LOADED_BARS,
+        );
+        if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
+        bars = loaded.bars;
+        period = loaded.period;
+      }
+      const result = await service.run({
         userId,
-        body.symbol,
-        body.period,
-        body.limit ?? DEFAULT_LOADED_BARS,
-      );
-      if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
-      bars = loaded.bars;
-      period = loaded.period;
-    }
-    const result = await service.run({
-      userId,
-      clientId,
-      code: body.code,
-      filename: strategyFilename(body.filename),
-      bars,
-      symbol: body.symbol,
-      period,
-      strategyName: body.strategy_name ?? null,
-      initialCapital: body.initial_capital,
-    });
-    return { success: result.error === null, reason: result.error, data: result };
-  });
+        clientId,
+        code: body.code,
+        filename: strategyFilename(body.filename),
+        bars,
+        symbol: body.symbol,
+        period,
+        strategyName: body.strategy_name ?? null,
+        initialCapital: body.initial_capital,
+      });
+      return { success: result.error === null, reason: result.error, data: result };
+    },
+  );
 
   app.get<{ Params: { runId: string } }>('/api/backtest/runs/:runId', guard, async (request) => {
     const { runId } = request.params;

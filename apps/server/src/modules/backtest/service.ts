@@ -79,8 +79,8 @@ export type BacktestDeps = {
   onStoreError?: (error: unknown) => void;
 };
 
-/** What the harness writes to fd 3; checked, since a strategy can write there too. */
-const payloadSchema = z.union([
+/** What the harness writes to fd 3; checked, since a strategy can write there too (also read by modules/live-runs). */
+export const payloadSchema = z.union([
   z.object({
     ok: z.literal(true),
     count: z.number().int().nonnegative().nullable(),

@@ -5,8 +5,11 @@ import {
   MAX_INDICATOR_CHARTS_PER_USER,
 } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chartDrawings, chartIndicators } from '../../db/schema.ts';
+import { createGatewayPolicy } from '../gateway/policy.ts';
+import { LIVE_TOKEN_TTL_SECONDS } from '../gateway/session-tokens.ts';
 import { buildUser, loginAs } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 
@@ -217,7 +220,7 @@ describe('drawings', () => {
       ...hline(),
       padding: 'x'.repeat(17 * 1024),
     });
-    expect(res.statusCode).toBe(400);
+    expect(res.statusCode).toBe(413);
     expect(res.json()).toMatchObject({ detail: 'Request body is too large' });
     expect(await drawingsOf(s)).toEqual([]);
   });
@@ -284,6 +287,187 @@ describe('drawings', () => {
     const other = await session();
     expect((await other.call('POST', '/api/charts/drawings', hline('BTCUSD'))).statusCode).toBe(
       201,
+    );
+  });
+});
+
+describe('drawing styles', () => {
+  const red = { color: '#f23645', width: 3, line: 'dotted' } as const;
+  const rect = (style?: unknown) => ({
+    symbol: 'BTCUSDT',
+    kind: 'rectangle',
+    points: [A, B],
+    ...(style === undefined ? {} : { style }),
+  });
+
+  it('restyles a drawing (colour, width, line, a rectangle’s fill) and lists it restyled', async () => {
+    const s = await session();
+    const { id } = (
+      await s.call('POST', '/api/charts/drawings', rect(DEFAULT_DRAWING_STYLE))
+    ).json<{
+      id: number;
+    }>();
+    const put = await s.call('PUT', `/api/charts/drawings/${id}`, {
+      kind: 'rectangle',
+      points: [A, B],
+      style: { ...red, fill: 0.5 },
+    });
+    expect(put.statusCode).toBe(200);
+    expect(put.json()).toMatchObject({ style: { ...red, fill: 0.5 } });
+    expect((await drawingsOf(s))[0]).toMatchObject({ id, style: { ...red, fill: 0.5 } });
+  });
+
+  it('gives a new drawing sent without a style the default one; a move without a style keeps it', async () => {
+    const s = await session();
+    const created = await s.call('POST', '/api/charts/drawings', rect());
+    expect(created.statusCode).toBe(201);
+    const { id } = created.json<{ id: number }>();
+    expect(created.json()).toMatchObject({ style: DEFAULT_DRAWING_STYLE });
+    await s.call('PUT', `/api/charts/drawings/${id}`, {
+      kind: 'rectangle',
+      points: [A, B],
+      style: { ...red, fill: 0.25 },
+    });
+    const moved = [A, { time: B.time + 3600, price: 102 }];
+    const move = await s.call('PUT', `/api/charts/drawings/${id}`, {
+      kind: 'rectangle',
+      points: moved,
+    });
+    expect(move.statusCode).toBe(200);
+    expect(move.json()).toMatchObject({ points: moved, style: { ...red, fill: 0.25 } });
+  });
+
+  it('refuses a style outside the rules with 422 naming the field, and keeps the old one', async () => {
+    const s = await session();
+    const { id } = (await s.call('POST', '/api/charts/drawings', trend())).json<{ id: number }>();
+    const bad: Array<[unknown, RegExp]> = [
+      [{ ...DEFAULT_DRAWING_STYLE, color: 'blue' }, /style\.color: Colour must be #rrggbb/],
+      [{ ...DEFAULT_DRAWING_STYLE, width: 5 }, /style\.width/],
+      [{ ...DEFAULT_DRAWING_STYLE, width: 0 }, /style\.width/],
+      [{ ...DEFAULT_DRAWING_STYLE, line: 'wavy' }, /style\.line/],
+      [{ ...DEFAULT_DRAWING_STYLE, fill: 0.5 }, /fill/],
+      [{ color: '#2962ff' }, /style\.width/],
+    ];
+    for (const [style, detail] of bad) {
+      const res = await s.call('PUT', `/api/charts/drawings/${id}`, {
+        kind: 'trend',
+        points: [A, B],
+        style,
+      });
+      expect(res.statusCode, JSON.stringify(style)).toBe(422);
+      expect(res.json<{ detail: string }>().detail).toMatch(detail);
+    }
+    const rectangle = await s.call('POST', '/api/charts/drawings', rect({ ...red, fill: 2 }));
+    expect(rectangle.statusCode).toBe(422);
+    expect(rectangle.json<{ detail: string }>().detail).toMatch(/style\.fill/);
+    expect((await drawingsOf(s)).map((d) => d.style)).toEqual([DEFAULT_DRAWING_STYLE]);
+  });
+
+  it('reads a drawing stored without a usable style with the default one', async () => {
+    const s = await session();
+    const { id } = (await s.call('POST', '/api/charts/drawings', trend())).json<{ id: number }>();
+    await t.db
+      .update(chartDrawings)
+      .set({ style: { color: 'nope' } as never })
+      .where(eq(chartDrawings.id, id));
+    const res = await s.call('GET', '/api/charts/drawings?symbol=BTCUSDT');
+    expect(res.statusCode).toBe(200);
+    expect(res.json<{ drawings: unknown[] }>().drawings).toEqual([
+      expect.objectContaining({ id, style: DEFAULT_DRAWING_STYLE }),
+    ]);
+  });
+});
+
+describe('drawings live', () => {
+  /** What the broker carries on `charts:{userId}` while `act` runs. */
+  async function published(userId: number, act: () => Promise<unknown>): Promise<unknown[]> {
+    const seen: unknown[] = [];
+    const stop = t.app.services.broker.listen(({ channel, data }) => {
+      if (channel === `charts:${userId}`) seen.push(data);
+    });
+    try {
+      await act();
+    } finally {
+      stop();
+    }
+    return seen;
+  }
+
+  it('publishes each saved and deleted drawing on the user’s own channel', async () => {
+    const s = await session();
+    const other = await session();
+    let id = 0;
+    const created = await published(s.userId, async () => {
+      id = (await s.call('POST', '/api/charts/drawings', hline())).json<{ id: number }>().id;
+    });
+    expect(created).toEqual([
+      { type: 'drawing_saved', drawing: expect.objectContaining({ id, kind: 'horizontal' }) },
+    ]);
+    const restyled = await published(s.userId, () =>
+      s.call('PUT', `/api/charts/drawings/${id}`, {
+        kind: 'horizontal',
+        points: [{ time: A.time, price: 101 }],
+        style: { color: '#089981', width: 1, line: 'dashed' },
+      }),
+    );
+    expect(restyled).toEqual([
+      {
+        type: 'drawing_saved',
+        drawing: expect.objectContaining({
+          id,
+          points: [{ time: A.time, price: 101 }],
+          style: { color: '#089981', width: 1, line: 'dashed' },
+        }),
+      },
+    ]);
+    // another user's call, a refused change and an unknown id publish nothing
+    const nothing = await published(s.userId, async () => {
+      await other.call('DELETE', `/api/charts/drawings/${id}`);
+      await s.call('PUT', `/api/charts/drawings/${id}`, { kind: 'horizontal', points: [A, B] });
+      await s.call('DELETE', '/api/charts/drawings/999999');
+    });
+    expect(nothing).toEqual([]);
+    const deleted = await published(s.userId, () => s.call('DELETE', `/api/charts/drawings/${id}`));
+    expect(deleted).toEqual([{ type: 'drawing_deleted', id, symbol: 'BTCUSDT' }]);
+  });
+
+  it('mints tokens of the session user’s channel that the gateway accepts for that user only', async () => {
+    const s = await session();
+    const other = await session();
+    const res = await s.call('GET', '/api/charts/live-token');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const token = res.json<{
+      connectToken: string;
+      channel: string;
+      subscriptionToken: string;
+      expiresAt: number;
+    }>();
+    expect(token.channel).toBe(`charts:${s.userId}`);
+    // as the account channel's: short, and ending with the login session
+    expect(token.expiresAt).toBe(Math.floor(t.clock.now() / 1000) + LIVE_TOKEN_TTL_SECONDS);
+    const policy = createGatewayPolicy({
+      secret: 'test-live-token-secret',
+      now: t.clock.now,
+      isKnownSymbol: () => true,
+    });
+    const sessionId = expect.any(Number) as unknown as number;
+    const me = await policy.authenticate(token.connectToken);
+    expect(me).toEqual({ userId: s.userId, expiresAt: token.expiresAt, sessionId });
+    const identity = { userId: s.userId };
+    expect(await policy.authorize(identity, token.channel, token.subscriptionToken)).toEqual({
+      expiresAt: token.expiresAt,
+      sessionId,
+    });
+    // the token opens neither another user's channel nor this channel to another user
+    expect(
+      await policy.authorize(identity, `charts:${other.userId}`, token.subscriptionToken),
+    ).toMatchObject({ code: 103 });
+    expect(
+      await policy.authorize({ userId: other.userId }, token.channel, token.subscriptionToken),
+    ).toMatchObject({ code: 103 });
+    expect((await t.app.inject({ method: 'GET', url: '/api/charts/live-token' })).statusCode).toBe(
+      401,
     );
   });
 });

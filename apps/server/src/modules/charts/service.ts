@@ -1,5 +1,7 @@
 import {
+  chartsChannel,
   chartIndicatorsBodySchema,
+  DEFAULT_DRAWING_STYLE,
   chartKeySchema,
   createDrawingBodySchema,
   drawingSchema,
@@ -9,9 +11,12 @@ import {
   MAX_DRAWINGS_PER_USER,
   MAX_INDICATOR_CHARTS_PER_USER,
   MAX_INDICATORS_PER_CHART,
+  readDrawingStyle,
   updateDrawingBodySchema,
   type ChartIndicatorsBody,
   type Drawing,
+  type DrawingEvent,
+  type DrawingKind,
   type IndicatorConfig,
 } from '@ct/domain';
 import type { ChartDrawingRow } from '../../db/schema.ts';
@@ -37,6 +42,11 @@ export type ChartsServiceDeps = {
   now: Clock;
   /** True for a catalogue instrument or one the user imported. */
   isKnownSymbol: (userId: number, symbol: string) => Promise<boolean>;
+  /**
+   * Tells the user's open pages (`charts:{userId}`) that a drawing was saved or deleted;
+   * called after the change is stored. None: nobody is told (tests of storage alone).
+   */
+  publish?: (channel: string, event: DrawingEvent) => void;
 };
 
 /** The same answer for an id that does not exist and one of another user: nothing is revealed. */
@@ -48,7 +58,8 @@ function drawingOf(row: ChartDrawingRow): Drawing {
     symbol: row.symbol,
     kind: row.kind,
     points: row.points,
-    style: row.style,
+    // a row saved before its style could be edited (or written by hand) reads with defaults
+    style: readDrawingStyle(row.kind as DrawingKind, row.style),
     createdAt: row.createdAt,
     updatedAt: row.updatedAt,
   });
@@ -66,8 +77,9 @@ function drawingIdOf(value: string): number {
  * Every call is the session user's own; another user's drawing id is answered like an
  * unknown one.
  */
-export function createChartsService({ db, now, isKnownSymbol }: ChartsServiceDeps) {
+export function createChartsService({ db, now, isKnownSymbol, publish }: ChartsServiceDeps) {
   const seconds = () => Math.floor(now() / 1000);
+  const tell = (userId: number, event: DrawingEvent) => publish?.(chartsChannel(userId), event);
 
   async function checkSymbol(userId: number, symbol: string): Promise<void> {
     if (!(await isKnownSymbol(userId, symbol))) {
@@ -103,11 +115,13 @@ export function createChartsService({ db, now, isKnownSymbol }: ChartsServiceDep
           symbol: input.symbol,
           kind: input.kind,
           points: input.points,
-          style: input.style,
+          style: input.style ?? DEFAULT_DRAWING_STYLE,
           at: seconds(),
         });
       });
-      return drawingOf(row);
+      const drawing = drawingOf(row);
+      tell(userId, { type: 'drawing_saved', drawing });
+      return drawing;
     },
 
     async updateDrawing(userId: number, idParam: string, body: unknown): Promise<Drawing> {
@@ -115,12 +129,16 @@ export function createChartsService({ db, now, isKnownSymbol }: ChartsServiceDep
       const input = parseChartsInput(updateDrawingBodySchema, body);
       const row = await updateDrawing(db, userId, id, { ...input, at: seconds() });
       if (!row) throw new NotFoundError(DRAWING_NOT_FOUND);
-      return drawingOf(row);
+      const drawing = drawingOf(row);
+      tell(userId, { type: 'drawing_saved', drawing });
+      return drawing;
     },
 
     async deleteDrawing(userId: number, idParam: string): Promise<{ deleted: number }> {
       const id = drawingIdOf(idParam);
-      if (!(await deleteDrawing(db, userId, id))) throw new NotFoundError(DRAWING_NOT_FOUND);
+      const symbol = await deleteDrawing(db, userId, id);
+      if (symbol === null) throw new NotFoundError(DRAWING_NOT_FOUND);
+      tell(userId, { type: 'drawing_deleted', id, symbol });
       return { deleted: id };
     },
 

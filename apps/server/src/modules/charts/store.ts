@@ -52,6 +52,9 @@ export type DrawingValues = {
   style: DrawingStyle;
 };
 
+/** A change of a drawing: without a style, the stored one stays. */
+export type DrawingChange = Omit<DrawingValues, 'style'> & { style?: DrawingStyle };
+
 export async function insertDrawing(
   tx: Db,
   row: DrawingValues & { userId: number; symbol: string; at: number },
@@ -77,23 +80,28 @@ export async function updateDrawing(
   db: Db,
   userId: number,
   id: number,
-  values: DrawingValues & { at: number },
+  values: DrawingChange & { at: number },
 ): Promise<ChartDrawingRow | undefined> {
   const [saved] = await db
     .update(chartDrawings)
-    .set({ kind: values.kind, points: values.points, style: values.style, updatedAt: values.at })
+    .set({
+      kind: values.kind,
+      points: values.points,
+      ...(values.style ? { style: values.style } : {}),
+      updatedAt: values.at,
+    })
     .where(and(eq(chartDrawings.id, id), eq(chartDrawings.userId, userId)))
     .returning();
   return saved;
 }
 
-/** Deletes a drawing; false when the user has no drawing with that id. */
-export async function deleteDrawing(db: Db, userId: number, id: number): Promise<boolean> {
+/** Deletes a drawing; answers its symbol, or null when the user has no drawing with that id. */
+export async function deleteDrawing(db: Db, userId: number, id: number): Promise<string | null> {
   const rows = await db
     .delete(chartDrawings)
     .where(and(eq(chartDrawings.id, id), eq(chartDrawings.userId, userId)))
-    .returning({ id: chartDrawings.id });
-  return rows.length > 0;
+    .returning({ symbol: chartDrawings.symbol });
+  return rows[0]?.symbol ?? null;
 }
 
 export async function findIndicators(

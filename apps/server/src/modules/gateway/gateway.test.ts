@@ -527,3 +527,43 @@ describe('token lifecycle, as Centrifugo', () => {
     expect(await anonymousClosed).toBe(3500);
   });
 });
+
+describe('the end of a login session (logout)', () => {
+  it('disconnects with 3011 a connection whose token names the session; the client reconnects', async () => {
+    const server = await startGateway();
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const tokens = [
+      signLiveToken({ sub: '7', exp, sid: '5' }, SECRET),
+      signLiveToken({ sub: '7', exp, sid: '6' }, SECRET),
+    ];
+    const client = officialClient(server.url, { getToken: async () => tokens.shift() ?? '' });
+    const codes: number[] = [];
+    client.on('connecting', (ctx) => codes.push(ctx.code));
+    client.connect();
+    await client.ready(5000);
+    server.hub.endSession(6); // another session: nothing happens
+    server.hub.endSession(5);
+    await waitFor(() => codes.includes(3011));
+    await client.ready(5000); // reconnected with the next token (session 6)
+    expect(server.hub.connectionCount).toBe(1);
+  });
+
+  it('ends with 2000 (not resubscribed) a subscription whose token names the session', async () => {
+    const server = await startGateway();
+    const exp = Math.floor(Date.now() / 1000) + 60;
+    const client = officialClient(server.url, { token: signLiveToken({ sub: '7', exp }, SECRET) });
+    const sub = client.newSubscription('account:abc', {
+      token: signLiveToken({ sub: '7', exp, channel: 'account:abc', sid: '5' }, SECRET),
+    });
+    const unsubscribed: number[] = [];
+    sub.on('unsubscribed', (ctx) => unsubscribed.push(ctx.code));
+    sub.subscribe();
+    client.connect();
+    await sub.ready(5000);
+    server.hub.endSession(5);
+    await waitFor(() => unsubscribed.length === 1);
+    expect(unsubscribed[0]).toBe(2000);
+    expect(server.hub.subscribers('account:abc')).toBe(0);
+    expect(client.state).toBe('connected');
+  });
+});

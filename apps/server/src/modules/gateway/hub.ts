@@ -19,11 +19,17 @@ export interface Transport {
   bufferedAmount(): number;
 }
 
-/** Who a connection is: anonymous (public channels only) or a user. */
-export type Identity = { userId: number | null };
+/**
+ * Who a connection is: anonymous (public channels only) or a user; `sessionId` is the login
+ * session its token came from (absent: a token tied to no session, or anonymous).
+ */
+export type Identity = { userId: number | null; sessionId?: number | null };
 
-/** Until when a token's grant lasts: epoch seconds, or null when it never expires. */
-export type Expiry = { expiresAt: number | null };
+/**
+ * Until when a token's grant lasts: epoch seconds, or null when it never expires; and the
+ * login session that minted the token, whose end ends the grant.
+ */
+export type Expiry = { expiresAt: number | null; sessionId?: number | null };
 
 export type GatewayPolicy = {
   /** Checks a connect (or refresh) token; absent token → anonymous, never expiring. */
@@ -84,6 +90,8 @@ export class ClientSession {
   readonly channels = new Set<string>();
   /** Subscriptions whose token expires, and when (epoch seconds). */
   private readonly channelExpiry = new Map<string, number>();
+  /** Subscriptions granted by a token of a login session, and which one. */
+  private readonly channelSession = new Map<string, number>();
   private batch: string[] = [];
   private batchBytes = 0;
   lastSeenAt: number;
@@ -163,7 +171,7 @@ export class ClientSession {
     const credentials = await this.hub.policy.authenticate(token);
     if (this.isClosed) return;
     if ('code' in credentials) return this.refuseToken(id, credentials);
-    this.identity = { userId: credentials.userId };
+    this.identity = { userId: credentials.userId, sessionId: credentials.sessionId ?? null };
     this.expiresAt = credentials.expiresAt;
     this.state = 'connected';
     this.hub.attach(this);
@@ -183,6 +191,7 @@ export class ClientSession {
       return this.disconnect(DISCONNECT.invalidToken);
     }
     this.expiresAt = credentials.expiresAt;
+    this.identity = { ...this.identity, sessionId: credentials.sessionId ?? null };
     const refresh = { client: this.id, version: VERSION, ...this.ttl(this.expiresAt) };
     this.enqueue(JSON.stringify({ id, refresh }));
   }
@@ -205,7 +214,7 @@ export class ClientSession {
     if (this.isClosed) return;
     if ('code' in grant) return this.replyError(id, grant);
     this.channels.add(channel);
-    this.setChannelExpiry(channel, grant.expiresAt);
+    this.setChannelExpiry(channel, grant);
     this.hub.join(this, channel);
     this.enqueue(JSON.stringify({ id, subscribe: this.ttl(grant.expiresAt) }));
   }
@@ -218,19 +227,41 @@ export class ClientSession {
     if ('code' in grant) return this.replyError(id, grant);
     // the subscription may have expired while the token was checked
     if (!this.channels.has(channel)) return this.replyError(id, ERROR.permissionDenied);
-    this.setChannelExpiry(channel, grant.expiresAt);
+    this.setChannelExpiry(channel, grant);
     this.enqueue(JSON.stringify({ id, sub_refresh: this.ttl(grant.expiresAt) }));
   }
 
-  private setChannelExpiry(channel: string, expiresAt: number | null): void {
+  private setChannelExpiry(channel: string, { expiresAt, sessionId }: Expiry): void {
     if (expiresAt === null) this.channelExpiry.delete(channel);
     else this.channelExpiry.set(channel, expiresAt);
+    if (sessionId === undefined || sessionId === null) this.channelSession.delete(channel);
+    else this.channelSession.set(channel, sessionId);
   }
 
   private leave(channel: string): void {
     this.channels.delete(channel);
     this.channelExpiry.delete(channel);
+    this.channelSession.delete(channel);
     this.hub.leave(this, channel);
+  }
+
+  /**
+   * A login session ended (logout): a connection opened with its token is disconnected
+   * (3011: the client reconnects, anonymously or with a live session's token), and
+   * subscriptions granted by its tokens end (unsubscribe push 2000, not resubscribed).
+   */
+  endSession(sessionId: number): void {
+    if (this.state === 'closed') return;
+    if (this.identity.sessionId === sessionId) {
+      this.disconnect(DISCONNECT.sessionEnded);
+      return;
+    }
+    for (const [channel, owner] of [...this.channelSession]) {
+      if (owner !== sessionId) continue;
+      this.leave(channel);
+      const { code, reason } = UNSUBSCRIBE.sessionEnded;
+      this.enqueue(encodeUnsubscribePush(channel, code, reason));
+    }
   }
 
   /** `expires` and `ttl` (seconds left) of a reply, for a token that expires. */
@@ -372,8 +403,19 @@ export class GatewayHub {
     return this.sessions.size;
   }
 
+  /** Subscriptions of all connections together (a session in two channels counts twice). */
+  get subscriptionCount(): number {
+    let count = 0;
+    for (const members of this.channels.values()) count += members.size;
+    return count;
+  }
+
+  /** Publications handed to the hub since it started, with or without subscribers (metrics). */
+  publicationCount = 0;
+
   /** Delivers a publication to the channel's subscribers. */
   publish(channel: string, data: unknown): void {
+    this.publicationCount += 1;
     const members = this.channels.get(channel);
     if (!members || members.size === 0) return;
     const frame = encodePublication(channel, data);
@@ -427,6 +469,11 @@ export class GatewayHub {
         session.enqueue('{}');
       }
     }
+  }
+
+  /** Ends what a login session's tokens opened (its logout): see ClientSession.endSession. */
+  endSession(sessionId: number): void {
+    for (const session of [...this.sessions]) session.endSession(sessionId);
   }
 
   /** Disconnects everyone (server shutdown): clients reconnect later. */

@@ -3,9 +3,10 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 /**
  * HS256 JSON Web Tokens, the connection and subscription tokens of Centrifugo's model:
  * `sub` is the user id, `exp` the expiry in epoch seconds, `channel` binds a subscription
- * token to one channel.
+ * token to one channel, `sid` (ours; Centrifugo ignores it) is the login session that
+ * minted the token: the token ends with that session.
  */
-export type LiveClaims = { sub: string; exp: number; channel?: string };
+export type LiveClaims = { sub: string; exp: number; channel?: string; sid?: string };
 
 const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
 
@@ -43,6 +44,7 @@ export function verifyLiveToken(token: string, secret: string, nowSeconds: numbe
         sub: claims.sub,
         exp: claims.exp,
         ...(typeof claims.channel === 'string' ? { channel: claims.channel } : {}),
+        ...(typeof claims.sid === 'string' ? { sid: claims.sid } : {}),
       },
     };
   } catch {

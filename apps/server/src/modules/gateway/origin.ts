@@ -12,6 +12,18 @@ export function isAllowedOrigin(
 ): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
+  return isOwnOrigin(origin, request.headers.host, publicOrigins);
+}
+
+/**
+ * Whether `origin` (an `Origin` header, or the origin of a `Referer`) is this site: its host
+ * is the request's `Host`, or it is one of the configured public origins.
+ */
+export function isOwnOrigin(
+  origin: string,
+  hostHeader: string | undefined,
+  publicOrigins: readonly string[],
+): boolean {
   if (publicOrigins.includes(origin)) return true;
   let host: string;
   try {
@@ -21,7 +33,7 @@ export function isAllowedOrigin(
   } catch {
     return false; // "null" (sandboxed frames, file://) and garbage
   }
-  return host !== '' && host === request.headers.host?.toLowerCase();
+  return host !== '' && host === hostHeader?.toLowerCase();
 }
 
 /** A public origin setting (`https://trade.example.com`): its normalized origin, or null. */

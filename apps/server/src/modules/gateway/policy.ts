@@ -1,5 +1,5 @@
 import type { GatewayPolicy } from './hub.ts';
-import { verifyLiveToken } from './jwt.ts';
+import { type LiveClaims, verifyLiveToken } from './jwt.ts';
 import { ERROR } from './protocol.ts';
 
 export type PolicyOptions = {
@@ -7,6 +7,12 @@ export type PolicyOptions = {
   now: () => number;
   /** Is this a known instrument (its channel `public:{symbol}` exists)? */
   isKnownSymbol: (symbol: string) => boolean;
+  /**
+   * Is this login session still live (not logged out, not expired)? Asked for every token
+   * that names one (`sid`): on connect, refresh, subscribe and subscription refresh. Absent:
+   * tokens are checked by signature and expiry only.
+   */
+  isSessionLive?: (sessionId: number) => Promise<boolean>;
 };
 
 /**
@@ -16,8 +22,25 @@ export type PolicyOptions = {
  * and that user. A token's `exp` is how long what it grants lasts (the client refreshes it
  * before then); an expired token is refused with 109 so that the client gets a new one.
  */
-export function createGatewayPolicy({ secret, now, isKnownSymbol }: PolicyOptions): GatewayPolicy {
+export function createGatewayPolicy({
+  secret,
+  now,
+  isKnownSymbol,
+  isSessionLive,
+}: PolicyOptions): GatewayPolicy {
   const nowSeconds = () => Math.floor(now() / 1000);
+  /**
+   * The session a token is tied to: its id; null when it names none; 'ended' when it names
+   * one that is over (answered like an expired token: the client asks for a new one, which
+   * only a live session gets).
+   */
+  async function sessionOf(claims: LiveClaims): Promise<number | null | 'ended' | 'invalid'> {
+    if (claims.sid === undefined) return null;
+    const sessionId = Number(claims.sid);
+    if (!Number.isSafeInteger(sessionId)) return 'invalid';
+    if (isSessionLive && !(await isSessionLive(sessionId))) return 'ended';
+    return sessionId;
+  }
   return {
     async authenticate(token) {
       if (token === undefined || token === '') return { userId: null, expiresAt: null };
@@ -25,7 +48,10 @@ export function createGatewayPolicy({ secret, now, isKnownSymbol }: PolicyOption
       if (!result.ok) return result.reason === 'expired' ? ERROR.tokenExpired : ERROR.unauthorized;
       const userId = Number(result.claims.sub);
       if (!Number.isInteger(userId)) return ERROR.unauthorized;
-      return { userId, expiresAt: result.claims.exp };
+      const sessionId = await sessionOf(result.claims);
+      if (sessionId === 'invalid') return ERROR.unauthorized;
+      if (sessionId === 'ended') return ERROR.tokenExpired;
+      return { userId, expiresAt: result.claims.exp, sessionId };
     },
     async authorize(identity, channel, token) {
       if (channel.startsWith('public:')) {
@@ -40,7 +66,10 @@ export function createGatewayPolicy({ secret, now, isKnownSymbol }: PolicyOption
       if (result.claims.channel !== channel || result.claims.sub !== String(identity.userId)) {
         return ERROR.permissionDenied;
       }
-      return { expiresAt: result.claims.exp };
+      const sessionId = await sessionOf(result.claims);
+      if (sessionId === 'invalid') return ERROR.permissionDenied;
+      if (sessionId === 'ended') return ERROR.tokenExpired;
+      return { expiresAt: result.claims.exp, sessionId };
     },
   };
 }

@@ -12,6 +12,11 @@ export const DISCONNECT = {
   /** The connection's token expired and was not refreshed in time: reconnect with a new one. */
   expired: { code: 3005, reason: 'connection expired' },
   slow: { code: 3008, reason: 'slow' },
+  /**
+   * The login session of the connection's token ended (logout): the client reconnects,
+   * anonymously or with a token of a live session (Centrifugo's force-reconnect code).
+   */
+  sessionEnded: { code: 3011, reason: 'session ended' },
   noPong: { code: 3012, reason: 'no pong' },
   invalidToken: { code: 3500, reason: 'invalid token' },
   badRequest: { code: 3501, reason: 'bad request' },
@@ -39,6 +44,8 @@ export type ProtocolError = { code: number; message: string };
 export const UNSUBSCRIBE = {
   /** The subscription token expired and was not refreshed in time (Centrifugo's 2501). */
   expired: { code: 2501, reason: 'subscription expired' },
+  /** The login session of the subscription's token ended: not resubscribed (below 2500). */
+  sessionEnded: { code: 2000, reason: 'session ended' },
 } as const;
 
 const channelSchema = z.string().min(1).max(255);

@@ -5,6 +5,8 @@ import type { MarketData } from './market-data.ts';
 /** A new quote of one instrument, as the trading engine and the gateway receive it. */
 export type QuoteEvent = { symbol: string; quote: SimQuote };
 export type QuoteListener = (event: QuoteEvent) => void;
+/** Where the active feed hands each new quote before publishing it (the shared quote cache). */
+export type QuoteSink = (symbol: string, quote: SimQuote) => void;
 
 /** The live channel of an instrument. */
 export const publicChannel = (symbol: string) => `public:${symbol}`;
@@ -27,6 +29,7 @@ export class MarketFeed {
   private readonly latest = new Map<string, SimQuote>();
   private readonly listeners = new Set<QuoteListener>();
   private timer: NodeJS.Timeout | null = null;
+  private sink: QuoteSink | null = null;
 
   constructor(
     private readonly market: MarketData,
@@ -44,6 +47,32 @@ export class MarketFeed {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
+  }
+
+  /** True while this process's feed polls (it is the active feed). */
+  get running(): boolean {
+    return this.timer !== null;
+  }
+
+  /**
+   * Hands every new quote to `sink` before it is published (modules/cluster: the quote
+   * cache other nodes read), so a node has the quote before its clients see the tick.
+   */
+  shareTo(sink: QuoteSink | null): void {
+    this.sink = sink;
+  }
+
+  /**
+   * Takes a quote the active feed of another process published (a node whose feed does
+   * not run): it becomes this node's latest quote, which orders fill at, without
+   * publishing it or waking the listeners. An older quote than the one held is ignored;
+   * ignored too while this feed runs itself.
+   */
+  adopt(symbol: string, quote: SimQuote): void {
+    if (this.timer) return;
+    const held = this.latest.get(symbol);
+    if (held && held.time > quote.time) return;
+    this.latest.set(symbol, quote);
   }
 
   /** Listens to every new quote (trigger engine, live bars); returns the unsubscribe. */
@@ -88,6 +117,7 @@ export class MarketFeed {
     const quote = this.market.quoteAt(symbol, now);
     if (!quote || sameTick(this.latest.get(symbol), quote)) return;
     this.latest.set(symbol, quote);
+    this.sink?.(symbol, quote);
     const channel = publicChannel(symbol);
     for (const message of priceMessages(quote)) this.broker.publish(channel, message);
     for (const listener of this.listeners) listener({ symbol, quote });

@@ -7,7 +7,7 @@ import {
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { AppError, NotFoundError } from '../../http/errors.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import type { MarketFeed } from './feed.ts';
 
@@ -103,8 +103,10 @@ export function feedLoadRoutes(
   load: FeedLoad,
   isKnown: (s: string) => boolean,
 ): void {
-  app.post(FEED_LOAD_PATH, { preHandler: app.requireSession }, async (request) => {
-    const body = parseInput(feedLoadRequestSchema, request.body);
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  const start = { preHandler: app.requireSession, schema: { body: feedLoadRequestSchema } };
+  typed.post(FEED_LOAD_PATH, start, async (request) => {
+    const body = request.body;
     const unknown = body.symbols.find((symbol) => !isKnown(symbol));
     if (unknown) throw new NotFoundError(`Unknown symbol: ${unknown}`);
     return load.start(sessionOf(request).userId, body);

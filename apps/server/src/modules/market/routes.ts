@@ -1,8 +1,12 @@
 import {
   KLINE_HISTORY_LIMIT,
   KLINE_LATEST_LIMIT,
+  envelopeSchema,
   formatUtcDateTime,
   klineQuerySchema,
+  klineSchema,
+  marketSchema,
+  symbolCacheEntrySchema,
   ok,
   parsePeriod,
   symbolCacheRequestSchema,
@@ -11,8 +15,9 @@ import {
   type SymbolCacheEntry,
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { ImportService } from './imports/service.ts';
 import { FeedLoad, feedLoadRoutes } from './load-control.ts';
 import type { MarketData } from './market-data.ts';
@@ -20,16 +25,20 @@ import { importedGroup, instrumentGroups, symbolList } from './symbols.ts';
 
 /** Public market data: instrument list and groups, klines, the quote cache. */
 export function marketRoutes(
-  app: FastifyInstance,
+  root: FastifyInstance,
   market: MarketData,
   imports: ImportService,
   now: () => number,
   /** The performance page's load control (config `marketLoadControl`); off by default. */
   loadControl = false,
 ): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   // The performance page's bounded feed load (MARKET_LOAD_CONTROL=1; off in production).
   if (loadControl) feedLoadRoutes(app, new FeedLoad(app.services.feed, now), (s) => market.has(s));
-  app.get('/trading/symbol/list', async () => {
+  const listAnswer = {
+    response: { 200: envelopeSchema(z.object({ lists: z.array(marketSchema) })) },
+  };
+  app.get('/trading/symbol/list', { schema: listAnswer }, async () => {
     const t = now();
     return ok({ lists: symbolList((symbol) => market.isTrading(symbol, t)) });
   });
@@ -44,8 +53,12 @@ export function marketRoutes(
     return [...groups, importedGroup(own.map((i): [string, string] => [i.symbol, i.name]))];
   });
 
-  app.get('/trading/kline/lists', async (request) => {
-    const query = parseInput(klineQuerySchema, request.query);
+  const klines = {
+    querystring: klineQuerySchema,
+    response: { 200: envelopeSchema(z.object({ lists: z.array(klineSchema) })) },
+  };
+  app.get('/trading/kline/lists', { schema: klines }, async (request) => {
+    const query = request.query;
     const period = parsePeriod(query.cycel);
     const paging = query.last_id !== undefined;
     const limit = query.limit ?? (paging ? KLINE_HISTORY_LIMIT : KLINE_LATEST_LIMIT);
@@ -82,8 +95,12 @@ export function marketRoutes(
     return ok({ lists });
   });
 
-  app.post('/trading/symbol/cache', async (request) => {
-    const body = parseInput(symbolCacheRequestSchema, request.body);
+  const cache = {
+    body: symbolCacheRequestSchema,
+    response: { 200: envelopeSchema(z.object({ caches: z.array(symbolCacheEntrySchema) })) },
+  };
+  app.post('/trading/symbol/cache', { schema: cache }, async (request) => {
+    const body = request.body;
     const symbols = [
       ...new Set(
         body.symbols

@@ -1,7 +1,7 @@
-import { isOnTick, testQuoteRequestSchema } from '@ct/domain';
+import { isOnTick, testQuoteRequestSchema, type SimQuote } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import type { MarketFeed } from './feed.ts';
 import type { MarketData } from './market-data.ts';
 
@@ -14,14 +14,58 @@ export const TEST_QUOTE_PATH = '/api/test/market/quote';
  * tick (the quote cache, `public:{symbol}` and the trigger engine all see it); the answer
  * comes once the engine has acted on it (`settled`).
  */
+/**
+ * Pins and releases quotes. In one process the feed is here; on an API node of a cluster
+ * (modules/cluster) they are asked of the active feed, wherever it runs.
+ */
+export type QuotePins = {
+  /** Pins the quote, publishes it as a tick and resolves once the engine acted on it. */
+  pin(symbol: string, bid: number, ask: number): Promise<SimQuote>;
+  /** Releases the pin (false when none), publishing the simulation's quote again. */
+  unpin(symbol: string): Promise<boolean>;
+};
+
+/** The pins of this process's own feed. */
+export function localPins(deps: {
+  market: MarketData;
+  feed: MarketFeed;
+  now: () => number;
+  settled: () => Promise<void>;
+}): QuotePins {
+  const { market, feed, now, settled } = deps;
+  return {
+    async pin(symbol, bid, ask) {
+      const quote = market.pin(symbol, bid, ask, now());
+      feed.pollSymbol(symbol);
+      await settled();
+      return quote;
+    },
+    async unpin(symbol) {
+      const released = market.unpin(symbol);
+      feed.pollSymbol(symbol);
+      await settled();
+      return released;
+    },
+  };
+}
+
 export function marketTestControlRoutes(
   app: FastifyInstance,
-  deps: { market: MarketData; feed: MarketFeed; now: () => number; settled: () => Promise<void> },
+  deps: {
+    market: MarketData;
+    feed: MarketFeed;
+    now: () => number;
+    settled: () => Promise<void>;
+    /** Where pins go instead of this process's feed (a cluster's API node). */
+    pins?: QuotePins;
+  },
 ): void {
-  const { market, feed, now, settled } = deps;
+  const { market } = deps;
+  const pins = deps.pins ?? localPins(deps);
 
-  app.post(TEST_QUOTE_PATH, async (request) => {
-    const body = parseInput(testQuoteRequestSchema, request.body);
+  const typed = app.withTypeProvider<ZodTypeProvider>();
+  typed.post(TEST_QUOTE_PATH, { schema: { body: testQuoteRequestSchema } }, async (request) => {
+    const body = request.body;
     const instrument = market.instrument(body.symbol);
     if (!instrument || !market.has(body.symbol)) {
       throw new NotFoundError(`Unknown symbol: ${body.symbol}`);
@@ -32,9 +76,7 @@ export function marketTestControlRoutes(
         throw new BadRequestError(`${side}: must be a multiple of the tick ${tick}`);
       }
     }
-    const quote = market.pin(body.symbol, body.bid, body.ask, now());
-    feed.pollSymbol(body.symbol);
-    await settled();
+    const quote = await pins.pin(body.symbol, body.bid, body.ask);
     return { symbol: body.symbol, bid: quote.bid, ask: quote.ask, time: quote.time };
   });
 
@@ -42,9 +84,6 @@ export function marketTestControlRoutes(
   app.delete<{ Params: { symbol: string } }>(`${TEST_QUOTE_PATH}/:symbol`, async (request) => {
     const { symbol } = request.params;
     if (!market.has(symbol)) throw new NotFoundError(`Unknown symbol: ${symbol}`);
-    const released = market.unpin(symbol);
-    feed.pollSymbol(symbol);
-    await settled();
-    return { symbol, released };
+    return { symbol, released: await pins.unpin(symbol) };
   });
 }

@@ -1,15 +1,25 @@
 import {
+  resultDealsPageSchema,
   resultDealsQuerySchema,
   resultsQuerySchema,
   saveResultRequestSchema,
   saveStrategyRequestSchema,
+  savedStrategySchema,
+  strategyListSchema,
   strategyNameParamsSchema,
+  strategyNameSchema,
+  strategyResultDetailSchema,
+  strategyResultSummaryPageSchema,
+  strategyTemplateSchema,
+  strategyVersionListSchema,
   strategyVersionParamsSchema,
+  strategyVersionSchema,
 } from '@ct/domain';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
 import { NotFoundError } from '../../http/errors.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
-import { parseInput } from '../../http/validate.ts';
+import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { DEFAULT_RESULT_LIMITS, ResultTooLargeError, type StrategyService } from './service.ts';
 import { defaultStrategyCode } from './template.ts';
@@ -28,10 +38,11 @@ function resultId(text: string): number {
 
 /** Strategies, their saved results and the template; everything per user, session required. */
 export function strategyRoutes(
-  app: FastifyInstance,
+  root: FastifyInstance,
   service: StrategyService,
   resultMaxBytes: number = DEFAULT_RESULT_LIMITS.maxBytes,
 ): void {
+  const app = root.withTypeProvider<ZodTypeProvider>();
   const guard = { preHandler: app.requireSession };
   const bodyLimit = resultMaxBytes + RESULT_BODY_SLACK;
   // a body announced larger than any result could be is refused before it is read (413)
@@ -44,60 +55,80 @@ export function strategyRoutes(
     }
   };
 
-  app.get('/api/strategy/template', guard, async () => ({ code: defaultStrategyCode() }));
+  // A result's id is checked (404) before its query is refused (400), as it always was.
+  const resultGuard = {
+    preHandler: [
+      app.requireSession,
+      async (request: FastifyRequest) => {
+        resultId((request.params as { id: string }).id);
+      },
+    ],
+  };
+  const resultParams = z.object({ strategy: z.string(), id: z.string() });
+
+  app.get(
+    '/api/strategy/template',
+    { ...guard, schema: { response: { 200: strategyTemplateSchema } } },
+    async () => ({ code: defaultStrategyCode() }),
+  );
 
   // The spec's paths end in '/'; the same calls answer without it.
   for (const path of ['/api/strategies/', '/api/strategies']) {
-    app.get(path, guard, async (request) => ({
-      strategies: await service.list(sessionOf(request).userId),
-    }));
-    app.post(path, guard, async (request) =>
-      service.save(sessionOf(request).userId, parseInput(saveStrategyRequestSchema, request.body)),
+    app.get(
+      path,
+      { ...guard, schema: { response: { 200: strategyListSchema } } },
+      async (request) => ({ strategies: await service.list(sessionOf(request).userId) }),
+    );
+    const save = { body: saveStrategyRequestSchema, response: { 200: savedStrategySchema } };
+    app.post(path, { ...guard, schema: save }, async (request) =>
+      service.save(sessionOf(request).userId, request.body),
     );
   }
 
-  app.delete<{ Params: { name: string } }>('/api/strategies/:name', guard, async (request) =>
-    service.remove(
-      sessionOf(request).userId,
-      parseInput(strategyNameParamsSchema, request.params).name,
-    ),
+  app.delete(
+    '/api/strategies/:name',
+    { ...guard, schema: { params: strategyNameParamsSchema } },
+    async (request) => service.remove(sessionOf(request).userId, request.params.name),
   );
 
   // Earlier codes of a strategy (kept by each save that changed it), newest first.
-  app.get<{ Params: { name: string } }>('/api/strategies/:name/versions', guard, async (request) =>
-    service.listVersions(
-      sessionOf(request).userId,
-      parseInput(strategyNameParamsSchema, request.params).name,
-    ),
+  const versions = {
+    params: strategyNameParamsSchema,
+    response: { 200: strategyVersionListSchema },
+  };
+  app.get('/api/strategies/:name/versions', { ...guard, schema: versions }, async (request) =>
+    service.listVersions(sessionOf(request).userId, request.params.name),
   );
-  app.get('/api/strategies/:name/versions/:id', guard, async (request) => {
-    const params = parseInput(strategyVersionParamsSchema, request.params);
-    return service.getVersion(sessionOf(request).userId, params.name, params.id);
-  });
+  const version = { params: strategyVersionParamsSchema, response: { 200: strategyVersionSchema } };
+  app.get('/api/strategies/:name/versions/:id', { ...guard, schema: version }, async (request) =>
+    service.getVersion(sessionOf(request).userId, request.params.name, request.params.id),
+  );
 
   for (const path of ['/api/strategy-results/', '/api/strategy-results']) {
-    app.post(path, { ...guard, onRequest: refuseLargeBody, bodyLimit }, async (request) =>
-      service.saveResult(
-        sessionOf(request).userId,
-        parseInput(saveResultRequestSchema, request.body),
-      ),
+    app.post(
+      path,
+      {
+        ...guard,
+        onRequest: refuseLargeBody,
+        bodyLimit,
+        schema: { body: saveResultRequestSchema },
+      },
+      async (request) => service.saveResult(sessionOf(request).userId, request.body),
     );
   }
 
-  app.get<{ Params: { strategy: string } }>(
-    '/api/strategy-results/:strategy',
-    guard,
-    async (request) =>
-      service.listResults(
-        sessionOf(request).userId,
-        parseInput(strategyNameParamsSchema, { name: request.params.strategy }).name,
-        parseInput(resultsQuerySchema, request.query),
-      ),
+  const results = {
+    params: z.object({ strategy: strategyNameSchema }),
+    querystring: resultsQuerySchema,
+    response: { 200: strategyResultSummaryPageSchema },
+  };
+  app.get('/api/strategy-results/:strategy', { ...guard, schema: results }, async (request) =>
+    service.listResults(sessionOf(request).userId, request.params.strategy, request.query),
   );
 
-  app.get<{ Params: { strategy: string; id: string } }>(
+  app.get(
     '/api/strategy-results/:strategy/:id',
-    guard,
+    { ...guard, schema: { params: resultParams, response: { 200: strategyResultDetailSchema } } },
     async (request) =>
       service.getResult(
         sessionOf(request).userId,
@@ -107,19 +138,28 @@ export function strategyRoutes(
   );
 
   // A saved result's deals, one page at a time (the listing carries none).
-  app.get<{ Params: { strategy: string; id: string } }>(
+  const deals = {
+    params: resultParams,
+    querystring: resultDealsQuerySchema,
+    response: { 200: resultDealsPageSchema },
+  };
+  app.get(
     '/api/strategy-results/:strategy/:id/deals',
-    guard,
+    { ...resultGuard, schema: deals },
     async (request) => {
       const id = resultId(request.params.id);
-      const query = parseInput(resultDealsQuerySchema, request.query);
-      return service.getResultDeals(sessionOf(request).userId, request.params.strategy, id, query);
+      return service.getResultDeals(
+        sessionOf(request).userId,
+        request.params.strategy,
+        id,
+        request.query,
+      );
     },
   );
 
-  app.delete<{ Params: { strategy: string; id: string } }>(
+  app.delete(
     '/api/strategy-results/:strategy/:id',
-    guard,
+    { ...guard, schema: { params: resultParams } },
     async (request) =>
       service.deleteResult(
         sessionOf(request).userId,

@@ -5,8 +5,9 @@ import type { AccountFact } from './journal.ts';
  * The events an account's pages hear (its private channel) of what a command changed, in
  * the order it changed them: a market order that filled opened a position; a pending
  * order's acceptance, fill, cancel, expiry or refusal at fill time is its pending event; a
- * settlement closed (part of) a position; new levels changed its TP/SL. Closing orders and
- * orders refused when placed are in the order log only.
+ * settlement closed (part of) a position; new levels changed its TP/SL; a pending order got
+ * a new price (or TP/SL). Closing orders, Modify rows and orders refused when placed are in
+ * the order log only.
  */
 export function accountEventsOf(facts: readonly AccountFact[]): AccountEvent[] {
   const events: AccountEvent[] = [];
@@ -46,6 +47,19 @@ function accountEventOf(fact: AccountFact): AccountEvent | null {
       sl: position.sl,
     };
   }
+  if (fact.kind === 'pendingChanged') {
+    const { pending } = fact;
+    return {
+      type: 'pending_modified',
+      uuid: pending.uuid,
+      symbol: pending.symbol,
+      at: fact.at,
+      pId: String(pending.id),
+      pendPrice: pending.pendPrice,
+      tp: pending.tp,
+      sl: pending.sl,
+    };
+  }
   const e = fact.event;
   const base = { uuid: e.uuid, symbol: e.symbol ?? '', at: e.at };
   const opened = e.fromState === 'submitted';
@@ -61,7 +75,8 @@ function accountEventOf(fact: AccountFact): AccountEvent | null {
           orderId: idText(e.positionId),
         };
       }
-      // A market order that opened a position (a closing order's fill is its settlement).
+      // A market order that opened a position (a closing order's fill is its settlement, a
+      // Modify row's is the protectionChanged or pendingChanged fact of the same command).
       if (e.order?.actionType !== ACTION.open) return null;
       return { type: 'position_opened', ...base, orderId: idText(e.positionId), pId: null };
     case 'OrderCanceled':

@@ -383,10 +383,12 @@ describe('the calls and their answers', () => {
       isKnownSymbol: () => true,
     });
     const identity = await policy.authenticate(token.connectToken);
-    expect(identity).toEqual({ userId: s.user.user.id, expiresAt: token.expiresAt });
+    // both tokens name the login session that minted them (they end with it)
+    const sessionId = expect.any(Number) as unknown as number;
+    expect(identity).toEqual({ userId: s.user.user.id, expiresAt: token.expiresAt, sessionId });
     expect(
       await policy.authorize({ userId: s.user.user.id }, token.channel, token.subscriptionToken),
-    ).toEqual({ expiresAt: token.expiresAt });
+    ).toEqual({ expiresAt: token.expiresAt, sessionId });
     // the token is bound to its channel and its user
     const other = await traderSession(t);
     expect(
@@ -965,6 +967,33 @@ describe('bad input: the rule’s message, a non-zero code, nothing changed, nev
 });
 
 describe('the venue refuses orders it cannot fill, and logs the refusal', () => {
+  it('logs a refusal whose TP, SL or price no price column holds with them unset', async () => {
+    const s = await traderSession(t);
+    t.market.setTrading('XAUUSD', false);
+    try {
+      for (const [url, body] of [
+        ['/trading/order/open', { symbol: 'XAUUSD', cmd: 1, volume: 0.1, tp: 1e20, sl: 1000 }],
+        [
+          '/trading/order/pending/add',
+          { symbol: 'XAUUSD', cmd: 1, volume: 0.1, pendPrice: 1e300, tp: -1e308 },
+        ],
+      ] as const) {
+        const res = await post(t, s, url, { ...s.creds, ...body });
+        expect(res.statusCode).toBe(422);
+        expect(res.json()).toMatchObject({ msg: 'The market for XAUUSD is closed' });
+      }
+    } finally {
+      t.market.setTrading('XAUUSD', true);
+    }
+    const logs = (await get(t, s, '/trading/order/logs', s.creds)).json<
+      Answer<{ orders: { orderStatus: number; price: number; tp: number; sl: number }[] }>
+    >().data.orders;
+    expect(logs.map((l) => [l.orderStatus, l.price, l.tp, l.sl])).toEqual([
+      [1, 0, 0, 0],
+      [1, 0, 0, 1000],
+    ]);
+  });
+
   it('refuses orders and closes while the market is closed', async () => {
     const s = await traderSession(t);
     const { data } = await openOrder(s, { volume: 0.1 });

@@ -2,6 +2,7 @@ import {
   TRADING_MESSAGES,
   TRADING_SUCCESS,
   closingPrice,
+  availableVolume,
   positionTransition,
   sideOfCmd,
   type TpslRequest,
@@ -10,7 +11,9 @@ import type { TraderRow } from '../../db/schema.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { checkExits } from './exits.ts';
+import { ORDER_TYPE } from './fills.ts';
 import { idempotencyKey } from './idempotency.ts';
+import { recordModification } from './order-events.ts';
 import { lockOpenPosition, runAccountCommand } from './pipeline.ts';
 import type { OrderData } from './place-market-order.ts';
 import { markQuote, requireInstrument } from './pricing.ts';
@@ -21,6 +24,9 @@ import { positionView } from './views.ts';
  * Sets TP and SL of an open position (the edit TP/SL helper). Both levels are given each
  * time: an absent or 0 level is removed. Each is checked with the domain rules against the
  * open price and the tick, and must not be already passed by the current closing price.
+ * A change is logged in the same transaction as a Modify row (actionType 3) with the
+ * position's side, open volume and open price, the closing price of the moment and the new
+ * levels; a call that changes neither level logs nothing.
  */
 export async function editTpsl(
   ctx: TradingContext,
@@ -49,6 +55,24 @@ export async function editTpsl(
     positionTransition(position.status, 'ProtectionChanged');
     const updated: Position | null = await updatePositionExits(scope.tx, position, exits);
     if (!updated) throw new ConflictError(TRADING_MESSAGES.positionClosed(req.orderId));
+    if (updated.tp !== position.tp || updated.sl !== position.sl) {
+      await recordModification(scope, {
+        uuid: trader.uuid,
+        symbol: position.symbol,
+        cmd: position.cmd,
+        orderType: ORDER_TYPE.market,
+        volume: availableVolume(position),
+        price: position.price,
+        marketPrice: quote ? closingPrice(side, quote) : 0,
+        currency: instrument.currency,
+        tp: updated.tp,
+        sl: updated.sl,
+        positionId: position.id,
+        pendingId: null,
+        clientOrderId: req.clientOrderId ?? null,
+        nowMs,
+      });
+    }
     scope.after.trackPosition(updated);
     scope.record({ kind: 'protectionChanged', position: updated, at: nowMs });
     return {

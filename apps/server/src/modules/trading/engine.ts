@@ -40,18 +40,16 @@ export class TriggerEngine {
   }
 
   /**
-   * Adds what the database has and the index lacks (changes made by other API nodes) and
-   * newer TP/SL levels; never removes: an entry that is gone is dropped when it triggers and
-   * its use case finds the row changed.
+   * Adds what the database has and the index lacks (changes made by other API nodes), newer
+   * TP/SL levels and newer pending prices; never removes: an entry that is gone is dropped
+   * when it triggers and its use case finds the row changed.
    */
   async refresh(): Promise<void> {
     const [pendings, positions] = await Promise.all([
       listWorkingPendings(this.ctx.db),
       listProtectedPositions(this.ctx.db),
     ]);
-    for (const p of pendings) {
-      if (!this.ctx.index.hasPending(p.symbol, p.id)) this.ctx.index.trackPending(p);
-    }
+    for (const p of pendings) this.ctx.index.trackPending(p, true);
     for (const p of positions) this.ctx.index.trackPosition(p, true);
   }
 

@@ -1,17 +1,19 @@
 import type { Db } from '../../db/types.ts';
 import type { OrderEventRecord, Settlement } from './store/history.ts';
+import type { Pending } from './store/pendings.ts';
 import type { Position } from './store/positions.ts';
 
 /**
  * What a command changed, as facts: the order events it appended (with the id of the order
- * they belong to) and the changes of positions that are no order event (a close's
- * settlement, new TP/SL). The pipeline collects them and, after the commit, derives the
- * account's live events from them (account-events.ts).
+ * they belong to) and the changes that are no order event (a close's settlement, a
+ * position's new TP/SL, a pending order's new price). The pipeline collects them and, after
+ * the commit, derives the account's live events from them (account-events.ts).
  */
 export type AccountFact =
   | { kind: 'order'; event: Omit<OrderEventRecord, 'id'> }
   | { kind: 'settled'; position: Position; settlement: Settlement; at: number }
-  | { kind: 'protectionChanged'; position: Position; at: number };
+  | { kind: 'protectionChanged'; position: Position; at: number }
+  | { kind: 'pendingChanged'; pending: Pending; at: number };
 
 /** A command's transaction and the record of what it changed in it. */
 export type Journal = {

@@ -1,26 +1,20 @@
 import { accountChannel, type LiveToken } from '@ct/domain';
-import { signLiveToken } from '../gateway/jwt.ts';
+import { mintSessionTokens, type TokenSession } from '../gateway/session-tokens.ts';
 
-/** Live tokens last this long; the centrifuge client asks again (getToken) before expiry. */
-export const LIVE_TOKEN_TTL_SECONDS = 10 * 60;
+export { LIVE_TOKEN_TTL_SECONDS } from '../gateway/session-tokens.ts';
 
 /**
  * Tokens for the account's private live channel: a connection token for the user and a
- * subscription token bound to `account:{uuid}`. The route mints them only after checking
- * that the account belongs to the session's user.
+ * subscription token bound to `account:{uuid}`, both ending with the login session
+ * (gateway/session-tokens.ts). The route mints them only after checking that the account
+ * belongs to the session's user.
  */
 export function mintLiveToken(
   secret: string,
-  userId: number,
+  session: TokenSession,
   uuid: string,
   nowMs: number,
 ): LiveToken {
-  const exp = Math.floor(nowMs / 1000) + LIVE_TOKEN_TTL_SECONDS;
   const channel = accountChannel(uuid);
-  return {
-    connectToken: signLiveToken({ sub: String(userId), exp }, secret),
-    channel,
-    subscriptionToken: signLiveToken({ sub: String(userId), exp, channel }, secret),
-    expiresAt: exp,
-  };
+  return { ...mintSessionTokens(secret, session, channel, nowMs), channel };
 }

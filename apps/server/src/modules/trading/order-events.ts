@@ -1,4 +1,5 @@
 import {
+  ACTION,
   orderEventName,
   orderStateOfPending,
   orderStatusCode,
@@ -129,6 +130,48 @@ export function recordNewOrder(
   event: Extract<OrderEvent, 'Accepted' | 'Filled' | 'Rejected'>,
 ): Promise<number> {
   return appendOrderEvent(journal, firstEventOf(order, event));
+}
+
+/** A change of a position's TP/SL or of a pending order, as its Modify row records it. */
+export type Modification = {
+  uuid: string;
+  symbol: string;
+  cmd: number;
+  /** What was changed: a position (1, market) or a pending order (2). */
+  orderType: number;
+  volume: number;
+  /** The position's open price, or the pending order's new price. */
+  price: number;
+  /** The quote of the moment (0 when the instrument never quoted). */
+  marketPrice: number;
+  currency: string;
+  /** The new levels (0: not set). */
+  tp: number;
+  sl: number;
+  positionId: number | null;
+  pendingId: number | null;
+  clientOrderId: string | null;
+  nowMs: number;
+};
+
+/**
+ * The Modify row of a change (actionType 3, our extension of the spec's 1 Open, 2 Close): an
+ * order that is filled at once (status 2) at `price`, without commission, carrying the new
+ * levels. It opens and closes nothing: fills, settlements and account figures ignore it.
+ */
+export function recordModification(journal: Journal, m: Modification): Promise<number> {
+  return recordNewOrder(
+    journal,
+    {
+      ...m,
+      actionType: ACTION.modify,
+      requestedPrice: m.price,
+      fillPrice: m.price,
+      commissionFee: 0,
+      message: '',
+    },
+    'Filled',
+  );
 }
 
 /** The first event of a new order, moved from submitted by `event`. */

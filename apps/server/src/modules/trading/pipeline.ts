@@ -2,6 +2,7 @@ import { TRADING_MESSAGES } from '@ct/domain';
 import type { TraderRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { NotFoundError } from '../../http/errors.ts';
+import { operationCounts } from '../health/counters.ts';
 import { accountEventsOf } from './account-events.ts';
 import { accountInit } from './accounts.ts';
 import type { TradingContext } from './context.ts';
@@ -135,6 +136,7 @@ export async function runAccountCommand<T>(
     return result;
   });
   effects.run();
+  operationCounts.orders += 1;
   return unwrap(outcome);
 }
 

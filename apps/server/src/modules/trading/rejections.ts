@@ -24,6 +24,15 @@ export type Rejection = {
 };
 
 /**
+ * A refused order is refused before its prices are checked against the quote (a closed
+ * market has none), so what it asked for may be any number: the log keeps what a price
+ * column can hold (|x| < 10^20 in numeric(30,10)) and 0, "not set", for anything else.
+ */
+function loggable(price: number): number {
+  return Number.isFinite(price) && Math.abs(price) < 1e15 ? price : 0;
+}
+
+/**
  * The venue refuses an order it understood (market closed, not enough margin): the refusal
  * is logged (status Rejected) in the caller's transaction, which then commits (the command
  * pipeline remembers it under the idempotency key and throws it afterwards).
@@ -38,13 +47,13 @@ export async function rejectOrder<T>(journal: Journal, r: Rejection): Promise<Ou
       actionType: r.actionType,
       orderType: r.orderType,
       volume: r.volume,
-      requestedPrice: r.price,
+      requestedPrice: loggable(r.price),
       marketPrice: r.marketPrice,
       nowMs: r.nowMs,
       commissionFee: 0,
       currency: r.instrument.currency,
-      tp: r.tp,
-      sl: r.sl,
+      tp: loggable(r.tp),
+      sl: loggable(r.sl),
       positionId: r.positionId,
       pendingId: null,
       message: r.message,

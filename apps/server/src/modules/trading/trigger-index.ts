@@ -12,6 +12,8 @@ export type PendingEntry = {
   price: number;
   /** Epoch ms of a GFD order's expiry; null for GTC. */
   expiresAt: number | null;
+  /** The row's version: a changed price (pending/modify) is a newer one. */
+  version: number;
 };
 
 /** An open position with a TP or an SL, as of its row `version`. */
@@ -40,8 +42,16 @@ export class TriggerIndex {
     this.exits.clear();
   }
 
-  /** Watches a pending order while it works; forgets it otherwise. */
-  trackPending(p: Pending): void {
+  /**
+   * Watches a pending order while it works (a changed order replaces its entry: its old price
+   * triggers nothing); forgets it otherwise. With `onlyIfNewer` (a reload from the database
+   * racing the use cases) a row not newer than the entry is ignored.
+   */
+  trackPending(p: Pending, onlyIfNewer = false): void {
+    if (onlyIfNewer) {
+      const known = this.pendings.get(p.symbol)?.get(p.id);
+      if (known && known.version >= p.version) return;
+    }
     if (p.status !== 'working') {
       this.untrackPending(p.symbol, p.id);
       return;
@@ -56,6 +66,7 @@ export class TriggerIndex {
       trigger: p.triggerType,
       price: p.pendPrice,
       expiresAt: p.expiresAt,
+      version: p.version,
     });
   }
 

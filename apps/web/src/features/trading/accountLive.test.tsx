@@ -167,6 +167,10 @@ describe('account live channel', () => {
       'pendings',
       'logs',
     ]);
+    // a changed pending order: its table and its Modify row in the log
+    expect(
+      listsChangedBy({ ...base, type: 'pending_modified', pId: '1', pendPrice: 9, tp: 0, sl: 0 }),
+    ).toEqual(['pendings', 'logs']);
     expect(listsChangedBy({ ...base, type: 'pending_filled', pId: '1', orderId: '2' })).toEqual([
       'positions',
       'pendings',

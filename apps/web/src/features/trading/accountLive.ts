@@ -20,6 +20,7 @@ export function listsChangedBy(event: AccountEvent): TradeList[] {
     case 'tpsl_changed':
       return ['positions', 'logs'];
     case 'pending_added':
+    case 'pending_modified':
     case 'pending_canceled':
     case 'pending_expired':
     case 'pending_rejected':
@@ -50,6 +51,8 @@ export function changeOf(event: AccountEvent): string {
       return changeIds.pendingFilled(event.pId);
     case 'pending_canceled':
       return changeIds.pendingCanceled(event.pId);
+    case 'pending_modified':
+      return changeIds.pendingModified(event.pId, event.pendPrice, event.tp, event.sl);
     case 'pending_expired':
       return changeIds.pendingExpired(event.pId);
     case 'pending_rejected':

@@ -14,6 +14,7 @@ import {
   closePositionRequest,
   currentTrader,
   editTpslRequest,
+  modifyPendingRequest,
   placeMarketOrderRequest,
   placePendingOrderRequest,
 } from './api';
@@ -155,6 +156,50 @@ export async function cancelPendingOrder(
   } catch {
     notify.error(p.requestFailed);
     return { success: false, message: p.requestFailed };
+  }
+}
+
+const pm = messages.pendingModify;
+
+/** A pending order's new price and its TP and SL (0: not set), as the chart drops it. */
+export type PendingChange = { price: number; tp: number; sl: number };
+
+/**
+ * Saves a working pending order's new price and levels (POST /trading/order/pending/modify).
+ * The server's answer goes into the cached pendings and the success message shows; a refusal
+ * is returned for the caller to show where the change was made (the chart's line snaps back).
+ */
+export async function modifyPendingOrder(
+  pending: Pick<PendingView, 'pId'>,
+  change: PendingChange,
+): Promise<ActionOutcome> {
+  const trader = currentTrader();
+  if (!trader) return { success: false, message: t.noCurrentTrader };
+  try {
+    const result = await modifyPendingRequest(trader, {
+      pId: pending.pId,
+      pendPrice: change.price,
+      ...(change.tp > 0 ? { tp: change.tp } : {}),
+      ...(change.sl > 0 ? { sl: change.sl } : {}),
+      clientOrderId: newClientOrderId(),
+    });
+    if (!result.success) return { success: false, message: result.message || pm.failed };
+    if (result.data) {
+      const { pending: changed } = result.data;
+      writePending(trader.uuid, changed);
+      refreshLists(
+        trader.uuid,
+        ['pendings', 'logs'],
+        changeIds.pendingModified(changed.pId, changed.pendPrice, changed.tp, changed.sl),
+      );
+    } else {
+      refreshLists(trader.uuid, ['pendings', 'logs']);
+    }
+    const message = result.message || pm.success;
+    notify.success(message);
+    return { success: true, message };
+  } catch {
+    return { success: false, message: pm.requestFailed };
   }
 }
 

@@ -9,6 +9,7 @@ import {
   openOrderResponseSchema,
   orderLogsPageSchema,
   pendingDelResponseSchema,
+  pendingModifyResponseSchema,
   pendingOrderResponseSchema,
   pendingSchema,
   positionSchema,
@@ -20,6 +21,7 @@ import {
   type LiveToken,
   type openOrderRequestSchema,
   type pendingDelRequestSchema,
+  type pendingModifyRequestSchema,
   type pendingOrderRequestSchema,
   type tpslRequestSchema,
   type OrderLogView,
@@ -296,6 +298,22 @@ export function cancelPendingRequest(
     { ...account(trader), pId } satisfies z.input<typeof pendingDelRequestSchema>,
     pendingDelResponseSchema,
     t.cancelFailedDefault,
+  );
+}
+
+/**
+ * POST /trading/order/pending/modify (ours): a working pending order's new price with its TP
+ * and SL (each left out is removed, like the edit TP/SL helper).
+ */
+export function modifyPendingRequest(
+  trader: Trader,
+  change: { pId: string; pendPrice: number; tp?: number; sl?: number; clientOrderId?: string },
+): Promise<TradingResult<{ pending: PendingView } | null>> {
+  return mutate(
+    '/trading/order/pending/modify',
+    { ...account(trader), ...change } satisfies z.input<typeof pendingModifyRequestSchema>,
+    pendingModifyResponseSchema,
+    messages.pendingModify.failed,
   );
 }
 

@@ -78,6 +78,8 @@ export const changeIds = {
   pendingAdded: (pId: string) => `pending:${pId}`,
   pendingFilled: (pId: string) => `filled:${pId}`,
   pendingCanceled: (pId: string) => `canceled:${pId}`,
+  pendingModified: (pId: string, price: number, tp: number, sl: number) =>
+    `modified:${pId}:${price}:${tp}:${sl}`,
   pendingExpired: (pId: string) => `expired:${pId}`,
   pendingRejected: (pId: string) => `rejected:${pId}`,
 };

@@ -6,7 +6,7 @@ import { buildTrader, buildUser, jsonResponse } from '../../test/fixtures';
 import { storeSession } from '../../test/render';
 import { selectTrader, useAuthStore } from '../auth/store';
 import { handleAccountPublication, keysChangedBy } from './accountLive';
-import { placeOrder } from './actions';
+import { modifyPendingOrder, placeOrder } from './actions';
 import { REFRESH_COALESCE_MS } from './refresh';
 import { tradingKeys, TRADE_LISTS, usePagedTradeList, useTradeList } from './store';
 import {
@@ -232,6 +232,91 @@ describe('trading lists in the query cache', () => {
       });
       await settle();
       expect(refetches()).toEqual({ position: 2, pending: 0, settles: 1, logs: 2 });
+    });
+  });
+
+  describe('one pending order change (the chart drags its line)', () => {
+    let pendings = [buildPending({ pId: '21', pendPrice: 44_000, tp: 44_500 })];
+    let calls: Call[] = [];
+    beforeEach(() => {
+      pendings = [buildPending({ pId: '21', pendPrice: 44_000, tp: 44_500 })];
+      calls = stubTradingFetch({
+        '/trading/order/pending': () => ok({ pendings }),
+        '/trading/order/logs': ok({ orders: [], lastSortId: -1, total: 0 }),
+        '/trading/order/pending/modify': (call: Call) => {
+          const body = call.body as { pendPrice: number; tp?: number };
+          pendings = [{ ...pendings[0]!, pendPrice: body.pendPrice, tp: body.tp ?? 0 }];
+          return helperOk({ pending: pendings[0] }, 'Pending order updated successfully');
+        },
+      });
+      vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    async function settle() {
+      for (let i = 0; i < 5; i += 1) await vi.advanceTimersByTimeAsync(REFRESH_COALESCE_MS);
+      await vi.waitFor(() => expect(queryClient.isFetching()).toBe(0));
+    }
+
+    it('the answer moves the cached order at once, says so, and its event asks nothing again', async () => {
+      const success = vi.spyOn(notify, 'success').mockImplementation(() => {});
+      const { result } = renderHook(() => ({
+        pendings: useTradeList('pendings'),
+        logs: usePagedTradeList('logs'),
+      }));
+      await vi.waitFor(() => expect(result.current.pendings.rows).toHaveLength(1));
+      await settle();
+      const outcome = await modifyPendingOrder({ pId: '21' }, { price: 43_500, tp: 44_000, sl: 0 });
+      expect(outcome).toEqual({ success: true, message: 'Pending order updated successfully' });
+      expect(success).toHaveBeenCalledWith('Pending order updated successfully');
+      const post = calls.find((c) => c.method === 'POST');
+      expect(post?.body).toMatchObject({ pId: '21', pendPrice: 43_500, tp: 44_000 });
+      // an SL of 0 is not sent (left out: not set)
+      expect(post?.body).not.toHaveProperty('sl');
+      // the answer itself is in the cache, before any refetch
+      expect(
+        queryClient.getQueryData<{ pendPrice: number }[]>(tradingKeys.list('acc-1', 'pendings')),
+      ).toEqual([expect.objectContaining({ pendPrice: 43_500, tp: 44_000 })]);
+      expect(gets(calls, '/trading/order/pending')).toBe(1);
+      await settle();
+      handleAccountPublication({
+        type: 'pending_modified',
+        uuid: 'acc-1',
+        symbol: 'BTCUSDT',
+        at: 3,
+        pId: '21',
+        pendPrice: 43_500,
+        tp: 44_000,
+        sl: 0,
+      });
+      await settle();
+      // one refresh of the pendings and the log (the Modify row) for the answer and its event
+      expect(gets(calls, '/trading/order/pending')).toBe(2);
+      expect(gets(calls, '/trading/order/logs')).toBe(2);
+    });
+
+    it('a refusal is returned with the server’s message and changes nothing cached', async () => {
+      stubTradingFetch({
+        '/trading/order/pending': () => ok({ pendings }),
+        '/trading/order/pending/modify': {
+          code: 40000,
+          msg: 'Limit price must be between 35208.4 and 43966.4',
+          data: null,
+          success: false,
+          message: 'Limit price must be between 35208.4 and 43966.4',
+        },
+      });
+      const { result } = renderHook(() => useTradeList('pendings'));
+      await vi.waitFor(() => expect(result.current.rows).toHaveLength(1));
+      await expect(
+        modifyPendingOrder({ pId: '21' }, { price: 44_000.1, tp: 0, sl: 0 }),
+      ).resolves.toEqual({
+        success: false,
+        message: 'Limit price must be between 35208.4 and 43966.4',
+      });
+      expect(result.current.rows[0]).toMatchObject({ pendPrice: 44_000 });
     });
   });
 

@@ -392,6 +392,11 @@ export class SandboxPool {
   queuedCount(): number {
     return this.waiting.length;
   }
+
+  /** Runs holding a slot now (metrics, graceful shutdown). */
+  runningCount(): number {
+    return this.running;
+  }
 }
 
 /** The owner of runs that name none. */

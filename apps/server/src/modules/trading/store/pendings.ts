@@ -99,6 +99,42 @@ export async function finishPending(
   return row ? toPending(row) : null;
 }
 
+/**
+ * Sets a new price, TP, SL and trigger type on a working pending order at `version`; null
+ * when it changed or stopped working meanwhile.
+ */
+export async function modifyPending(
+  tx: Db,
+  p: { id: number; version: number },
+  change: {
+    pendPrice: number;
+    tp: number;
+    sl: number;
+    triggerType: Pending['triggerType'];
+    nowMs: number;
+  },
+): Promise<Pending | null> {
+  const [row] = await tx
+    .update(pendingOrders)
+    .set({
+      pendPrice: dec(change.pendPrice),
+      tp: dec(change.tp),
+      sl: dec(change.sl),
+      triggerType: change.triggerType,
+      updatedAt: change.nowMs,
+      version: sql`${pendingOrders.version} + 1`,
+    })
+    .where(
+      and(
+        eq(pendingOrders.id, p.id),
+        eq(pendingOrders.status, 'working'),
+        eq(pendingOrders.version, p.version),
+      ),
+    )
+    .returning();
+  return row ? toPending(row) : null;
+}
+
 export async function listWorkingPendings(db: Db, uuid?: string): Promise<Pending[]> {
   const rows = await db
     .select()

@@ -175,7 +175,11 @@ describe('DrawingLayer', () => {
     expect(t.container.dataset.drawings).toBe('1');
     // the middle of the line: bar 20, price 115 (y 250); drag 5 bars right and 2 down
     t.drag([200, 250], [250, 270]);
-    expect(t.layer.ui.getState().selected).toEqual({ id: 7, kind: 'trend' });
+    expect(t.layer.ui.getState().selected).toEqual({
+      id: 7,
+      kind: 'trend',
+      style: DEFAULT_DRAWING_STYLE,
+    });
     expect(t.container.dataset.drawingSelected).toBe('7');
     expect(t.events.update).toHaveBeenCalledWith(7, {
       kind: 'trend',
@@ -230,5 +234,67 @@ describe('DrawingLayer', () => {
       up: true,
     });
     expect(t.events.create).not.toHaveBeenCalled();
+  });
+});
+
+describe('DrawingLayer styles', () => {
+  it('restyles the selected drawing, keeping its points, and shows the new style on the bar', () => {
+    const t = setup();
+    cleanup = () => t.layer.dispose();
+    t.layer.setDrawings([trend]);
+    t.click(200, 250); // the middle of the trend line
+    expect(t.layer.ui.getState().selected).toEqual({
+      id: 7,
+      kind: 'trend',
+      style: DEFAULT_DRAWING_STYLE,
+    });
+    t.layer.restyleSelected({ color: '#f23645' });
+    expect(t.events.update).toHaveBeenLastCalledWith(7, {
+      kind: 'trend',
+      points: trend.points,
+      style: { color: '#f23645', width: 2, line: 'solid' },
+    });
+    // the cache takes the change: the bar follows the list
+    const restyled = { ...trend, style: { color: '#f23645', width: 3, line: 'dashed' as const } };
+    t.layer.setDrawings([restyled]);
+    expect(t.layer.ui.getState().selected?.style).toEqual(restyled.style);
+    // the same style again sends nothing; a fill is for rectangles only
+    t.events.update.mockClear();
+    t.layer.restyleSelected({ width: 3 });
+    expect(t.events.update).not.toHaveBeenCalled();
+    t.layer.restyleSelected({ fill: 0.5 });
+    expect(t.events.update).toHaveBeenLastCalledWith(7, {
+      kind: 'trend',
+      points: trend.points,
+      style: restyled.style,
+    });
+  });
+
+  it('gives a rectangle its fill; nothing is sent without a selection', () => {
+    const t = setup();
+    cleanup = () => t.layer.dispose();
+    const rectangle: Drawing = { ...trend, id: 9, kind: 'rectangle' };
+    t.layer.setDrawings([rectangle]);
+    t.layer.restyleSelected({ fill: 0.25 });
+    expect(t.events.update).not.toHaveBeenCalled();
+    t.click(200, 250); // inside the rectangle
+    t.layer.restyleSelected({ fill: 0.25 });
+    expect(t.events.update).toHaveBeenLastCalledWith(9, {
+      kind: 'rectangle',
+      points: rectangle.points,
+      style: { ...DEFAULT_DRAWING_STYLE, fill: 0.25 },
+    });
+  });
+
+  it('unselects a drawing deleted on another device', () => {
+    const t = setup();
+    cleanup = () => t.layer.dispose();
+    t.layer.setDrawings([trend]);
+    t.click(200, 250);
+    expect(t.container.dataset.drawingSelected).toBe('7');
+    t.layer.setDrawings([]);
+    expect(t.layer.ui.getState().selected).toBeNull();
+    expect(t.container.dataset.drawingSelected).toBe('');
+    expect(t.container.dataset.drawings).toBe('0');
   });
 });

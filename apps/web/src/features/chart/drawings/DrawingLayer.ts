@@ -6,12 +6,14 @@ import {
   formatPrice,
   measureSpan,
   PERCENT_DECIMALS,
+  rectangleFillOf,
   snapToTick,
   type Bar,
   type Drawing,
   type DrawingKind,
   type DrawingPoint,
   type DrawingShape,
+  type DrawingStyle,
   type Period,
 } from '@ct/domain';
 import type {
@@ -28,6 +30,7 @@ import type {
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { messages } from '../../../i18n/messages';
 import type { BarListener, ChartLayer } from '../ChartController';
+import { PointerGesture } from '../pointerGesture';
 import { hitTest, type Hit, type ScreenDrawing, type ScreenPoint } from './geometry';
 import { renderDrawings, type RenderItem, type RenderModel } from './renderer';
 import { logicalOfTime, timeOfIndex } from './timeMap';
@@ -54,7 +57,8 @@ export type MeasureReadout = {
 /** What React shows beside the chart: the armed tool, the selection, the measurement. */
 export type DrawingUiState = {
   tool: DrawingTool | null;
-  selected: { id: number; kind: DrawingKind } | null;
+  /** The selected drawing and its style (what the style bar shows). */
+  selected: { id: number; kind: DrawingKind; style: DrawingStyle } | null;
   measure: MeasureReadout | null;
 };
 
@@ -87,7 +91,6 @@ type Gesture = {
   start: { x: number; y: number };
   startAnchor: Anchor;
   moved: boolean;
-  restore: { handleScroll: unknown; handleScale: unknown };
   /** Move: the drawing as it was when grabbed and what was grabbed. */
   hit?: Hit;
   original?: Drawing;
@@ -115,10 +118,19 @@ function isEditable(target: EventTarget | null): boolean {
 function shapeOf(
   kind: DrawingKind,
   points: DrawingPoint[],
-  style = DEFAULT_DRAWING_STYLE,
+  style: DrawingStyle = DEFAULT_DRAWING_STYLE,
 ): DrawingShape {
-  return { kind, points, style } as DrawingShape;
+  // only a rectangle has a fill
+  const { fill, ...line } = style;
+  return {
+    kind,
+    points,
+    style: kind === 'rectangle' && fill !== undefined ? { ...line, fill } : line,
+  } as DrawingShape;
 }
+
+const sameStyle = (a: DrawingStyle | undefined, b: DrawingStyle | undefined) =>
+  a?.color === b?.color && a?.width === b?.width && a?.line === b?.line && a?.fill === b?.fill;
 
 export class DrawingLayer implements ChartLayer, BarListener {
   readonly ui: StoreApi<DrawingUiState> = createStore<DrawingUiState>(() => ({
@@ -151,7 +163,14 @@ export class DrawingLayer implements ChartLayer, BarListener {
   private draft: Draft | null = null;
   private measured: [Anchor, Anchor] | null = null;
   private gesture: Gesture | null = null;
-  private swallowPress = false;
+  /** The press that draws or grabs: the chart neither sees it nor scrolls until release. */
+  private readonly pointer = new PointerGesture({
+    down: (event) => this.onPointerDown(event),
+    move: (event) => this.onGestureMove(event),
+    hover: (event) => this.onHover(event),
+    up: (event) => this.onPointerUp(event),
+    cancel: (event) => this.onPointerCancel(event),
+  });
   private screen: ScreenDrawing[] = [];
   private model: RenderModel = {
     items: [],
@@ -204,30 +223,15 @@ export class DrawingLayer implements ChartLayer, BarListener {
     // listeners and those of other layers on the chart's element.
     const el = chartElement.parentElement ?? chartElement;
     this.container = el;
-    el.addEventListener('pointerdown', this.onPointerDown, true);
-    el.addEventListener('pointermove', this.onPointerMove, true);
-    el.addEventListener('pointerup', this.onPointerUp, true);
-    el.addEventListener('pointercancel', this.onPointerCancel, true);
-    el.addEventListener('mousedown', this.onPress, true);
-    el.addEventListener('touchstart', this.onPress, true);
-    el.addEventListener('touchmove', this.onTouchMove, { capture: true, passive: false });
+    this.pointer.attach(chart, el);
     document.addEventListener('keydown', this.onKeyDown);
     this.updateDataset();
   }
 
   detach(): void {
     if (this.gesture) this.endGesture();
-    const el = this.container;
-    if (el) {
-      el.removeEventListener('pointerdown', this.onPointerDown, true);
-      el.removeEventListener('pointermove', this.onPointerMove, true);
-      el.removeEventListener('pointerup', this.onPointerUp, true);
-      el.removeEventListener('pointercancel', this.onPointerCancel, true);
-      el.removeEventListener('mousedown', this.onPress, true);
-      el.removeEventListener('touchstart', this.onPress, true);
-      el.removeEventListener('touchmove', this.onTouchMove, true);
-      el.classList.remove('chart-drawing-armed');
-    }
+    this.pointer.detach();
+    this.container?.classList.remove('chart-drawing-armed');
     document.removeEventListener('keydown', this.onKeyDown);
     this.series?.detachPrimitive(this.primitive);
     this.series = null;
@@ -269,7 +273,8 @@ export class DrawingLayer implements ChartLayer, BarListener {
       this.savedId = null;
     }
     const selected = this.ui.getState().selected;
-    if (selected && !drawings.some((x) => x.id === selected.id)) this.select(null);
+    // gone (deleted here or on another device): unselected; restyled: the bar follows
+    if (selected) this.select(drawings.some((x) => x.id === selected.id) ? selected.id : null);
     this.updateDataset();
     this.requestUpdate?.();
   }
@@ -284,6 +289,20 @@ export class DrawingLayer implements ChartLayer, BarListener {
     this.container?.classList.toggle('chart-drawing-armed', next !== null);
     this.updateDataset();
     this.requestUpdate?.();
+  }
+
+  /**
+   * Gives the selected drawing a new style (colour, width, line, a rectangle's fill): shown
+   * at once, then saved. A drawing being moved keeps its new place.
+   */
+  restyleSelected(change: Partial<DrawingStyle>): void {
+    const id = this.selectedId();
+    const drawing = id === null ? undefined : this.drawings.find((x) => x.id === id);
+    if (!drawing) return;
+    const current = this.moving?.id === drawing.id ? this.moving : drawing;
+    const style: DrawingStyle = { ...current.style, ...change };
+    if (sameStyle(style, current.style)) return;
+    this.events.update(drawing.id, shapeOf(current.kind, current.points, style));
   }
 
   /** Deletes the selected drawing. */
@@ -319,9 +338,11 @@ export class DrawingLayer implements ChartLayer, BarListener {
 
   private select(id: number | null): void {
     const drawing = id === null ? undefined : this.drawings.find((x) => x.id === id);
-    const selected = drawing ? { id: drawing.id, kind: drawing.kind } : null;
+    const selected = drawing ? { id: drawing.id, kind: drawing.kind, style: drawing.style } : null;
     const current = this.ui.getState().selected;
-    if (current?.id !== selected?.id) this.ui.setState({ selected });
+    if (current?.id !== selected?.id || !sameStyle(current?.style, selected?.style)) {
+      this.ui.setState({ selected });
+    }
     if (selected) {
       if (selection.layer && selection.layer !== this) selection.layer.select(null);
       selection.layer = this;
@@ -411,6 +432,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
         color: shape.style.color,
         width: shape.style.width,
         line: shape.style.line,
+        fill: shape.kind === 'rectangle' ? rectangleFillOf(shape.style) : 0,
         points,
         selected,
       };
@@ -497,49 +519,24 @@ export class DrawingLayer implements ChartLayer, BarListener {
     return x >= 0 && y >= 0 && x <= width && y <= height;
   }
 
-  private startGesture(
-    event: PointerEvent,
-    gesture: Omit<Gesture, 'pointerId' | 'restore' | 'moved'>,
-  ) {
-    const chart = this.chart;
-    if (!chart) return;
-    const options = chart.options();
-    this.gesture = {
-      ...gesture,
-      pointerId: event.pointerId,
-      moved: false,
-      restore: { handleScroll: options.handleScroll, handleScale: options.handleScale },
-    };
+  private startGesture(event: PointerEvent, gesture: Omit<Gesture, 'pointerId' | 'moved'>) {
     // The chart must not scroll or zoom under the pointer while it draws or moves.
-    chart.applyOptions({ handleScroll: false, handleScale: false });
-    this.swallowPress = true;
+    if (!this.pointer.start(event)) return;
+    this.gesture = { ...gesture, pointerId: event.pointerId, moved: false };
     event.preventDefault();
     event.stopPropagation();
-    try {
-      this.container?.setPointerCapture(event.pointerId);
-    } catch {
-      // a synthetic or finished pointer cannot be captured; its moves still arrive
-    }
   }
 
   private endGesture(): Gesture | null {
     const gesture = this.gesture;
     if (!gesture) return null;
     this.gesture = null;
-    this.swallowPress = false;
-    this.chart?.applyOptions(gesture.restore as Parameters<IChartApi['applyOptions']>[0]);
-    try {
-      if (this.container?.hasPointerCapture(gesture.pointerId)) {
-        this.container.releasePointerCapture(gesture.pointerId);
-      }
-    } catch {
-      // nothing captured
-    }
+    this.pointer.end();
     return gesture;
   }
 
-  private readonly onPointerDown = (event: PointerEvent): void => {
-    if (this.gesture || (event.pointerType === 'mouse' && event.button !== 0)) return;
+  private onPointerDown(event: PointerEvent): void {
+    if (this.gesture) return;
     const at = this.local(event);
     if (!this.inPane(at)) return;
     const tool = this.ui.getState().tool;
@@ -570,36 +567,22 @@ export class DrawingLayer implements ChartLayer, BarListener {
     const original = this.drawings.find((x) => x.id === hit.id);
     if (!original) return;
     this.startGesture(event, { kind: 'move', start: at, startAnchor: anchor, hit, original });
-  };
+  }
 
-  private readonly onPress = (event: Event): void => {
-    if (this.swallowPress) event.stopPropagation();
-  };
-
-  private readonly onTouchMove = (event: TouchEvent): void => {
-    // the page must not scroll while a finger draws or moves a drawing
-    if (this.gesture) {
-      event.preventDefault();
-      event.stopPropagation();
+  /** Between the two clicks of a two-point drawing, the second point follows the pointer. */
+  private onHover(event: PointerEvent): void {
+    if (!this.draft?.waiting) return;
+    const at = this.local(event);
+    const anchor = this.anchorAt(at.x, at.y);
+    if (anchor) {
+      this.draft.points[1] = anchor;
+      this.requestUpdate?.();
     }
-  };
+  }
 
-  private readonly onPointerMove = (event: PointerEvent): void => {
+  private onGestureMove(event: PointerEvent): void {
     const gesture = this.gesture;
-    if (!gesture) {
-      // between the two clicks of a two-point drawing, the second point follows the pointer
-      if (this.draft?.waiting) {
-        const at = this.local(event);
-        const anchor = this.anchorAt(at.x, at.y);
-        if (anchor) {
-          this.draft.points[1] = anchor;
-          this.requestUpdate?.();
-        }
-      }
-      return;
-    }
-    if (event.pointerId !== gesture.pointerId) return;
-    event.stopPropagation();
+    if (!gesture) return;
     const at = this.local(event);
     if (Math.hypot(at.x - gesture.start.x, at.y - gesture.start.y) >= CLICK_SLOP_PX) {
       gesture.moved = true;
@@ -613,7 +596,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
       this.moving = this.moved(gesture.original, gesture.hit, gesture.startAnchor, anchor);
     }
     this.requestUpdate?.();
-  };
+  }
 
   /** `drawing` after the pointer went from `from` to `to` holding `hit`. */
   private moved(drawing: Drawing, hit: Hit, from: Anchor, to: Anchor): Drawing {
@@ -638,10 +621,9 @@ export class DrawingLayer implements ChartLayer, BarListener {
     return { ...drawing, points } as Drawing;
   }
 
-  private readonly onPointerUp = (event: PointerEvent): void => {
+  private onPointerUp(event: PointerEvent): void {
     const gesture = this.gesture;
     if (gesture?.pointerId !== event.pointerId) return;
-    event.stopPropagation();
     this.endGesture();
     if (gesture.kind === 'move') {
       const moving = this.moving;
@@ -662,7 +644,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
       return;
     }
     this.finishDraft(draft);
-  };
+  }
 
   private finishDraft(draft: Draft): void {
     this.draft = null;
@@ -693,13 +675,13 @@ export class DrawingLayer implements ChartLayer, BarListener {
     });
   }
 
-  private readonly onPointerCancel = (event: PointerEvent): void => {
+  private onPointerCancel(event: PointerEvent): void {
     if (this.gesture?.pointerId !== event.pointerId) return;
     const gesture = this.endGesture();
     if (gesture?.kind === 'move') this.moving = null;
     else this.draft = null;
     this.requestUpdate?.();
-  };
+  }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {
     if (isEditable(event.target)) return;

@@ -2,8 +2,10 @@ import {
   deletedDrawingSchema,
   drawingListSchema,
   drawingSchema,
+  liveTokenSchema,
   type createDrawingBodySchema,
   type Drawing,
+  type LiveToken,
   type updateDrawingBodySchema,
 } from '@ct/domain';
 import type { z } from 'zod';
@@ -34,4 +36,9 @@ export function updateDrawing(id: number, body: UpdateDrawingRequest): Promise<D
 
 export async function deleteDrawing(id: number): Promise<void> {
   await http.delete(`/api/charts/drawings/${id}`, { schema: deletedDrawingSchema });
+}
+
+/** Tokens of the user's drawing channel `charts:{userId}` (`GET /api/charts/live-token`). */
+export function fetchChartsLiveToken(): Promise<LiveToken> {
+  return http.get('/api/charts/live-token', { noCache: true, schema: liveTokenSchema });
 }

@@ -1,4 +1,4 @@
-import type { Drawing, DrawingShape } from '@ct/domain';
+import type { Drawing, DrawingEvent, DrawingShape } from '@ct/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { messages } from '../../../i18n/messages';
 import { notify } from '../../../shared/notify';
@@ -15,7 +15,10 @@ export const drawingKeys = {
   of: (symbol: string) => ['charts', 'drawings', symbol] as const,
 };
 
-/** Drawings made on another device show after this long, when the window is focused again. */
+/**
+ * Changes on another device come live (`charts:{userId}`, see live.ts); after this long the
+ * list is also asked again when the window is focused, in case the connection missed some.
+ */
 const DRAWINGS_STALE_MS = 30_000;
 
 export const drawingsQuery = (symbol: string) =>
@@ -84,13 +87,49 @@ export async function changeDrawing(
   }
 }
 
+/** Drawings whose deletion this page has sent and not yet heard back about. */
+const deleting = new Set<number>();
+
 /** Deletes a drawing: gone at once, back when the server refuses. */
 export async function removeDrawing(symbol: string, id: number): Promise<void> {
   setList(symbol, (list) => list.filter((x) => x.id !== id));
+  deleting.add(id);
   try {
     await deleteDrawing(id);
   } catch (error) {
     notify.error(`${d.deleteFailed}: ${detailOf(error)}`);
     reload(symbol);
+  } finally {
+    deleting.delete(id);
   }
+}
+
+/**
+ * A drawing saved or deleted on any device of the user (the live channel): patched into
+ * the instrument's list when this page holds it. A drawing this page is changing or
+ * deleting right now is left to that call's answer, so an echo of an older change never
+ * pulls it back mid-edit; an older version than the cached one is ignored too.
+ */
+export function applyDrawingEvent(event: DrawingEvent): void {
+  if (event.type === 'drawing_deleted') {
+    const key = drawingKeys.of(event.symbol);
+    if (queryClient.getQueryData(key) === undefined) return;
+    setList(event.symbol, (list) => list.filter((x) => x.id !== event.id));
+    return;
+  }
+  const { drawing } = event;
+  const key = drawingKeys.of(drawing.symbol);
+  if (queryClient.getQueryData(key) === undefined) return; // fetched whole when needed
+  if (latestChange.has(drawing.id) || deleting.has(drawing.id)) return;
+  setList(drawing.symbol, (list) => {
+    const cached = list.find((x) => x.id === drawing.id);
+    if (!cached) return [...list, drawing].sort((a, b) => a.id - b.id);
+    if (cached.updatedAt > drawing.updatedAt) return list;
+    return list.map((x) => (x.id === drawing.id ? drawing : x));
+  });
+}
+
+/** Every instrument's list is asked again (the live channel may have missed changes). */
+export function reloadAllDrawings(): void {
+  void queryClient.invalidateQueries({ queryKey: ['charts', 'drawings'] });
 }

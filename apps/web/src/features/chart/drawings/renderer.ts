@@ -9,6 +9,8 @@ export type RenderItem = {
   color: string;
   width: number;
   line: DrawingLineStyle;
+  /** A rectangle's fill opacity (0: none). */
+  fill: number;
   points: readonly ScreenPoint[];
   selected: boolean;
   /** Retracement levels: y and label of each. */
@@ -75,8 +77,10 @@ function drawItem(
       if (!isPlaced(a) || !isPlaced(b)) return;
       const x = Math.min(a.x, b.x);
       const y = Math.min(a.y, b.y);
-      ctx.fillStyle = withAlpha(item.color, 0.12);
-      ctx.fillRect(x, y, Math.abs(b.x - a.x), Math.abs(b.y - a.y));
+      if (item.fill > 0) {
+        ctx.fillStyle = withAlpha(item.color, item.fill);
+        ctx.fillRect(x, y, Math.abs(b.x - a.x), Math.abs(b.y - a.y));
+      }
       ctx.strokeRect(x, y, Math.abs(b.x - a.x), Math.abs(b.y - a.y));
       return;
     }

@@ -15,6 +15,8 @@ import {
   type MeasureReadout,
 } from './DrawingLayer';
 import { DrawingToolIcon } from './icons';
+import { StyleBar } from './StyleBar';
+import { useDrawingsLive } from './live';
 import { addDrawing, changeDrawing, removeDrawing, useDrawingList } from './queries';
 import './drawings.css';
 
@@ -63,6 +65,7 @@ export function useDrawings(
 ): { tools: DrawingToolButton[]; overlay: ReactNode } {
   const loggedIn = useAuthStore((s) => s.isLoggedIn);
   const { data } = useDrawingList(symbol, loggedIn);
+  useDrawingsLive();
   const [layer, setLayer] = useState<DrawingLayer | null>(null);
   const symbolRef = useRef(symbol);
 
@@ -156,7 +159,15 @@ function DrawingOverlay({ layer, ui }: { layer: DrawingLayer; ui: DrawingUiState
           role="group"
           aria-label={d.selected(d.names[ui.selected.kind])}
         >
-          <span title={d.deleteHint}>{d.names[ui.selected.kind]}</span>
+          <span className="chart-drawing-name" title={d.deleteHint}>
+            {d.names[ui.selected.kind]}
+          </span>
+          <StyleBar
+            key={ui.selected.id}
+            kind={ui.selected.kind}
+            style={ui.selected.style}
+            onChange={(change) => layer.restyleSelected(change)}
+          />
           <Button
             size="small"
             danger

@@ -23,8 +23,12 @@ import { ChartTrades } from './ChartTrades';
  * y = (50 000 − p) / 10 (jsdom draws no canvas).
  */
 
+/** The stand-in chart's element (the layer marks it while a line is dragged). */
+let chartElement: HTMLElement;
+
 function fakeController(): ChartController {
   const element = document.createElement('div');
+  chartElement = element;
   const series = {
     attachPrimitive: () => {},
     detachPrimitive: () => {},
@@ -94,7 +98,9 @@ describe('the trader’s lines on a chart', () => {
     // if reached: (45 500 − 45 000) × 1.5
     expect(tp).toHaveTextContent('+750.00');
     expect(tp.dataset.y).toBe('450');
-    screen.getByRole('group', { name: 'Pending order 21: Buy Limit 1 GFD at 44000.0' });
+    screen.getByRole('group', {
+      name: 'Pending order 21: Buy Limit 1 GFD at 44000.0, drag to change',
+    });
     expect(screen.queryByRole('group', { name: /^SL of position/ })).toBeNull();
 
     act(() => setQuote('BTCUSDT', 44_900, 44_900.5));
@@ -110,9 +116,61 @@ describe('the trader’s lines on a chart', () => {
     await screen.findByRole('dialog', { name: 'Close Position' });
     act(() => useTradingDialogs.setState({ closePosition: null }));
     const order = screen.getByRole('group', { name: /^Pending order 21/ });
-    fireEvent.click(within(order).getByRole('button', { name: 'Cancel pending order 21' }));
+    // the label is a drag handle, but a press on its × is the button's, not a drag
+    const cancel = within(order).getByRole('button', { name: 'Cancel pending order 21' });
+    fireEvent.pointerDown(cancel, { pointerId: 1, button: 0, pointerType: 'mouse' });
+    expect(chartElement.classList.contains('chart-trades-dragging')).toBe(false);
+    fireEvent.click(cancel);
     expect(useTradingDialogs.getState().cancelPending?.pId).toBe('21');
     await screen.findByRole('dialog', { name: 'Cancel Pending Order' });
+  });
+
+  it('moves a pending order with the keys, confirms, and saves it with its change call', async () => {
+    const calls = stubTradingFetch({
+      '/trading/order/position': ok({ orders: [position] }),
+      '/trading/order/pending': ok({ pendings: [pending] }),
+      '/trading/order/logs': ok({ orders: [], lastSortId: -1, total: 0 }),
+      '/trading/order/pending/modify': (call: { body: { pendPrice: number } }) => ({
+        code: 0,
+        msg: 'Pending order updated successfully',
+        success: true,
+        message: 'Pending order updated successfully',
+        data: { pending: { ...pending, pendPrice: call.body.pendPrice } },
+      }),
+    });
+    renderTrades();
+    const order = await screen.findByRole('group', { name: /^Pending order 21/ });
+    // Shift + Arrow Down: ten ticks of 0.1 down; the label shows the price it goes to
+    fireEvent.keyDown(order, { key: 'ArrowDown', shiftKey: true });
+    expect(order).toHaveTextContent('43999.0');
+    fireEvent.keyDown(order, { key: 'Enter' });
+    within(order).getByText('Move Buy Limit to 43999.0?');
+    // the question and its two buttons only: no × while it asks
+    expect(within(order).queryByRole('button', { name: 'Cancel pending order 21' })).toBeNull();
+    fireEvent.click(within(order).getByRole('button', { name: 'Confirm' }));
+    await screen.findByRole('group', {
+      name: 'Pending order 21: Buy Limit 1 GFD at 43999.0, drag to change',
+    });
+    const change = calls.find((c) => c.path === '/trading/order/pending/modify');
+    expect(change?.body).toMatchObject({ uuid: 'acc-1', pId: '21', pendPrice: 43_999 });
+    // no TP or SL set: none sent
+    expect(change?.body).not.toHaveProperty('tp');
+  });
+
+  it('puts a pending order dropped outside the band back, with the rule’s message', async () => {
+    // the market came close to the order: 44 000.1 lies within 0.999–1.001 of the ask
+    setQuote('BTCUSDT', 44_010, 44_010.5);
+    renderTrades();
+    const order = await screen.findByRole('group', { name: /^Pending order 21/ });
+    fireEvent.keyDown(order, { key: 'ArrowUp' });
+    expect(order).toHaveTextContent('44000.1');
+    fireEvent.keyDown(order, { key: 'Enter' });
+    // 0.8 × 44 010.5 = 35 208.4; 0.999 × 44 010.5 = 43 966.4895 → 43 966.4
+    await screen.findByText('Limit price must be between 35208.4 and 43966.4');
+    expect(within(order).queryByRole('button', { name: 'Confirm' })).toBeNull();
+    expect(order).toHaveAccessibleName(
+      'Pending order 21: Buy Limit 1 GFD at 44000.0, drag to change',
+    );
   });
 
   it('follows the cached lists: a new TP moves its line, a closed position takes its lines', async () => {

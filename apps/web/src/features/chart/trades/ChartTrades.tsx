@@ -66,7 +66,9 @@ function LivePnl(props: {
  * The trader's own trades on one chart: a line per open position (side, volume, live P&L),
  * per TP and SL, per pending order (side, type, volume, GFD/GTC) of the chart's instrument.
  * TP and SL lines are dragged to change them (checked with the Edit Order panel's rule,
- * confirmed on their label, then saved with the panel's action); a position's label closes
+ * confirmed on their label, then saved with the panel's action), a pending order's line to
+ * change its price (the ticket's limit rule, its TP/SL moved along, saved with the pending
+ * change call); the keys move a focused line the same way; a position's label closes
  * it and a pending order's cancels it through the trading dialogs. The lines come from the
  * trading lists of the query cache, so they follow every action and live event.
  */
@@ -104,8 +106,15 @@ export function ChartTrades({
 
   useEffect(() => controller.addLayer(view.layer), [controller, view]);
   useEffect(() => {
-    view.update({ lines, positions: positionById, symbol, tick, colors });
-  }, [view, lines, positionById, symbol, tick, colors]);
+    view.update({
+      lines,
+      positions: positionById,
+      pendings: pendingById,
+      symbol,
+      tick,
+      colors,
+    });
+  }, [view, lines, positionById, pendingById, symbol, tick, colors]);
   // Labels render after the layer placed the lines; a label that changed width moves over.
   useEffect(() => view.arrange());
 
@@ -120,6 +129,8 @@ export function ChartTrades({
         const priceText = linePriceText(shownPrice, tick);
         const text = lineText(line);
         const exit = line.kind === 'tp' || line.kind === 'sl';
+        // TP, SL and pending lines move by drag or keys; a position's open price does not
+        const movable = line.draggable;
         const open = position?.price ?? line.price;
         const label =
           line.kind === 'position'
@@ -135,7 +146,7 @@ export function ChartTrades({
               'chart-trade-label',
               `chart-trade-${line.kind}`,
               line.side === 'buy' ? 'chart-trade-buy' : 'chart-trade-sell',
-              exit && !asking ? 'chart-trade-draggable' : '',
+              movable && !asking ? 'chart-trade-draggable' : '',
               dragging?.id === line.id ? 'chart-trade-active' : '',
             ]
               .filter(Boolean)
@@ -146,26 +157,36 @@ export function ChartTrades({
             data-price={shownPrice}
             style={{ visibility: 'hidden' }}
             onPointerDown={
-              exit && !asking && !saving
-                ? (event) => view.layer.grab(line.id, event.nativeEvent)
+              movable && !asking && !saving
+                ? (event) => {
+                    // a press on the label's own button (a pending order's ×) is a click
+                    if ((event.target as Element).closest('button')) return;
+                    view.layer.grab(line.id, event.nativeEvent);
+                  }
                 : undefined
             }
-            tabIndex={exit && !asking ? 0 : undefined}
-            aria-keyshortcuts={exit ? 'ArrowUp ArrowDown Enter Escape' : undefined}
+            tabIndex={movable && !asking ? 0 : undefined}
+            aria-keyshortcuts={movable ? 'ArrowUp ArrowDown Enter Escape' : undefined}
             onKeyDown={
-              exit && !asking && !saving
+              movable && !asking && !saving
                 ? (event) => {
                     if (view.key(line.id, event.key, event.shiftKey)) event.preventDefault();
                   }
                 : undefined
             }
             onBlur={
-              exit && dragging?.id === line.id ? () => view.key(line.id, 'Escape') : undefined
+              movable && dragging?.id === line.id ? () => view.key(line.id, 'Escape') : undefined
             }
           >
-            <span className="chart-trade-text">{text}</span>
+            {/* a pending order's question names it: the label stays narrow on a phone */}
+            {!(asking && line.kind === 'pending') && (
+              <span className="chart-trade-text">{text}</span>
+            )}
             {line.kind === 'position' && (
               <LivePnl line={line} openPrice={open} terms={terms} symbol={symbol} />
+            )}
+            {line.kind === 'pending' && dragging?.id === line.id && (
+              <span className="chart-trade-price num">{priceText}</span>
             )}
             {exit && !asking && (
               <>
@@ -180,7 +201,14 @@ export function ChartTrades({
                   if (event.key === 'Escape') view.dismiss();
                 }}
               >
-                <span>{m.confirmMove(text, priceText)}</span>
+                <span>
+                  {m.confirmMove(
+                    line.kind === 'pending'
+                      ? `${sideText(line)} ${line.trigger === 'stop' ? m.stop : m.limit}`
+                      : text,
+                    priceText,
+                  )}
+                </span>
                 <button
                   type="button"
                   className="chart-trade-button chart-trade-ok"
@@ -212,7 +240,7 @@ export function ChartTrades({
                 <CloseOutlined aria-hidden="true" />
               </button>
             )}
-            {line.kind === 'pending' && pending && (
+            {line.kind === 'pending' && pending && !asking && (
               <button
                 type="button"
                 className="chart-trade-button chart-trade-x"

@@ -8,6 +8,7 @@ import type {
   Time,
 } from 'lightweight-charts';
 import type { ChartLayer } from '../ChartController';
+import { PointerGesture } from '../pointerGesture';
 import { snapDragPrice } from './model';
 
 /*
@@ -49,7 +50,6 @@ type Drag = {
   pointerId: number;
   price: number;
   moved: boolean;
-  restore: { handleScroll: unknown; handleScale: unknown };
 };
 
 type Price = ISeriesApi<SeriesType, Time>;
@@ -61,8 +61,14 @@ export class TradeLinesLayer implements ChartLayer {
   private lines: readonly LineDraw[] = [];
   private tick = 0.01;
   private drag: Drag | null = null;
-  /** The mousedown / touchstart of a press that grabbed a line stays away from the chart. */
-  private swallowPress = false;
+  /** A press that grabbed a line: the chart neither sees it nor scrolls until release. */
+  private readonly pointer = new PointerGesture({
+    down: (event) => this.onPointerDown(event),
+    move: (event) => this.onDragMove(event),
+    hover: (event) => this.onHover(event),
+    up: (event) => this.onPointerUp(event),
+    cancel: (event) => this.onPointerCancel(event),
+  });
   private lastPlaces = '';
   private readonly primitive: ISeriesPrimitive<Time> = {
     // Called by the chart whenever it redraws: the lines may have moved on screen.
@@ -90,13 +96,7 @@ export class TradeLinesLayer implements ChartLayer {
     for (const line of this.lines) this.createLine(line);
     const el = chart.chartElement();
     this.element = el;
-    el.addEventListener('pointerdown', this.onPointerDown, true);
-    el.addEventListener('pointermove', this.onPointerMove, true);
-    el.addEventListener('pointerup', this.onPointerUp, true);
-    el.addEventListener('pointercancel', this.onPointerCancel, true);
-    el.addEventListener('mousedown', this.onPress, true);
-    el.addEventListener('touchstart', this.onPress, true);
-    el.addEventListener('touchmove', this.onTouchMove, { capture: true, passive: false });
+    this.pointer.attach(chart, el);
     this.lastPlaces = '';
     this.place();
   }
@@ -105,13 +105,7 @@ export class TradeLinesLayer implements ChartLayer {
     if (this.drag) this.endDrag(false);
     const el = this.element;
     if (!el) return;
-    el.removeEventListener('pointerdown', this.onPointerDown, true);
-    el.removeEventListener('pointermove', this.onPointerMove, true);
-    el.removeEventListener('pointerup', this.onPointerUp, true);
-    el.removeEventListener('pointercancel', this.onPointerCancel, true);
-    el.removeEventListener('mousedown', this.onPress, true);
-    el.removeEventListener('touchstart', this.onPress, true);
-    el.removeEventListener('touchmove', this.onTouchMove, true);
+    this.pointer.detach();
     el.classList.remove('chart-trades-grab', 'chart-trades-dragging');
     const series = this.series;
     if (series) {
@@ -247,24 +241,14 @@ export class TradeLinesLayer implements ChartLayer {
   }
 
   private startDrag(line: LineDraw, event: PointerEvent): void {
-    const chart = this.chart;
-    if (!chart) return;
-    const options = chart.options();
+    // The chart must not scroll or zoom under the dragged line.
+    if (!this.pointer.start(event)) return;
     this.drag = {
       id: line.id,
       pointerId: event.pointerId,
       price: this.priceLines.get(line.id)?.options().price ?? line.price,
       moved: false,
-      restore: { handleScroll: options.handleScroll, handleScale: options.handleScale },
     };
-    // The chart must not scroll or zoom under the dragged line.
-    chart.applyOptions({ handleScroll: false, handleScale: false });
-    this.swallowPress = true;
-    try {
-      this.element?.setPointerCapture(event.pointerId);
-    } catch {
-      // a synthetic or already finished pointer cannot be captured; moves still arrive
-    }
     this.element?.classList.add('chart-trades-dragging');
   }
 
@@ -272,15 +256,7 @@ export class TradeLinesLayer implements ChartLayer {
     const drag = this.drag;
     if (!drag) return;
     this.drag = null;
-    this.swallowPress = false;
-    this.chart?.applyOptions(drag.restore as Parameters<IChartApi['applyOptions']>[0]);
-    try {
-      if (this.element?.hasPointerCapture(drag.pointerId)) {
-        this.element.releasePointerCapture(drag.pointerId);
-      }
-    } catch {
-      // nothing captured
-    }
+    this.pointer.end();
     this.element?.classList.remove('chart-trades-dragging');
     if (dropped && drag.moved) {
       this.events.drop(drag.id, drag.price);
@@ -290,38 +266,25 @@ export class TradeLinesLayer implements ChartLayer {
     }
   }
 
-  private readonly onPointerDown = (event: PointerEvent): void => {
-    if (this.drag || (event.pointerType === 'mouse' && event.button !== 0)) return;
+  private onPointerDown(event: PointerEvent): void {
+    if (this.drag) return;
     const line = this.hit(event);
     if (!line) return;
     // The chart's own handlers never see this press: it belongs to the line.
     event.preventDefault();
     event.stopPropagation();
     this.startDrag(line, event);
-  };
+  }
 
-  private readonly onPress = (event: Event): void => {
-    if (this.swallowPress) event.stopPropagation();
-  };
-
-  private readonly onTouchMove = (event: TouchEvent): void => {
-    // the page must not scroll while a finger drags a line
-    if (this.drag) {
-      event.preventDefault();
-      event.stopPropagation();
+  private onHover(event: PointerEvent): void {
+    if (event.pointerType === 'mouse') {
+      this.element?.classList.toggle('chart-trades-grab', this.hit(event) !== null);
     }
-  };
+  }
 
-  private readonly onPointerMove = (event: PointerEvent): void => {
+  private onDragMove(event: PointerEvent): void {
     const drag = this.drag;
-    if (!drag) {
-      if (event.pointerType === 'mouse') {
-        this.element?.classList.toggle('chart-trades-grab', this.hit(event) !== null);
-      }
-      return;
-    }
-    if (event.pointerId !== drag.pointerId) return;
-    event.stopPropagation();
+    if (!drag) return;
     const price = this.priceAt(this.local(event).y);
     if (price === null || !(price > 0) || price === drag.price) return;
     drag.price = price;
@@ -329,16 +292,15 @@ export class TradeLinesLayer implements ChartLayer {
     this.priceLines.get(drag.id)?.applyOptions({ price });
     this.events.dragMove(drag.id, price);
     this.place();
-  };
+  }
 
-  private readonly onPointerUp = (event: PointerEvent): void => {
+  private onPointerUp(event: PointerEvent): void {
     if (this.drag?.pointerId !== event.pointerId) return;
-    event.stopPropagation();
     this.endDrag(true);
-  };
+  }
 
-  private readonly onPointerCancel = (event: PointerEvent): void => {
+  private onPointerCancel(event: PointerEvent): void {
     if (this.drag?.pointerId !== event.pointerId) return;
     this.endDrag(false);
-  };
+  }
 }

@@ -6,6 +6,7 @@ import { buildUser } from '../../../test/fixtures';
 import { storeSession } from '../../../test/render';
 import { tradingKeys } from '../../trading/store';
 import { buildPosition, ok, stubTradingFetch, type Call } from '../../trading/testSupport';
+import { LIVE_COLOR } from '../../live-runs/markers';
 import { RECENT_FILL_ROWS, useFillMarkers } from './fills';
 
 const filled = (
@@ -72,6 +73,23 @@ describe('the account’s fills on the chart', () => {
       text: 'Sell 1',
     });
     expect(logRequests()).toHaveLength(2);
+  });
+
+  it('a live run’s fills get the live runs’ colour and say Live', async () => {
+    // the runner's key: 'lr', the run id's first 12 hex digits, the opening's bar and side
+    logs = [
+      { ...filled(3, 2, 45_200, 1_700_000_310), clientOrderId: 'lr0f8fad5bd9cb-o1700000240-2-0' },
+      ...logs,
+    ];
+    const { result } = renderHook(() => useFillMarkers('BTCUSDT', '1m', { up: 'g', down: 'r' }));
+    await waitFor(() => expect(result.current).toHaveLength(2));
+    expect(result.current[0]).toMatchObject({ color: 'g', text: 'Buy 1' });
+    expect(result.current[1]).toMatchObject({
+      time: 1_700_000_280,
+      shape: 'arrowDown',
+      color: LIVE_COLOR,
+      text: 'Live Sell 1',
+    });
   });
 
   it('asks nothing without an instrument', () => {

@@ -8,7 +8,8 @@ import { queryClient } from '../../../shared/queryClient';
 import { useAuthStore } from '../../auth/store';
 import { fetchOrderLogs } from '../../trading/api';
 import { useTradeList } from '../../trading/store';
-import { fillMarkersOf } from './model';
+import { isLiveRunOrder, LIVE_COLOR } from '../../live-runs/markers';
+import { fillMarkersOf, mergeMarkers } from './model';
 
 /*
  * The account's recent fills for the chart's markers: the newest rows of the order log (its
@@ -28,6 +29,12 @@ const NONE: readonly ChartMarker[] = [];
 
 const fillText = (side: Side, volume: number) =>
   messages.chartTrades.fillMarker(
+    side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell,
+    String(volume),
+  );
+
+const liveFillText = (side: Side, volume: number) =>
+  messages.liveRuns.marker(
     side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell,
     String(volume),
   );
@@ -76,11 +83,14 @@ export function useFillMarkers(
 
   const logs = query.data;
   const { up, down } = colors;
-  return useMemo(
-    () =>
-      symbol && logs && logs.length > 0
-        ? fillMarkersOf(logs, symbol, period, { buy: up, sell: down }, fillText)
-        : NONE,
-    [logs, symbol, period, up, down],
-  );
+  return useMemo(() => {
+    if (!symbol || !logs || logs.length === 0) return NONE;
+    // a live run's fills in its own colour, beside the trader's own and the backtest's
+    const live = logs.filter(isLiveRunOrder);
+    const own = live.length > 0 ? logs.filter((l) => !isLiveRunOrder(l)) : logs;
+    return mergeMarkers(
+      fillMarkersOf(own, symbol, period, { buy: up, sell: down }, fillText),
+      fillMarkersOf(live, symbol, period, { buy: LIVE_COLOR, sell: LIVE_COLOR }, liveFillText),
+    );
+  }, [logs, symbol, period, up, down]);
 }

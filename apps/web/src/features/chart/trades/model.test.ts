@@ -3,10 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { buildPending, buildPosition } from '../../trading/testSupport';
 import {
   checkExitDrop,
+  checkPendingDrop,
   exitEditOf,
   fillMarkersOf,
   lineProfit,
   mergeMarkers,
+  pendingChangeOf,
   snapDragPrice,
   tradeLinesOf,
   type TradeLine,
@@ -96,7 +98,8 @@ describe('the lines of a chart', () => {
         volume: 0.5,
         orderId: null,
         pId: '7',
-        draggable: false,
+        // dragged to change its price
+        draggable: true,
         trigger: 'stop',
         expireType: 'GFD',
       },
@@ -168,6 +171,35 @@ describe('dragging a TP or SL', () => {
   });
 });
 
+describe('dragging a pending order', () => {
+  it('moves its TP and SL along with its price, on the tick; unset levels stay unset', () => {
+    const pending = { pendPrice: 49_000, tp: 49_500, sl: 0 };
+    // −1234.5: TP 49 500 → 48 265.5
+    expect(pendingChangeOf(pending, 47_765.5, 0.1)).toEqual({
+      price: 47_765.5,
+      tp: 48_265.5,
+      sl: 0,
+    });
+  });
+
+  it('checks the ticket’s limit rule against the side’s quote, then the moved levels', () => {
+    const quote = { bid: 50_000, ask: 50_000.5 };
+    // a buy is measured against the ask: 0.999 × 50 000.5 → 49 950.4
+    expect(checkPendingDrop('buy', { price: 49_960, tp: 0, sl: 0 }, quote, 0.1)).toBe(
+      'Limit price must be between 40000.4 and 49950.4',
+    );
+    // a sell above the bid: 1.001 × 50 000 = 50 050 to 1.2 × = 60 000
+    expect(checkPendingDrop('sell', { price: 50_050, tp: 0, sl: 0 }, quote, 0.1)).toBeNull();
+    // a buy's SL must be below its price
+    expect(checkPendingDrop('buy', { price: 49_000, tp: 0, sl: 49_100 }, quote, 0.1)).toBe(
+      'SL price must be between 39200.0 and 48951.0',
+    );
+    expect(checkPendingDrop('buy', { price: 49_000, tp: 0, sl: 0 }, null, 0.1)).toBe(
+      'No quote available for this instrument',
+    );
+  });
+});
+
 describe('what a line stands for', () => {
   const terms = { volume_multiple: 10, margin_ratio_by_money: 0.1 };
   const buy: TradeLine = {
@@ -218,6 +250,9 @@ describe('fills as markers', () => {
         log({ sortId: 3, orderStatus: 4, transactTime: 1_700_000_200 }), // canceled
         log({ sortId: 2, orderStatus: 1, price: 0 }), // refused
         log({ sortId: 5, symbol: 'ETHUSDT' }),
+        // a TP/SL change and a pending order's change: logged as filled, but no fill
+        log({ sortId: 6, actionType: 3, price: 50_000.5, transactTime: 1_700_000_300 }),
+        log({ sortId: 7, actionType: 3, pId: '9', price: 49_000, transactTime: 1_700_000_310 }),
         log({ sortId: 1, transactTime: 1_700_000_130 }),
       ],
       'BTCUSDT',

@@ -4,10 +4,13 @@ import {
   closingPrice,
   formatPrice,
   profitLoss,
+  shiftExits,
   sideOfCmd,
   snapToTick,
   validateExitAgainstMarket,
   validateExitPrice,
+  validatePendingChange,
+  ACTION,
   type ContractTerms,
   type OrderLogView,
   type PendingView,
@@ -16,7 +19,7 @@ import {
   type Side,
 } from '@ct/domain';
 import type { ChartMarker } from '../../../shared/chartMarkers';
-import type { TpslEdit } from '../../trading/actions';
+import type { PendingChange, TpslEdit } from '../../trading/actions';
 
 /*
  * What the trader's own trades look like on a chart, as plain data: one line per open
@@ -41,7 +44,7 @@ export type TradeLine = {
   orderId: string | null;
   /** The pending order (pending lines). */
   pId: string | null;
-  /** TP and SL lines are dragged to change them; a pending order has no change call. */
+  /** TP, SL and pending lines are dragged to change them; a position's open price is not. */
   draggable: boolean;
   /** Pending lines: limit or stop, and GFD or GTC. */
   trigger: 'limit' | 'stop' | null;
@@ -104,7 +107,7 @@ export function tradeLinesOf(
       volume: o.volume,
       orderId: null,
       pId: o.pId,
-      draggable: false,
+      draggable: true,
       trigger: o.triggerType,
       expireType: o.expireType,
     });
@@ -161,6 +164,32 @@ export function exitEditOf(
 }
 
 /**
+ * What a pending order dropped at `price` changes: the price, and its TP and SL moved along
+ * so they keep their ticks from it (the ticket keeps them in sync the same way).
+ */
+export function pendingChangeOf(
+  pending: Pick<PendingView, 'pendPrice' | 'tp' | 'sl'>,
+  price: number,
+  tick: number,
+): PendingChange {
+  return { price, ...shiftExits(pending, pending.pendPrice, price, tick) };
+}
+
+/**
+ * Why a pending order cannot go where its line was dropped, or null: the ticket's limit
+ * rule against the live quote (band around the ask for a buy, the bid for a sell; tick),
+ * then its moved TP and SL against the new price — the server's rule of the change.
+ */
+export function checkPendingDrop(
+  side: Side,
+  change: PendingChange,
+  quote: { bid: number; ask: number } | null,
+  tick: number,
+): string | null {
+  return validatePendingChange(side, change, quote, tick);
+}
+
+/**
  * The P&L a line stands for, in the instrument currency: a position's floating P&L at the
  * quote (closing side), a TP's or SL's if the position closed there; null for pending lines,
  * without a quote or without the instrument's terms.
@@ -187,7 +216,8 @@ const FILLED = 2;
 /**
  * The account's fills of `symbol` as markers: a buy an up arrow with its tip at the fill
  * price, a sell a down arrow, at the bar of `period` that holds the fill time; oldest first.
- * Orders not filled (pending, refused, canceled) have no fill.
+ * Orders not filled (pending, refused, canceled) have no fill, and neither has a Modify row
+ * (actionType 3: a changed TP/SL or pending order, logged as filled at once).
  */
 export function fillMarkersOf(
   logs: readonly OrderLogView[],
@@ -197,7 +227,13 @@ export function fillMarkersOf(
   text: (side: Side, volume: number) => string,
 ): ChartMarker[] {
   return logs
-    .filter((l) => l.symbol === symbol && l.orderStatus === FILLED && l.price > 0)
+    .filter(
+      (l) =>
+        l.symbol === symbol &&
+        l.orderStatus === FILLED &&
+        l.actionType !== ACTION.modify &&
+        l.price > 0,
+    )
     .map((l): ChartMarker => {
       const side = sideOfCmd(l.cmd);
       const time = bucketStart(period, l.transactTime * 1000) / 1000;

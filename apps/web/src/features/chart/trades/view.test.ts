@@ -1,29 +1,35 @@
-import type { PositionView } from '@ct/domain';
+import type { PendingView, PositionView } from '@ct/domain';
 import { describe, expect, it, vi } from 'vitest';
-import type { ActionOutcome, EditableOrder, TpslEdit } from '../../trading/actions';
-import { buildPosition } from '../../trading/testSupport';
+import type { ActionOutcome, EditableOrder, PendingChange, TpslEdit } from '../../trading/actions';
+import { buildPending, buildPosition } from '../../trading/testSupport';
 import { tradeLinesOf } from './model';
 import { arrangeLabels, TradesView, type TradesViewDeps } from './view';
 
 /*
  * Dropping a dragged TP or SL: refused with the rule's message, or confirmed and saved with
- * the Edit Order panel's action, the other level kept.
+ * the Edit Order panel's action, the other level kept. Dropping a pending order's line: the
+ * ticket's limit rule, its TP/SL moved along, saved with the pending change call.
  */
 
 const colors = { up: 'green', down: 'red' };
 
 function setUp(
-  position: PositionView,
+  position: PositionView | null,
   outcome: ActionOutcome = { success: true, message: 'ok' },
   bid = 50_000,
+  pending: PendingView | null = null,
 ) {
   const save = vi.fn<(order: EditableOrder, edit: TpslEdit) => Promise<ActionOutcome>>(() =>
+    Promise.resolve(outcome),
+  );
+  const savePending = vi.fn<(p: PendingView, change: PendingChange) => Promise<ActionOutcome>>(() =>
     Promise.resolve(outcome),
   );
   const error = vi.fn<(message: string) => void>();
   const deps: TradesViewDeps = {
     quote: () => ({ bid, ask: bid + 0.5 }),
     save,
+    savePending,
     orderOf: (p) => ({
       orderId: p.orderId,
       symbol: p.symbol,
@@ -38,16 +44,17 @@ function setUp(
     error,
   };
   const view = new TradesView(deps);
-  const update = (p: PositionView | null) =>
+  const update = (p: PositionView | null, o: PendingView | null = pending) =>
     view.update({
-      lines: tradeLinesOf(p ? [p] : [], [], 'BTCUSDT'),
+      lines: tradeLinesOf(p ? [p] : [], o ? [o] : [], 'BTCUSDT'),
       positions: new Map(p ? [[p.orderId, p]] : []),
+      pendings: new Map(o ? [[o.pId, o]] : []),
       symbol: 'BTCUSDT',
       tick: 0.1,
       colors,
     });
   update(position);
-  return { view, save, error, update };
+  return { view, save, savePending, error, update };
 }
 
 // A buy opened at 50 000.5 with TP 50 100 and SL 49 900; the bid is 50 000 (tick 0.1).
@@ -138,6 +145,84 @@ describe('moving a TP or SL with the keys', () => {
     // a position line does not move; other keys are left to the page
     expect(view.key('position:12', 'ArrowUp')).toBe(false);
     expect(view.key('tp:12', 'Tab')).toBe(false);
+  });
+});
+
+// A buy limit at 49 000 with TP 49 500 and SL 48 500; the ask is 50 000.5 (tick 0.1).
+const pending = buildPending({ pId: '21', pendPrice: 49_000, tp: 49_500, sl: 48_500 });
+
+describe('dropping a pending order’s line', () => {
+  it('asks for confirmation, then saves the new price with TP and SL moved along', async () => {
+    const { view, savePending, error } = setUp(null, undefined, 50_000, pending);
+    view.drop('pending:21', 48_000);
+    expect(view.state.getState().confirm).toEqual({
+      id: 'pending:21',
+      kind: 'pending',
+      price: 48_000,
+    });
+    await view.confirm();
+    expect(savePending).toHaveBeenCalledTimes(1);
+    const [order, change] = savePending.mock.calls[0]!;
+    expect(order.pId).toBe('21');
+    // −1000: TP 49 500 → 48 500, SL 48 500 → 47 500
+    expect(change).toEqual({ price: 48_000, tp: 48_500, sl: 47_500 });
+    expect(error).not.toHaveBeenCalled();
+    expect(view.state.getState()).toMatchObject({ confirm: null, saving: false });
+  });
+
+  it('refuses a price outside the ticket’s band around the ask with its message', () => {
+    const { view, savePending, error } = setUp(null, undefined, 50_000, pending);
+    // below the ask 50 000.5: 0.8× = 40 000.4 to 0.999× = 49 950.4995 → 49 950.4
+    view.drop('pending:21', 49_990);
+    expect(error).toHaveBeenCalledWith('Limit price must be between 40000.4 and 49950.4');
+    expect(view.state.getState().confirm).toBeNull();
+    expect(savePending).not.toHaveBeenCalled();
+  });
+
+  it('refuses a move that would put its TP out of range', () => {
+    // a TP at the bottom of its range: 1.001 × 49 000 = 49 049
+    const tight = buildPending({ pId: '21', pendPrice: 49_000, tp: 49_049, sl: 0 });
+    const { view, error } = setUp(null, undefined, 50_000, tight);
+    // at 49 900 the TP moves to 49 949, below 1.001 × 49 900 = 49 949.9
+    view.drop('pending:21', 49_900);
+    expect(error).toHaveBeenCalledWith('TP price must be between 49949.9 and 59880.0');
+    expect(view.state.getState().confirm).toBeNull();
+  });
+
+  it('shows the server’s refusal and leaves the question', async () => {
+    const { view, error } = setUp(
+      null,
+      { success: false, message: 'Limit price must be between 40100.0 and 50049.9' },
+      50_000,
+      pending,
+    );
+    view.drop('pending:21', 48_000);
+    await view.confirm();
+    expect(error).toHaveBeenCalledWith('Limit price must be between 40100.0 and 50049.9');
+    expect(view.state.getState().confirm).toBeNull();
+  });
+
+  it('moves with the keys like a TP or SL, and a drop at its own price asks nothing', () => {
+    const { view, savePending } = setUp(null, undefined, 50_000, pending);
+    view.key('pending:21', 'ArrowDown', true);
+    expect(view.state.getState().dragging).toEqual({ id: 'pending:21', price: 48_999 });
+    view.key('pending:21', 'Enter');
+    expect(view.state.getState().confirm).toEqual({
+      id: 'pending:21',
+      kind: 'pending',
+      price: 48_999,
+    });
+    view.dismiss();
+    view.drop('pending:21', 49_000);
+    expect(view.state.getState().confirm).toBeNull();
+    expect(savePending).not.toHaveBeenCalled();
+  });
+
+  it('a pending order filled or canceled meanwhile ends the question', () => {
+    const { view, update } = setUp(null, undefined, 50_000, pending);
+    view.drop('pending:21', 48_000);
+    update(null, null);
+    expect(view.state.getState().confirm).toBeNull();
   });
 });
 

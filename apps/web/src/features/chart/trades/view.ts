@@ -1,17 +1,27 @@
-import type { PositionView } from '@ct/domain';
+import type { PendingView, PositionView } from '@ct/domain';
 import { LineStyle } from 'lightweight-charts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import { getQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { notify } from '../../../shared/notify';
 import {
+  modifyPendingOrder,
   updateTpsl,
   type ActionOutcome,
   type EditableOrder,
+  type PendingChange,
   type TpslEdit,
 } from '../../trading/actions';
 import { editableOrderOf } from '../../trading/dialogs';
-import { checkExitDrop, exitEditOf, snapDragPrice, type ExitKind, type TradeLine } from './model';
+import {
+  checkExitDrop,
+  checkPendingDrop,
+  exitEditOf,
+  pendingChangeOf,
+  snapDragPrice,
+  type ExitKind,
+  type TradeLine,
+} from './model';
 import { TradeLinesLayer, type LineDraw, type LinePlaces } from './TradeLinesLayer';
 
 /*
@@ -28,13 +38,14 @@ export type TradesViewState = {
   /** The line being dragged and its price under the pointer (on the tick). */
   dragging: { id: string; price: number } | null;
   /** A valid drop waiting for Confirm or Cancel. */
-  confirm: { id: string; kind: ExitKind; price: number } | null;
+  confirm: { id: string; kind: ExitKind | 'pending'; price: number } | null;
   saving: boolean;
 };
 
 export type TradesViewDeps = {
   quote: (symbol: string) => { bid: number; ask: number } | null;
   save: (order: EditableOrder, edit: TpslEdit) => Promise<ActionOutcome>;
+  savePending: (pending: PendingView, change: PendingChange) => Promise<ActionOutcome>;
   orderOf: (position: PositionView) => EditableOrder;
   error: (message: string) => void;
 };
@@ -45,6 +56,7 @@ const defaultDeps: TradesViewDeps = {
     return q && q.bid !== null && q.ask !== null ? { bid: q.bid, ask: q.ask } : null;
   },
   save: updateTpsl,
+  savePending: modifyPendingOrder,
   orderOf: editableOrderOf,
   error: (message) => notify.error(message),
 };
@@ -99,6 +111,7 @@ export class TradesView {
   private places: LinePlaces = new Map();
   private lines: readonly TradeLine[] = [];
   private positions: ReadonlyMap<string, PositionView> = new Map();
+  private pendings: ReadonlyMap<string, PendingView> = new Map();
   private symbol = '';
   private tick = 0.01;
 
@@ -118,12 +131,15 @@ export class TradesView {
   update(input: {
     lines: readonly TradeLine[];
     positions: ReadonlyMap<string, PositionView>;
+    /** The pending orders by pId (their lines are dragged to change them). */
+    pendings?: ReadonlyMap<string, PendingView>;
     symbol: string;
     tick: number;
     colors: Pick<ChartColors, 'up' | 'down'>;
   }): void {
     this.lines = input.lines;
     this.positions = input.positions;
+    this.pendings = input.pendings ?? new Map();
     this.symbol = input.symbol;
     this.tick = input.tick;
     this.layer.setTick(input.tick);
@@ -170,10 +186,17 @@ export class TradesView {
     }
   }
 
-  /** A TP or SL line was dropped: back with the rule's message, or ask for confirmation. */
+  /**
+   * A TP, SL or pending line was dropped: back with the rule's message, or ask for
+   * confirmation.
+   */
   drop(id: string, price: number): void {
     this.state.setState({ dragging: null });
     const line = this.lines.find((l) => l.id === id);
+    if (line?.kind === 'pending') {
+      this.dropPending(line, price);
+      return;
+    }
     const position = line?.orderId ? this.positions.get(line.orderId) : undefined;
     if (!line || !position || (line.kind !== 'tp' && line.kind !== 'sl')) {
       this.layer.showAt(id, null);
@@ -196,10 +219,35 @@ export class TradesView {
     this.layer.showAt(id, price);
   }
 
-  /** Confirm: saves the level with the Edit Order panel's action; the line stays on failure's old price. */
+  /**
+   * A pending order's line dropped at `price`: the price and its TP and SL moved along must
+   * pass the ticket's rules against the live quote, or the line goes back with the message.
+   */
+  private dropPending(line: TradeLine, price: number): void {
+    const pending = line.pId ? this.pendings.get(line.pId) : undefined;
+    if (!pending || price === pending.pendPrice) {
+      this.layer.showAt(line.id, null);
+      return;
+    }
+    const change = pendingChangeOf(pending, price, this.tick);
+    const problem = checkPendingDrop(line.side, change, this.deps.quote(this.symbol), this.tick);
+    if (problem) {
+      this.layer.showAt(line.id, null);
+      this.deps.error(problem);
+      return;
+    }
+    this.state.setState({ confirm: { id: line.id, kind: 'pending', price } });
+    this.layer.showAt(line.id, price);
+  }
+
+  /**
+   * Confirm: saves the level with the Edit Order panel's action (a pending order's price with
+   * its change call); on failure the line goes back to its old price.
+   */
   async confirm(): Promise<void> {
     const { confirm, saving } = this.state.getState();
     if (!confirm || saving) return;
+    if (confirm.kind === 'pending') return this.confirmPending(confirm.id, confirm.price);
     const line = this.lines.find((l) => l.id === confirm.id);
     const position = line?.orderId ? this.positions.get(line.orderId) : undefined;
     if (!position) return this.dismiss();
@@ -220,6 +268,25 @@ export class TradesView {
     }
   }
 
+  private async confirmPending(id: string, price: number): Promise<void> {
+    const line = this.lines.find((l) => l.id === id);
+    const pending = line?.pId ? this.pendings.get(line.pId) : undefined;
+    if (!pending) return this.dismiss();
+    this.state.setState({ saving: true });
+    let saved = false;
+    try {
+      const outcome = await this.deps.savePending(
+        pending,
+        pendingChangeOf(pending, price, this.tick),
+      );
+      saved = outcome.success;
+      if (!outcome.success) this.deps.error(outcome.message);
+    } finally {
+      this.state.setState({ saving: false, confirm: null });
+      if (!saved) this.layer.showAt(id, null);
+    }
+  }
+
   /** Cancel: the line goes back to its level. */
   dismiss(): void {
     const { confirm } = this.state.getState();
@@ -229,7 +296,7 @@ export class TradesView {
   }
 
   /**
-   * The keyboard's drag of a focused TP or SL label: Arrow Up / Down move it a tick (with
+   * The keyboard's drag of a focused TP, SL or pending label: Arrow Up / Down move it a tick (with
    * Shift ten), Enter drops it where it is (the same check and confirmation as a drop),
    * Escape puts it back. Answers whether the key was used.
    */

@@ -3,7 +3,9 @@ import {
   FileTextOutlined,
   HistoryOutlined,
   PlayCircleOutlined,
+  RadarChartOutlined,
   RobotOutlined,
+  ThunderboltOutlined,
 } from '@ant-design/icons';
 import { Button, Select, Space, Tooltip } from 'antd';
 import { messages } from '../../../i18n/messages';
@@ -16,6 +18,7 @@ import { setPanel, useEditorStore } from '../store';
 import { SaveMenu } from './SaveMenu';
 
 const m = messages.strategy;
+const live = messages.liveRuns;
 
 /** The saved-strategy dropdown, always with the read-only Default strategy first. */
 export function StrategySelect() {
@@ -36,7 +39,10 @@ export function StrategySelect() {
   );
 }
 
-/** The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Run Code. */
+/**
+ * The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Live Runs,
+ * Run live on paper, Run Code.
+ */
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
   // the run's place while it waits for a backtest slot (the server's queue, via its log)
@@ -44,6 +50,9 @@ export function StrategyToolbar() {
   const hasCode = useEditorStore((s) => s.code.trim() !== '');
   const openTaskList = useWorkbenchAddons((s) => s.openTaskList);
   const openPrompt = useWorkbenchAddons((s) => s.openPrompt);
+  const openLiveRun = useWorkbenchAddons((s) => s.openLiveRun);
+  const openLiveRuns = useWorkbenchAddons((s) => s.openLiveRuns);
+  const hasSelection = useEditorStore((s) => s.selected !== null);
   return (
     <Space wrap data-testid="strategy-toolbar">
       <StrategySelect />
@@ -64,6 +73,24 @@ export function StrategyToolbar() {
       <Button icon={<FileTextOutlined />} onClick={() => setPanel('logsOpen', true)}>
         {m.runLogs}
       </Button>
+      <Tooltip title={live.panelHint}>
+        <Button
+          icon={<RadarChartOutlined />}
+          disabled={!openLiveRuns}
+          onClick={() => openLiveRuns?.()}
+        >
+          {live.panel}
+        </Button>
+      </Tooltip>
+      <Tooltip title={live.runLiveHint}>
+        <Button
+          icon={<ThunderboltOutlined />}
+          disabled={!openLiveRun || !hasSelection}
+          onClick={() => openLiveRun?.()}
+        >
+          {live.runLive}
+        </Button>
+      </Tooltip>
       <Button
         type="primary"
         icon={<PlayCircleOutlined />}

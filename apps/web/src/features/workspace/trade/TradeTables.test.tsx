@@ -456,6 +456,40 @@ describe('trade tables', () => {
     }
   });
 
+  it.each([false, true])(
+    'order logs (narrow %s): a TP/SL change and a pending order’s change are Modify rows with their levels',
+    async (narrow) => {
+      const modifyTpsl = { ...LOG, sortId: 7, cmd: 1, actionType: 3, price: 45_000, tp: 45_600 };
+      const modifyOrder = {
+        ...LOG,
+        sortId: 6,
+        cmd: 1,
+        actionType: 3,
+        orderType: 2,
+        price: 44_000,
+        sl: 43_500,
+        orderId: null,
+        pId: '21',
+      };
+      stubTradingFetch({
+        '/trading/order/logs': ok({
+          orders: [modifyTpsl, modifyOrder, LOG],
+          lastSortId: -1,
+          total: 3,
+        }),
+      });
+      renderWithProviders(<OrderLogsTable narrow={narrow} />);
+      await waitFor(() => expect(rowsOf('Order Logs')).toHaveLength(3));
+      const [tpsl, order, close] = rowsOf('Order Logs');
+      expect(within(tpsl!).getByText('Modify TP/SL')).toBeInTheDocument();
+      expect(within(tpsl!).getByText('45600.0')).toBeInTheDocument();
+      expect(tpsl).toHaveTextContent('Filled');
+      expect(within(order!).getByText('Modify Order')).toBeInTheDocument();
+      expect(within(order!).getByText('43500.0')).toBeInTheDocument();
+      expect(within(close!).getByText('Close')).toBeInTheDocument();
+    },
+  );
+
   it('order logs: a TP close and an expiry say so; a second page comes from the cursor', async () => {
     const logs = Array.from({ length: 60 }, (_, i) => ({ ...LOG, sortId: 60 - i }));
     logs[0] = { ...LOG, sortId: 60, message: 'Take profit' };

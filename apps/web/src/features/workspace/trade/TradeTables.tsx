@@ -227,7 +227,13 @@ export function PendingOrdersTable({ active = true, narrow = false }: TradeTable
 const orderLogColumns: TableColumnsType<OrderLogRow> = [
   symbolColumn(),
   sideColumn('cmd', c.side),
-  labelColumn('actionType', c.action, orderActionLabel),
+  // our Modify rows (3) say what they changed: a position's TP/SL or a pending order
+  labelColumn(
+    'actionType',
+    c.action,
+    (action, row) => orderActionLabel(action, row.pId !== null),
+    orderActionLabel(3),
+  ),
   quantityColumn('volume', c.volume),
   priceColumn('price', c.price),
   priceColumn('marketPrice', c.marketPrice),

@@ -1,4 +1,9 @@
+import { screen } from '@testing-library/react';
+import type { ReactNode } from 'react';
 import { describe, expect, it } from 'vitest';
+import { buildPosition } from '../../trading/testSupport';
+import { renderWithProviders } from '../../../test/render';
+import type { OrderLogRow } from './types';
 import type { PositionRow } from './types';
 import {
   buttonColumn,
@@ -54,5 +59,41 @@ describe('trade table columns', () => {
     const long = priceColumn<PositionRow>('price', 'A very long price title');
     expect(long.width).toBe(textWidth('A very long price title'));
     expect(textWidth('Open Commission')).toBeGreaterThan(textWidth('Currency'));
+  });
+});
+
+describe('the instrument cell', () => {
+  const RUN = '0f8fad5b-d9cb-469f-a165-70867728950e';
+  const cell = (row: PositionRow) =>
+    (symbolColumn<PositionRow>() as { render: (v: string, row: PositionRow) => ReactNode }).render(
+      row.symbol,
+      row,
+    );
+
+  it('tags a position a live run opened, and only those', () => {
+    renderWithProviders(
+      <>
+        {cell(buildPosition({ orderId: '1', comment: `live:${RUN}` }))}
+        {cell(buildPosition({ orderId: '2', comment: 'my own' }))}
+      </>,
+    );
+    expect(screen.getAllByText('BTCUSDT')).toHaveLength(2);
+    const tags = screen.getAllByText('Live');
+    expect(tags).toHaveLength(1);
+    expect(screen.getByLabelText('Sent by live run 0f8fad5b')).toBeInTheDocument();
+  });
+
+  it('tags an order log row by the run’s order key', () => {
+    const column = symbolColumn<OrderLogRow>() as {
+      render: (v: string, row: Partial<OrderLogRow>) => ReactNode;
+    };
+    renderWithProviders(
+      <>
+        {column.render('ETHUSDT', { symbol: 'ETHUSDT', clientOrderId: 'lr0f8fad5bd9cb-c31' })}
+        {column.render('ETHUSDT', { symbol: 'ETHUSDT', clientOrderId: 'ticket-42' })}
+      </>,
+    );
+    expect(screen.getAllByText('Live')).toHaveLength(1);
+    expect(screen.getByLabelText('Sent by live run 0f8fad5b')).toBeInTheDocument();
   });
 });

@@ -3,6 +3,7 @@ import type { TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
 import { formatMoney, formatQuantity, formatTime } from '../../trading/format';
+import { LiveRunTag } from '../../live-runs/LiveRunTag';
 import { LevelCell, PnlText, PriceCell, SideCell } from './cells';
 
 /*
@@ -79,13 +80,22 @@ const numeric =
   (key: FieldOf<T, number>, title: string): Column<T> =>
     field<T, number>(key, title, kind, (v) => <span className="num">{format(v)}</span>, align);
 
-/** The instrument, pinned to the left. */
+/** Room for the Live tag beside the instrument (a row a live run sent). */
+const LIVE_TAG_WIDTH = 40;
+
+/** The instrument, pinned to the left; a row a live run sent carries its Live tag. */
 export const symbolColumn = <T extends WithSymbol>(): Column<T> => ({
   key: 'symbol',
   title: messages.columns.symbol,
   dataIndex: 'symbol',
-  width: widthOf('symbol', messages.columns.symbol),
+  width: widthOf('symbol', messages.columns.symbol) + LIVE_TAG_WIDTH,
   fixed: 'left',
+  render: (symbol: string, row: T) => (
+    <span className="live-run-symbol">
+      {symbol}
+      <LiveRunTag row={row as { comment?: string | null; clientOrderId?: string | null }} />
+    </span>
+  ),
 });
 
 /** Plain text (currency, time in force). */
@@ -116,13 +126,13 @@ export const idColumn = <T,>(key: FieldOf<T, string | number>, title: string) =>
   field<T, string | number>(key, title, 'id', undefined, 'right');
 
 /**
- * A code shown as its word (`label`): status, action, settlement, close reason; `longest`
- * is the longest word, which the column makes room for.
+ * A code shown as its word (`label`, which may look at the row): status, action, settlement,
+ * close reason; `longest` is the longest word, which the column makes room for.
  */
 export const labelColumn = <T,>(
   key: FieldOf<T, number>,
   title: string,
-  label: (code: number) => ReactNode,
+  label: (code: number, row: T) => ReactNode,
   longest = '',
 ) => field<T, number>(key, title, widthOf('label', title, longest), label);
 

@@ -1,0 +1,46 @@
+import fastifyHelmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+
+/**
+ * The Content Security Policy of every answer (the web app's pages above all):
+ * - scripts only from our own files: the bundle has no inline script and loads nothing
+ *   remote; workers (Monaco's editor worker, a bundled file; `blob:` for the dev server's
+ *   and Monaco's fallback worker) the same;
+ * - styles from our files and inline: antd's CSS-in-JS and Monaco insert `<style>` elements
+ *   and style attributes at run time (antd has no nonce here), and index.html has one small
+ *   `<style>`; styles cannot run code;
+ * - images and fonts from our files, `data:` (the favicon, icons) and `blob:` (chart and
+ *   screenshot exports);
+ * - connections to our own origin only (`'self'` covers ws: and wss: to it);
+ * - frames: our pages embed our own pages (/d child frames) and may be embedded only by them.
+ */
+export const CSP_DIRECTIVES = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  workerSrc: ["'self'", 'blob:'],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:', 'blob:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  frameSrc: ["'self'"],
+  frameAncestors: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'self'"],
+  formAction: ["'self'"],
+};
+
+/**
+ * Security headers with `@fastify/helmet`: the CSP above, `X-Content-Type-Options: nosniff`,
+ * `Referrer-Policy: same-origin`, `X-Frame-Options: SAMEORIGIN` (older browsers), COOP/CORP
+ * same-origin and HSTS (browsers heed it over https only). The referrer policy must not be
+ * `no-referrer`: with it a browser sends `Origin: null` on same-origin writes, which the
+ * CSRF check (csrf.ts) refuses.
+ */
+export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(fastifyHelmet, {
+    global: true,
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    referrerPolicy: { policy: 'same-origin' },
+    strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
+  });
+}

@@ -1,0 +1,3 @@
+export * from './schemas.ts';
+export * from './reconcile.ts';
+export * from './comparison.ts';
