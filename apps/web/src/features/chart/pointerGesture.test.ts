@@ -54,6 +54,27 @@ afterEach(() => {
 });
 
 describe('PointerGesture', () => {
+  it('cancels the touchend of a finger’s gesture, so lifting it clicks nothing under it', () => {
+    const { inner } = setup();
+    const lift = () => {
+      const end = new Event('touchend', { bubbles: true, cancelable: true });
+      inner.dispatchEvent(end);
+      return end.defaultPrevented;
+    };
+    inner.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    pointer(inner, 'pointerdown', 7, 'touch');
+    pointer(inner, 'pointermove', 7, 'touch');
+    pointer(inner, 'pointerup', 7, 'touch');
+    expect(lift()).toBe(true);
+    // a later tap that grabbed nothing is a tap as usual
+    inner.dispatchEvent(new Event('touchstart', { bubbles: true }));
+    expect(lift()).toBe(false);
+    // and a mouse's gesture leaves touches alone
+    pointer(inner, 'pointerdown');
+    pointer(inner, 'pointerup');
+    expect(lift()).toBe(false);
+  });
+
   it('turns the chart’s scrolling and scaling off during a gesture and puts back what they were', () => {
     const { inner, gesture, options, applyOptions } = setup();
     pointer(inner, 'pointerdown');

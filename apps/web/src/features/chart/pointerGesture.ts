@@ -24,6 +24,7 @@ export type PointerGestureHandlers = {
 
 type Active = {
   pointerId: number;
+  pointerType: string;
   restore: { handleScroll: unknown; handleScale: unknown };
 };
 
@@ -31,6 +32,8 @@ export class PointerGesture {
   private chart: IChartApi | null = null;
   private element: HTMLElement | null = null;
   private active: Active | null = null;
+  /** A finger's gesture just ended: its touchend must not become a click (see onTouchEnd). */
+  private swallowTouchEnd = false;
 
   constructor(private readonly handlers: PointerGestureHandlers) {}
 
@@ -45,6 +48,7 @@ export class PointerGesture {
     element.addEventListener('mousedown', this.onPress, true);
     element.addEventListener('touchstart', this.onPress, true);
     element.addEventListener('touchmove', this.onTouchMove, { capture: true, passive: false });
+    element.addEventListener('touchend', this.onTouchEnd, { capture: true, passive: false });
   }
 
   /** Stops listening; a running gesture ends first (the chart's scrolling comes back). */
@@ -59,6 +63,7 @@ export class PointerGesture {
       el.removeEventListener('mousedown', this.onPress, true);
       el.removeEventListener('touchstart', this.onPress, true);
       el.removeEventListener('touchmove', this.onTouchMove, true);
+      el.removeEventListener('touchend', this.onTouchEnd, true);
     }
     this.chart = null;
     this.element = null;
@@ -86,6 +91,7 @@ export class PointerGesture {
     const options = chart.options();
     this.active = {
       pointerId: event.pointerId,
+      pointerType: event.pointerType,
       restore: { handleScroll: options.handleScroll, handleScale: options.handleScale },
     };
     chart.applyOptions({ handleScroll: false, handleScale: false });
@@ -102,6 +108,7 @@ export class PointerGesture {
     const active = this.active;
     if (!active) return false;
     this.active = null;
+    this.swallowTouchEnd = active.pointerType === 'touch';
     this.chart?.applyOptions(active.restore as Parameters<IChartApi['applyOptions']>[0]);
     try {
       if (this.element?.hasPointerCapture(active.pointerId)) {
@@ -142,7 +149,20 @@ export class PointerGesture {
 
   /** The press that started a gesture never reaches the chart's own handlers. */
   private readonly onPress = (event: Event): void => {
+    if (event.type === 'touchstart') this.swallowTouchEnd = false;
     if (this.active) event.stopPropagation();
+  };
+
+  /**
+   * A short drag of a finger (under the browser's tap slop) ends as a tap: the browser would
+   * click whatever is under the finger when it lifts, such as the Confirm that the drop has
+   * just put there. The touchend of a finger's gesture is cancelled, and with it that click.
+   */
+  private readonly onTouchEnd = (event: TouchEvent): void => {
+    if (this.active?.pointerType === 'touch' || this.swallowTouchEnd) {
+      this.swallowTouchEnd = false;
+      if (event.cancelable) event.preventDefault();
+    }
   };
 
   private readonly onTouchMove = (event: TouchEvent): void => {
