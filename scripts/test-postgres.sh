@@ -4,6 +4,8 @@
 #   test-postgres.sh start DIR   initdb into the empty directory DIR, start the server and
 #                                print its connection URL (TEST_DATABASE_URL) on stdout
 #   test-postgres.sh stop DIR    stop it and delete DIR
+#   test-postgres.sh pause DIR   stop the server of DIR, keeping its data (a database outage)
+#   test-postgres.sh resume DIR  start it again
 #
 # It never touches a system cluster: its own data directory, trust authentication, no TCP
 # (a Unix socket in DIR/socket, so no port can clash) and fsync off. As root it runs as the
@@ -12,7 +14,7 @@
 set -euo pipefail
 
 usage() {
-  echo "usage: $0 start|stop DIR" >&2
+  echo "usage: $0 start|stop|pause|resume DIR" >&2
   exit 2
 }
 [ $# -eq 2 ] || usage
@@ -89,6 +91,16 @@ EOF
         echo "test-postgres: pg_ctl stop failed" >&2
     fi
     rm -rf "$dir"
+    ;;
+  pause)
+    [ -f "$marker" ] || fail "$dir was not made by $0; not touching it."
+    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --mode=fast --wait stop >/dev/null ||
+      fail "the server did not stop."
+    ;;
+  resume)
+    [ -f "$marker" ] || fail "$dir was not made by $0; not touching it."
+    as_owner "$bin/pg_ctl" --pgdata="$dir/data" --log="$dir/server.log" --wait --timeout=30 \
+      start >/dev/null || fail "the server did not start."
     ;;
   *) usage ;;
 esac

@@ -59,6 +59,12 @@ export async function openPglite(dir: string): Promise<Database> {
 
 export async function openPostgres(connectionString: string, max = 10): Promise<Database> {
   const pool = new pg.Pool({ connectionString, max });
+  // An idle connection the server ends (a restart, an outage, an administrator) reports
+  // here; the pool drops it and opens another on the next query. Unheard, the event would
+  // end the process: the outage shows in /readyz and in the failing requests instead.
+  pool.on('error', (error) => {
+    process.stderr.write(`PostgreSQL connection lost: ${error.message}\n`);
+  });
   // Fail at start, not on the first request, when the database is unreachable.
   const probe = await pool.connect();
   probe.release();
