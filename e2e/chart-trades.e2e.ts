@@ -13,6 +13,7 @@ import {
   toast,
   tradeRows,
 } from './support/trading.ts';
+import { dragUntilAsked } from './support/chart.ts';
 
 /*
  * The trader's own trades on the chart: a position's line (with its TP and SL) appears after
@@ -298,15 +299,16 @@ describe('trades on the chart, phone', () => {
     await tpLine.waitFor({ state: 'visible' });
     await screenshot(page, 'chart-trades-phone-light');
 
-    const a = {
-      price: Number(await position.getAttribute('data-price')),
-      y: await lineY(position),
-    };
-    const b = { price: Number(await tpLine.getAttribute('data-price')), y: await lineY(tpLine) };
-    // towards the open price (still inside the TP range): the TP sits at the top of the
-    // scale, which takes the lines in
-    await touchDrag(page, b.y, yOf(b.price - (b.price - a.price) * 0.25, a, b));
-    await tpLine.getByRole('button', { name: 'Confirm' }).waitFor();
+    await dragUntilAsked(tpLine, async () => {
+      const a = {
+        price: Number(await position.getAttribute('data-price')),
+        y: await lineY(position),
+      };
+      const b = { price: Number(await tpLine.getAttribute('data-price')), y: await lineY(tpLine) };
+      // towards the open price (still inside the TP range): the TP sits at the top of the
+      // scale, which takes the lines in
+      await touchDrag(page, b.y, yOf(b.price - (b.price - a.price) * 0.25, a, b));
+    });
     const asked = await askedPrice(tpLine);
     await screenshot(page, 'chart-trades-phone-confirm');
     await tpLine.getByRole('button', { name: 'Confirm' }).click();

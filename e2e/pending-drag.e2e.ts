@@ -13,6 +13,7 @@ import {
   toast,
   tradeRows,
 } from './support/trading.ts';
+import { dragUntilAsked } from './support/chart.ts';
 
 /*
  * Changing what already works by dragging its line on the chart: a TP line dragged shows a
@@ -271,9 +272,10 @@ describe('dragging a pending line, phone', () => {
 
     const line = lineLabel(page, new RegExp(`^Pending order ${pId}: Buy Limit 1 GTC at`));
     await line.waitFor({ state: 'visible', ...LIVE });
-    const from = await lineY(line);
-    await touchDrag(page, from, from + 24);
-    await line.getByRole('button', { name: 'Confirm' }).waitFor();
+    await dragUntilAsked(line, async () => {
+      const from = await lineY(line);
+      await touchDrag(page, from, from + 24);
+    });
     const asked = await askedPrice(line);
     await screenshot(page, 'pending-drag-phone-390-light-confirm');
     await line.getByRole('button', { name: 'Confirm' }).click();

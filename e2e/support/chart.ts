@@ -99,3 +99,25 @@ export const SCREENSHOT_CASES: readonly ScreenshotCase[] = [
   { name: '1024', viewport: 'desktop', width: 1024, height: 768 },
   { name: '390', viewport: 'phone' },
 ];
+
+/**
+ * Drags a chart line until its label asks for confirmation. `drag` measures where the line is
+ * and drags it; on a loaded machine the price scale may move between that measurement and the
+ * finger's press (a new bar, a tick rescaling it), and the press then lands beside the line and
+ * scrolls the chart instead: the drag is measured and tried again, up to `attempts` times.
+ */
+export async function dragUntilAsked(
+  line: Locator,
+  drag: () => Promise<void>,
+  attempts = 3,
+): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await drag();
+    try {
+      await line.getByRole('button', { name: 'Confirm' }).waitFor({ timeout: 5_000 });
+      return;
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+    }
+  }
+}

@@ -55,7 +55,7 @@ export type AppOptions = {
   broker?: Broker;
   /** The test-only quote pins: this process's feed by default; the cluster's active feed. */
   testPins?: (local: QuotePins) => QuotePins;
-  /** The login limits' counters: in memory by default; shared (Redis) with several nodes. */
+  /** The login and chat limits' counters: in memory by default; shared (Redis) across nodes. */
   rateLimitStore?: RateLimitStore;
   /** Holds a slowed login until its turn; tests pass one that moves their clock instead. */
   sleep?: (ms: number) => Promise<void>;
@@ -186,6 +186,7 @@ export async function buildApp({
     now,
     dataDir: config.dataDir,
     config: config.ai,
+    rateLimitStore,
     backtest: backtest.service,
     strategies: backtest.strategies,
   });

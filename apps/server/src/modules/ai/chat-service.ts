@@ -7,7 +7,8 @@ import {
 } from '@ct/domain';
 import OpenAI, { APIError, APIUserAbortError } from 'openai';
 import { RateLimitedError } from '../../http/errors.ts';
-import { SlidingWindowCounter, type Clock } from '../auth/rate-limit.ts';
+import type { Clock } from '../auth/rate-limit.ts';
+import type { RateLimitStore } from '../auth/rate-limit-store.ts';
 import type { AiConfig } from './config.ts';
 import { historyForProvider, systemMessage } from './context.ts';
 import { parseAiInput, TooLargeError, UnprocessableError } from './errors.ts';
@@ -41,6 +42,8 @@ export type ChatService = {
 export type ChatServiceDeps = {
   config: AiConfig;
   now: Clock;
+  /** Where the chats per user are counted: in memory, or shared by the API nodes (Redis). */
+  rateStore: RateLimitStore;
   providers: ProviderCatalogue;
   settings: SettingsService;
   /** Failures worth a log line; never given the key. */
@@ -105,8 +108,17 @@ function reasoningOf(delta: Record<string, unknown>): string {
 }
 
 export function createChatService(deps: ChatServiceDeps): ChatService {
-  const { config, providers, settings } = deps;
-  const rate = new SlidingWindowCounter(config.chatRate.limit, config.chatRate.windowMs, deps.now);
+  const { config, providers, settings, rateStore } = deps;
+  const { limit, windowMs } = config.chatRate;
+
+  /** Milliseconds until the user's window holds fewer than `limit` chats; 0 when it does. */
+  async function blockedForMs(key: string): Promise<number> {
+    const now = deps.now();
+    const list = await rateStore.events(key, now, windowMs);
+    if (list.length < limit) return 0;
+    const oldestThatCounts = list[list.length - limit] ?? now;
+    return Math.max(1, oldestThatCounts + windowMs - now);
+  }
 
   return {
     async prepare(userId, body) {
@@ -114,8 +126,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const tooLarge = chatSizeProblem(request);
       if (tooLarge) throw new TooLargeError(tooLarge);
 
-      const key = String(userId);
-      const blockedMs = rate.blockedForMs(key);
+      const key = `chat:user:${userId}`;
+      const blockedMs = await blockedForMs(key);
       if (blockedMs > 0) {
         const wait = Math.ceil(blockedMs / 1000);
         throw new RateLimitedError(
@@ -136,7 +148,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         (providerValue === saved.provider ? saved.model : provider.models[0]?.value);
       if (!model) throw new UnprocessableError('Please select a model');
 
-      rate.record(key);
+      // the window keeps `limit` chats at most: all the check above ever reads
+      await rateStore.hit(key, deps.now(), windowMs, limit);
       return {
         provider,
         model,

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
 import type { Clock } from '../auth/rate-limit.ts';
+import { MemoryRateLimitStore, type RateLimitStore } from '../auth/rate-limit-store.ts';
 import type { BacktestService } from '../backtest/service.ts';
 import type { StrategyService } from '../strategy/service.ts';
 import { createChatService, type ChatService } from './chat-service.ts';
@@ -30,6 +31,8 @@ export type AiModuleOptions = {
   /** Where the key file is made when no encryption key is configured. */
   dataDir: string;
   config?: AiConfig;
+  /** Counts the chats per user (the login limits' store: shared by the API nodes with Redis). */
+  rateLimitStore?: RateLimitStore;
   listModels?: ModelLister;
   /** The sandbox checks and the chart's bars of AI tasks. */
   backtest: Pick<BacktestService, 'check' | 'loadBars'>;
@@ -52,6 +55,7 @@ export function registerAi(app: FastifyInstance, options: AiModuleOptions): AiMo
   const chat = createChatService({
     config,
     now: options.now,
+    rateStore: options.rateLimitStore ?? new MemoryRateLimitStore(),
     providers,
     settings,
     warn: (details, message) => app.log.warn(details, message),

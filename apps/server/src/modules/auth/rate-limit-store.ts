@@ -1,5 +1,5 @@
 /**
- * Where the login limits keep their counters. In memory for one process
+ * Where the login and chat limits keep their counters. In memory for one process
  * (`MemoryRateLimitStore`); with several API nodes a shared implementation (Redis) makes
  * the limits hold across nodes. Every method is atomic for its key, and times are epoch
  * milliseconds passed in by the caller (the store reads no clock).
@@ -7,9 +7,10 @@
 export interface RateLimitStore {
   /**
    * Counts one event of `key` at `at` and forgets the key's events older than `windowMs`;
-   * returns how many events the window now holds (this one included).
+   * returns how many events the window now holds (this one included). Keeps the newest
+   * `keep` events at most (default `MAX_EVENTS_PER_KEY`, what the login limits need).
    */
-  hit(key: string, at: number, windowMs: number): Promise<number>;
+  hit(key: string, at: number, windowMs: number, keep?: number): Promise<number>;
   /** The key's event times within `windowMs` before `now`, oldest first. */
   events(key: string, now: number, windowMs: number): Promise<number[]>;
   /** Takes back one event recorded at `at` (an attempt that turned out fine). */
@@ -24,8 +25,8 @@ export interface RateLimitStore {
   takeTurn(key: string, now: number, spacingMs: number, maxWaitMs: number): Promise<number | null>;
 }
 
-/** Events kept per key at most: the login limits never need to count further. */
-const MAX_EVENTS_PER_KEY = 64;
+/** Events kept per key at most by default: the login limits never need to count further. */
+export const MAX_EVENTS_PER_KEY = 64;
 /** Operations between two sweeps of idle keys. */
 const SWEEP_EVERY = 1000;
 
@@ -40,11 +41,11 @@ export class MemoryRateLimitStore implements RateLimitStore {
   private opsSinceSweep = 0;
   private lastNow = 0;
 
-  async hit(key: string, at: number, windowMs: number): Promise<number> {
+  async hit(key: string, at: number, windowMs: number, keep = MAX_EVENTS_PER_KEY): Promise<number> {
     this.touch(at);
     const list = this.live(key, at, windowMs);
     list.push(at);
-    const kept = list.length > MAX_EVENTS_PER_KEY ? list.slice(-MAX_EVENTS_PER_KEY) : list;
+    const kept = list.length > keep ? list.slice(-keep) : list;
     this.eventsByKey.set(key, { windowMs, list: kept });
     return kept.length;
   }

@@ -1,21 +1,20 @@
-import type { RateLimitStore } from '../auth/rate-limit-store.ts';
+import { MAX_EVENTS_PER_KEY, type RateLimitStore } from '../auth/rate-limit-store.ts';
 import type { RedisLink } from './redis.ts';
 
 /** A key's events and its turns live under separate prefixes. */
 const EVENTS = 'ct:rl:e:';
 const TURNS = 'ct:rl:t:';
-/** Events kept per key at most, as the memory store keeps (the limits never count further). */
-const MAX_EVENTS_PER_KEY = 64;
 
 // Each operation is one Lua script, so it is atomic for its key across every node.
 const HIT = `
 local key, at, win, member = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
+local keep = tonumber(ARGV[4])
 redis.call('ZREMRANGEBYSCORE', key, '-inf', at - win)
 redis.call('ZADD', key, at, member)
 local n = redis.call('ZCARD', key)
-if n > ${MAX_EVENTS_PER_KEY} then
-  redis.call('ZREMRANGEBYRANK', key, 0, n - ${MAX_EVENTS_PER_KEY + 1})
-  n = ${MAX_EVENTS_PER_KEY}
+if n > keep then
+  redis.call('ZREMRANGEBYRANK', key, 0, n - keep - 1)
+  n = keep
 end
 redis.call('PEXPIRE', key, math.max(1, win))
 return n`;
@@ -32,7 +31,7 @@ redis.call('SET', KEYS[1], start + spacing, 'PX', start + spacing - now + 1000)
 return start`;
 
 /**
- * The login limits' counters in Redis (REDIS_URL), shared by every API node: a key's
+ * The login and chat limits' counters in Redis (REDIS_URL), shared by every API node: a key's
  * events are a sorted set scored by time, its turns one value; both expire with their
  * window, so idle keys (guessed emails) leave nothing behind.
  */
@@ -41,10 +40,10 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   constructor(private readonly link: RedisLink) {}
 
-  async hit(key: string, at: number, windowMs: number): Promise<number> {
+  async hit(key: string, at: number, windowMs: number, keep = MAX_EVENTS_PER_KEY): Promise<number> {
     // a member per event, also for two events in one millisecond
     const member = `${at}:${process.pid}:${++this.sequence}`;
-    const n = await this.link.commands.eval(HIT, 1, EVENTS + key, at, windowMs, member);
+    const n = await this.link.commands.eval(HIT, 1, EVENTS + key, at, windowMs, member, keep);
     return Number(n);
   }
 
