@@ -4,6 +4,7 @@ import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
 import {
+  clearTrades,
   LIVE,
   moveMarket,
   placeOrder,
@@ -123,6 +124,7 @@ describe('trades on the chart, desktop', () => {
     await loginThroughPage(page, password);
     await expectPath(page, '/desktop');
     await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    await clearTrades(page, SYMBOL);
     bid = await marketNow(page);
   });
   afterAll(async () => {
@@ -273,6 +275,7 @@ describe('trades on the chart, phone', () => {
     await loginThroughPage(page, password);
     await expectPath(page, '/phone');
     await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    await clearTrades(page, SYMBOL);
   });
   afterAll(async () => {
     await releaseQuote(page.request, SYMBOL);

@@ -4,6 +4,7 @@ import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
 import {
+  clearTrades,
   LIVE,
   moveMarket,
   placeOrder,
@@ -123,6 +124,7 @@ describe('dragging lines changes orders, desktop', () => {
     await loginThroughPage(page, password);
     await expectPath(page, '/desktop');
     await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    await clearTrades(page, SYMBOL);
     bid = await marketNow(page);
   });
   afterAll(async () => {
@@ -251,6 +253,7 @@ describe('dragging a pending line, phone', () => {
     await loginThroughPage(page, password);
     await expectPath(page, '/phone');
     await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    await clearTrades(page, SYMBOL);
   });
   afterAll(async () => {
     await releaseQuote(page.request, SYMBOL);

@@ -88,3 +88,40 @@ export async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void
   await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
   await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
 }
+
+/**
+ * Closes the current account's positions and cancels its pending orders on `symbol`. The
+ * journeys share the demo user, and an order another journey left open puts its lines on the
+ * chart too: the price scale takes every line in, so a leftover TP far away sits at the same
+ * edge of the pane as the one a journey is about to drag.
+ */
+export async function clearTrades(page: Page, symbol: string): Promise<void> {
+  const trader = await page.evaluate(() => localStorage.getItem('currentTrader'));
+  const { uuid, token } = JSON.parse(trader ?? '{}') as { uuid?: string; token?: string };
+  if (!uuid || !token) throw new Error('No current trading account');
+  const query = `uuid=${encodeURIComponent(uuid)}&token=${encodeURIComponent(token)}`;
+  const positions = (await (await page.request.get(`/trading/order/position?${query}`)).json()) as {
+    data?: { orders?: { orderId: string; symbol: string; volume: number; settledVol: number }[] };
+  };
+  for (const p of positions.data?.orders ?? []) {
+    if (p.symbol !== symbol) continue;
+    await page.request.post('/trading/order/close', {
+      data: {
+        uuid,
+        token,
+        orderId: p.orderId,
+        volume: p.volume - p.settledVol,
+        channel: 1,
+        device: 1,
+        closeTypeYT: 0,
+      },
+    });
+  }
+  const pendings = (await (await page.request.get(`/trading/order/pending?${query}`)).json()) as {
+    data?: { pendings?: { pId: string; symbol: string }[] };
+  };
+  for (const p of pendings.data?.pendings ?? []) {
+    if (p.symbol !== symbol) continue;
+    await page.request.post('/trading/order/pending/del', { data: { uuid, token, pId: p.pId } });
+  }
+}
