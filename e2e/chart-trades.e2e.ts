@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
@@ -15,6 +15,7 @@ import {
   tradeRows,
 } from './support/trading.ts';
 import { dragUntilAsked } from './support/chart.ts';
+import { askedPrice, chartLines, lineY, yOf } from './support/chartLines.ts';
 
 /*
  * The trader's own trades on the chart: a position's line (with its TP and SL) appears after
@@ -40,74 +41,7 @@ afterAll(async () => {
 
 // ---- helpers ----
 
-/** BTCUSDT's bid as the product quotes it now (the quote cache call), to the whole dollar. */
-async function marketNow(page: Page): Promise<number> {
-  const res = await page.request.post('/trading/symbol/cache', {
-    data: { channel: 1, device: 1, symbols: SYMBOL },
-  });
-  const body = (await res.json()) as { data: { caches: { bid: number }[] } };
-  const bid = body.data.caches[0]?.bid;
-  if (!bid) throw new Error(`No quote of ${SYMBOL}: ${JSON.stringify(body)}`);
-  return Math.round(bid);
-}
-
-function chart(page: Page): Locator {
-  return page.locator(`section.trading-chart:has([data-symbol="${SYMBOL}"])`).first();
-}
-
-/** The label of a line on the chart, by its accessible name. */
-function lineLabel(page: Page, name: string | RegExp): Locator {
-  return chart(page).getByRole('group', { name });
-}
-
-/** The y (page px) of a line: its label sits centred on it. */
-async function lineY(label: Locator): Promise<number> {
-  const box = await label.boundingBox();
-  if (!box) throw new Error('The line is not on screen');
-  return box.y + box.height / 2;
-}
-
-/** The page y of `price`, from two lines whose prices and ys are known. */
-function yOf(price: number, a: { price: number; y: number }, b: { price: number; y: number }) {
-  return a.y + ((price - a.price) * (b.y - a.y)) / (b.price - a.price);
-}
-
-/** Drags with the mouse from `fromY` to `toY`, in the middle of the chart's pane or at `atX`. */
-async function mouseDrag(page: Page, fromY: number, toY: number, atX?: number): Promise<void> {
-  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
-  if (!box) throw new Error('No chart');
-  const x = atX ?? box.x + box.width * 0.55;
-  await page.mouse.move(x, fromY);
-  await page.mouse.down();
-  await page.mouse.move(x, toY, { steps: 8 });
-  await page.mouse.up();
-}
-
-/** Drags with a finger (touch events through the DevTools protocol, as a phone sends them). */
-async function touchDrag(page: Page, fromY: number, toY: number): Promise<void> {
-  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
-  if (!box) throw new Error('No chart');
-  const x = Math.round(box.x + box.width * 0.5);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Input.dispatchTouchEvent', {
-    type: 'touchStart',
-    touchPoints: [{ x, y: Math.round(fromY) }],
-  });
-  for (let i = 1; i <= 8; i++) {
-    const y = Math.round(fromY + ((toY - fromY) * i) / 8);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
-
-/** The price a confirmation asks for: 'Move TP to 61234.5?'. */
-async function askedPrice(label: Locator): Promise<string> {
-  const text = (await label.getByText(/^Move TP to [\d.]+\?$/).textContent()) ?? '';
-  const match = /to ([\d.]+)\?/.exec(text);
-  if (!match?.[1]) throw new Error(`No price in "${text}"`);
-  return match[1];
-}
+const { chart, lineLabel, marketNow, mouseDrag, touchDrag } = chartLines(SYMBOL);
 
 // Columns of the wide positions table.
 const POS = { tp: 6, sl: 7 };
@@ -188,7 +122,7 @@ describe('trades on the chart, desktop', () => {
     await mouseDrag(page, tp.y, yOf(target, open, tp));
 
     await tpLine.getByRole('button', { name: 'Confirm' }).waitFor();
-    newTp = await askedPrice(tpLine);
+    newTp = await askedPrice(tpLine, 'TP');
     expect(Math.abs(Number(newTp) - target)).toBeLessThan((tp.price - open.price) * 0.2);
     await screenshot(page, 'chart-trades-desktop-confirm');
     await tpLine.getByRole('button', { name: 'Confirm' }).click();
@@ -312,7 +246,7 @@ describe('trades on the chart, phone', () => {
       // scale, which takes the lines in
       await touchDrag(page, b.y, yOf(b.price - (b.price - a.price) * 0.25, a, b));
     });
-    const asked = await askedPrice(tpLine);
+    const asked = await askedPrice(tpLine, 'TP');
     await screenshot(page, 'chart-trades-phone-confirm');
     await tpLine.getByRole('button', { name: 'Confirm' }).click();
     await toast(page, 'Take Profit / Stop Loss updated successfully');

@@ -1,4 +1,4 @@
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
@@ -15,6 +15,7 @@ import {
   tradeRows,
 } from './support/trading.ts';
 import { dragUntilAsked } from './support/chart.ts';
+import { askedPrice, chartLines, lineY, placeOf, yOf } from './support/chartLines.ts';
 
 /*
  * Changing what already works by dragging its line on the chart: a TP line dragged shows a
@@ -38,76 +39,7 @@ afterAll(async () => {
   await browser.close();
 });
 
-/** BTCUSDT's bid as the product quotes it now, to the whole dollar. */
-async function marketNow(page: Page): Promise<number> {
-  const res = await page.request.post('/trading/symbol/cache', {
-    data: { channel: 1, device: 1, symbols: SYMBOL },
-  });
-  const body = (await res.json()) as { data: { caches: { bid: number }[] } };
-  const bid = body.data.caches[0]?.bid;
-  if (!bid) throw new Error(`No quote of ${SYMBOL}: ${JSON.stringify(body)}`);
-  return Math.round(bid);
-}
-
-function chart(page: Page): Locator {
-  return page.locator(`section.trading-chart:has([data-symbol="${SYMBOL}"])`).first();
-}
-
-function lineLabel(page: Page, name: string | RegExp): Locator {
-  return chart(page).getByRole('group', { name });
-}
-
-/** The y (page px) of a line: its label sits centred on it. */
-async function lineY(label: Locator): Promise<number> {
-  const box = await label.boundingBox();
-  if (!box) throw new Error('The line is not on screen');
-  return box.y + box.height / 2;
-}
-
-/** A line's price and y. */
-async function placeOf(label: Locator): Promise<{ price: number; y: number }> {
-  return { price: Number(await label.getAttribute('data-price')), y: await lineY(label) };
-}
-
-/** The page y of `price`, from two lines whose prices and ys are known. */
-function yOf(price: number, a: { price: number; y: number }, b: { price: number; y: number }) {
-  return a.y + ((price - a.price) * (b.y - a.y)) / (b.price - a.price);
-}
-
-async function mouseDrag(page: Page, fromY: number, toY: number): Promise<void> {
-  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
-  if (!box) throw new Error('No chart');
-  const x = box.x + box.width * 0.55;
-  await page.mouse.move(x, fromY);
-  await page.mouse.down();
-  await page.mouse.move(x, toY, { steps: 8 });
-  await page.mouse.up();
-}
-
-async function touchDrag(page: Page, fromY: number, toY: number): Promise<void> {
-  const box = await chart(page).getByTestId('chart-canvas').boundingBox();
-  if (!box) throw new Error('No chart');
-  const x = Math.round(box.x + box.width * 0.5);
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Input.dispatchTouchEvent', {
-    type: 'touchStart',
-    touchPoints: [{ x, y: Math.round(fromY) }],
-  });
-  for (let i = 1; i <= 8; i++) {
-    const y = Math.round(fromY + ((toY - fromY) * i) / 8);
-    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ x, y }] });
-  }
-  await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
-  await cdp.detach();
-}
-
-/** The price a confirmation on `label` asks for: 'Move … to 61234.5?'. */
-async function askedPrice(label: Locator): Promise<string> {
-  const text = (await label.getByText(/^Move .+ to [\d.]+\?$/).textContent()) ?? '';
-  const match = / to ([\d.]+)\?$/.exec(text);
-  if (!match?.[1]) throw new Error(`No price in "${text}"`);
-  return match[1];
-}
+const { chart, lineLabel, marketNow, mouseDrag, touchDrag } = chartLines(SYMBOL);
 
 // Column of the pending price in the Pending table.
 const PEND_PRICE = 3;
