@@ -72,11 +72,13 @@ describe('a run waiting for a backtest slot', () => {
       },
       timeout: 60_000,
     });
+    // the blocker has reached the sandbox
     await waitUntil(
-      async () => (await page.request.get('/api/backtest/status')).ok(),
-      (ok) => ok,
+      async () =>
+        ((await (await page.request.get('/api/backtest/status')).json()) as { running: number })
+          .running,
+      (running) => running >= 1,
     );
-    await page.waitForTimeout(500); // the blocker has reached the sandbox
 
     await run.click();
     const queued = editor().getByRole('button', { name: 'Queued: next to run' });

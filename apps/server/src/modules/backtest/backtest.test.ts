@@ -472,6 +472,7 @@ describe('sandbox status and unavailability', () => {
       state: 'ready',
       mode: 'bwrap',
       reason: null,
+      running: 0,
       limits: { timeout_ms: 5000, memory_bytes: 512 * 1024 * 1024, max_log_bytes: 1024 * 1024 },
     });
   });

@@ -165,6 +165,8 @@ export function backtestRoutes(
       state: status.state,
       mode: status.mode,
       reason: status.reason,
+      // runs in the sandbox now, all users together
+      running: pool.runningCount(),
       limits: {
         timeout_ms: s.timeoutMs,
         memory_bytes: s.memoryBytes,
