@@ -22,7 +22,13 @@ import { registerBacktest, type BacktestModule } from './modules/backtest/module
 import { registerCharts } from './modules/charts/module.ts';
 import { registerLiveRuns, type LiveRunsModule } from './modules/live-runs/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
-import { InProcessBroker, type Broker } from './modules/gateway/broker.ts';
+import {
+  InProcessBroker,
+  SESSION_ENDED_CHANNEL,
+  isInternalChannel,
+  sessionEndedSchema,
+  type Broker,
+} from './modules/gateway/broker.ts';
 import { DEFAULT_GATEWAY_OPTIONS, GatewayHub } from './modules/gateway/hub.ts';
 import { createGatewayPolicy } from './modules/gateway/policy.ts';
 import { gatewayRoutes } from './modules/gateway/routes.ts';
@@ -156,10 +162,20 @@ export async function buildApp({
     DEFAULT_GATEWAY_OPTIONS,
     now,
   );
-  const stopListening = broker.listen(({ channel, data }) => hub.publish(channel, data));
-  // a logout ends the live connections and private subscriptions its tokens opened here (on
-  // other nodes: their tokens' refresh finds the session over, within LIVE_TOKEN_TTL_SECONDS)
-  auth.onSessionEnded((sessionId) => hub.endSession(sessionId));
+  const stopListening = broker.listen(({ channel, data }) => {
+    if (channel === SESSION_ENDED_CHANNEL) {
+      const ended = sessionEndedSchema.safeParse(data);
+      if (!ended.success) return;
+      auth.forgetSession(ended.data.sessionId);
+      hub.endSession(ended.data.sessionId);
+      return;
+    }
+    if (!isInternalChannel(channel)) hub.publish(channel, data);
+  });
+  // a logout ends the live connections and private subscriptions its tokens opened, on
+  // every node: the broker carries it (Redis between nodes); a node that missed it still
+  // stops at its tokens' refresh, within LIVE_TOKEN_TTL_SECONDS
+  auth.onSessionEnded((sessionId) => broker.publish(SESSION_ENDED_CHANNEL, { sessionId }));
   const trading = await registerTrading(app, {
     db,
     market,
@@ -177,6 +193,7 @@ export async function buildApp({
     now,
     sandbox: config.sandbox,
     publicOrigins: config.publicOrigins,
+    broker,
     results: { maxBytes: config.resultMaxBytes, quotaBytes: config.resultQuotaBytes },
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),

@@ -186,6 +186,15 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
     for (const listener of endedListeners) listener(auth.sessionId);
   }
 
+  /**
+   * A session ended on another node (the broker said so): its cached identities go at once
+   * instead of within the cache's bound.
+   */
+  function forgetSession(sessionId: number): void {
+    sessionsSeen.forgetSession(sessionId);
+    tradersSeen.forgetSession(sessionId);
+  }
+
   /** Calls `listener` with the id of every session logged out here; returns the unsubscribe. */
   function onSessionEnded(listener: (sessionId: number) => void): () => void {
     endedListeners.add(listener);
@@ -197,5 +206,13 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
     return isSessionLive(db, sessionId, nowSec());
   }
 
-  return { login, checkSession, checkTrader, logout, onSessionEnded, isSessionLive: sessionIsLive };
+  return {
+    login,
+    checkSession,
+    checkTrader,
+    logout,
+    onSessionEnded,
+    forgetSession,
+    isSessionLive: sessionIsLive,
+  };
 }

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { LOG_LINE_CHANNEL, type Broker } from '../gateway/broker.ts';
+
 /** What the hub needs of a WebSocket. */
 export type LogSocket = {
   send: (text: string) => void;
@@ -29,12 +32,39 @@ export const SLOW_READER_CLOSE = { code: 3008, reason: 'slow' } as const;
 /** The close of a socket over a cap (when the upgrade's own check was overtaken). */
 export const TOO_MANY_CLOSE = { code: 1008, reason: 'too many log sockets' } as const;
 
-/** The log sockets `/ws/{clientId}` of each user, by client id. */
+// a printed line between nodes (LOG_LINE_CHANNEL)
+const relayedLineSchema = z.object({
+  u: z.number().int(),
+  c: z.string(),
+  l: z.string(),
+});
+
+/**
+ * The log sockets `/ws/{clientId}` of each user, by client id. With a relay (the node's
+ * broker), a line printed on one node reaches the user's sockets on every node: a live run
+ * on a worker, a backtest on the API node the editor's socket is not connected to.
+ */
 export class LogHub {
   private readonly sockets = new Map<string, Set<LogSocket>>();
   private readonly perUser = new Map<number, number>();
+  private readonly stopRelay: () => void;
 
-  constructor(readonly limits: LogSocketLimits = DEFAULT_LOG_SOCKET_LIMITS) {}
+  constructor(
+    readonly limits: LogSocketLimits = DEFAULT_LOG_SOCKET_LIMITS,
+    private readonly relay: Broker | null = null,
+  ) {
+    this.stopRelay =
+      relay?.listen(({ channel, data }) => {
+        if (channel !== LOG_LINE_CHANNEL) return;
+        const parsed = relayedLineSchema.safeParse(data);
+        if (parsed.success) this.deliver(parsed.data.u, parsed.data.c, parsed.data.l);
+      }) ?? (() => {});
+  }
+
+  /** Stops hearing lines of other nodes. */
+  close(): void {
+    this.stopRelay();
+  }
 
   private static key(userId: number, clientId: string): string {
     return `${userId}\u0000${clientId}`;
@@ -82,11 +112,20 @@ export class LogHub {
   }
 
   /**
-   * Sends one line to every socket of this user's client id. A socket whose unsent bytes
-   * would pass the bound is cut (SLOW_READER_CLOSE); the others are not held back.
+   * Sends one line to every socket of this user's client id, on every node when there is a
+   * relay (in-process: at once, inside this call).
    */
   publish(userId: number, clientId: string | null, line: string): void {
     if (clientId === null) return;
+    if (this.relay) this.relay.publish(LOG_LINE_CHANNEL, { u: userId, c: clientId, l: line });
+    else this.deliver(userId, clientId, line);
+  }
+
+  /**
+   * Sends one line to this node's sockets of the user's client id. A socket whose unsent
+   * bytes would pass the bound is cut (SLOW_READER_CLOSE); the others are not held back.
+   */
+  private deliver(userId: number, clientId: string, line: string): void {
     const set = this.sockets.get(LogHub.key(userId, clientId));
     if (!set) return;
     const bytes = Buffer.byteLength(line);

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
+import type { Broker } from '../gateway/broker.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { strategyRoutes } from '../strategy/routes.ts';
 import {
@@ -34,6 +35,8 @@ export type BacktestModuleOptions = {
   results?: { maxBytes?: number; quotaBytes?: number };
   /** Origins besides the page's own that may open the log socket (PUBLIC_ORIGIN). */
   publicOrigins?: readonly string[];
+  /** The node's broker: printed lines reach log sockets on every node (none: this node's). */
+  broker?: Broker;
 };
 
 /**
@@ -49,7 +52,7 @@ export function registerBacktest(
     warn: (message) => app.log.warn(message),
     error: (message) => app.log.error(message),
   });
-  const logs = new LogHub(options.logSockets);
+  const logs = new LogHub(options.logSockets, options.broker ?? null);
   const service = createBacktestService({
     db: options.db,
     pool: sandbox,
@@ -69,6 +72,7 @@ export function registerBacktest(
   app.addHook('onClose', async () => {
     await sandbox.close();
     await service.flush();
+    logs.close();
   });
   return { sandbox, service, strategies, logs };
 }

@@ -17,6 +17,7 @@ import {
   type OpenAiTestServer,
 } from '../../test/openai-test-server.ts';
 import { answerWith, GOOD_STRATEGY } from '../ai/tasks-support.ts';
+import { dailyBars } from '../backtest/test-support.ts';
 import {
   Node,
   hasPostgres,
@@ -275,6 +276,55 @@ describe.skipIf(!READY)('several nodes sharing PostgreSQL and Redis', () => {
     );
     expect(filled).toHaveLength(1);
     await trade(apiB, '/trading/order/close', { orderId: filled[0]?.orderId, volume: VOLUME });
+  });
+
+  it('a logout on B ends at once the live connection its session opened on A', async () => {
+    const second = await loginDemo(apiA.port);
+    const owner = `uuid=${second.trader.uuid}&token=${second.trader.token}`;
+    const tokenReply = await request(
+      apiA.port,
+      'GET',
+      `/api/live/token?${owner}`,
+      undefined,
+      second.cookie,
+    );
+    const live = new LiveClient(apiA.port, liveTokenSchema.parse(JSON.parse(tokenReply.body)));
+    clients.push(live);
+    const codes: number[] = [];
+    live.client.on('connecting', (ctx) => codes.push(ctx.code));
+    await waitUntil('the connection on A', () => live.client.state === 'connected');
+    const out = await request(apiB.port, 'POST', '/user/api/v1/account/logout', {}, second.cookie);
+    expect(out.status, out.body).toBe(200);
+    // not at the token's refresh (LIVE_TOKEN_TTL_SECONDS): the broker carries the logout
+    await waitUntil('the session-ended close (3011) on A', () => codes.includes(3011), 5_000);
+    live.close();
+  });
+
+  it("a printed line of a backtest run on A reaches the editor's log socket on B", async () => {
+    const lines: string[] = [];
+    const socket = new WebSocket(`ws://127.0.0.1:${apiB.port}/ws/cluster-tab`, {
+      headers: { cookie: `ct_sid=${cookie}` },
+    });
+    socket.on('message', (data: Buffer) => lines.push(data.toString()));
+    await new Promise((resolve, reject) => {
+      socket.once('open', resolve);
+      socket.once('error', reject);
+    });
+    try {
+      await call(apiA, 'POST', '/api/backtest/code', {
+        code: 'def main(d):\n    print("printed on node A")\n    return []',
+        filename: 'cluster.py',
+        historical_data: dailyBars(30),
+        client_id: 'cluster-tab',
+        symbol: SYMBOL,
+      });
+      await waitUntil(
+        () => `the line on B (got ${JSON.stringify(lines)})`,
+        () => lines.includes('printed on node A'),
+      );
+    } finally {
+      socket.close();
+    }
   });
 
   it(

@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/wait-for.ts';
-import { InProcessBroker } from './broker.ts';
+import { InProcessBroker, LOG_LINE_CHANNEL, SESSION_ENDED_CHANNEL } from './broker.ts';
 import { alsoToCentrifugo, CentrifugoPublisher } from './centrifugo-publisher.ts';
 
 const KEY = 'centrifugo-api-key-for-tests';
@@ -190,6 +190,20 @@ describe('the Centrifugo publisher (broker interface over the HTTP publish API)'
     broker.publish('public:XAUUSD', tick(2000));
     expect(heard).toEqual([tick(2000)]);
     await publisher.whenIdle();
+    expect(centrifugo.received).toEqual([{ channel: 'public:XAUUSD', data: tick(2000) }]);
+  });
+
+  it("keeps the nodes' own messages (a session's end, printed lines) from Centrifugo", async () => {
+    const centrifugo = await fakeCentrifugo();
+    const publisher = new CentrifugoPublisher({ apiUrl: centrifugo.apiUrl, apiKey: KEY });
+    const broker = alsoToCentrifugo(new InProcessBroker(), publisher);
+    const heard: string[] = [];
+    broker.listen(({ channel }) => heard.push(channel));
+    broker.publish(SESSION_ENDED_CHANNEL, { sessionId: 5 });
+    broker.publish(LOG_LINE_CHANNEL, { u: 1, c: 'tab', l: 'printed' });
+    broker.publish('public:XAUUSD', tick(2000));
+    await publisher.whenIdle();
+    expect(heard).toEqual([SESSION_ENDED_CHANNEL, LOG_LINE_CHANNEL, 'public:XAUUSD']);
     expect(centrifugo.received).toEqual([{ channel: 'public:XAUUSD', data: tick(2000) }]);
   });
 });

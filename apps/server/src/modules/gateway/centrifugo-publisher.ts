@@ -1,4 +1,4 @@
-import type { Broker, PublicationListener } from './broker.ts';
+import { isInternalChannel, type Broker, type PublicationListener } from './broker.ts';
 
 /*
  * Publishing to a Centrifugo cluster instead of (or next to) our own gateway: the broker
@@ -61,7 +61,8 @@ export class CentrifugoPublisher implements Broker {
   /** Delivers to local listeners at once and queues the HTTP publish. */
   publish(channel: string, data: unknown): void {
     for (const listener of this.listeners) listener({ channel, data });
-    if (this.closed) return;
+    // the nodes' own messages (a session's end, printed lines) are not Centrifugo's
+    if (this.closed || isInternalChannel(channel)) return;
     let queue = this.queues.get(channel);
     if (!queue) {
       queue = [];

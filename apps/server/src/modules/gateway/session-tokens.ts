@@ -2,9 +2,9 @@ import { signLiveToken } from './jwt.ts';
 
 /**
  * Live tokens last this long at most; the centrifuge client asks again (its `getToken`, an
- * HTTP call that needs a live session) before expiry. Short, so that a session ended on
- * another node (which cannot close this node's sockets) stops its live data within this
- * and the gateway's grace.
+ * HTTP call that needs a live session) before expiry. A logout reaches every node through
+ * the broker at once; short tokens bound the case where that message was lost (the session
+ * then stops its live data within this and the gateway's grace).
  */
 export const LIVE_TOKEN_TTL_SECONDS = 2 * 60;
 
