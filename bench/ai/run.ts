@@ -1,8 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { postJson, withTestModelProduct } from '../support/server.ts';
 
 /*
  * The chat relay's overhead: time to the first streamed token through POST /api/ai/chat of
@@ -11,8 +7,6 @@ import { fileURLToPath } from 'node:url';
  * run; and tokens per second relayed from a fast upstream (no pause between pieces), next
  * to the same stream read directly.
  */
-
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export type AiBenchOptions = {
   /** Sequential chats measured per path for the first-token time (after 5 warm-up ones). */
@@ -46,35 +40,6 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/** Starts a child that prints a line matching `pattern` once it listens; resolves the match. */
-export function startChild(
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  pattern: RegExp,
-): Promise<{ child: ChildProcess; match: RegExpExecArray }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let stdout = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      stdout += chunk.toString();
-      const match = pattern.exec(stdout);
-      if (match) resolve({ child, match });
-    });
-    child.once('exit', (code) => reject(new Error(`${args[0]} exited (${code}) before it ran`)));
-  });
-}
-
-export async function stopChild(child: ChildProcess | undefined): Promise<void> {
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 /**
  * Reads a streamed answer to the end; returns the milliseconds from `sent` to the first
  * chunk that holds `firstMarker`, and how many times `countMarker` occurs.
@@ -106,61 +71,10 @@ async function readStream(
   return { firstMs, count, endMs: performance.now() - sent };
 }
 
-export async function postJson(url: string, body: unknown, cookie?: string): Promise<Response> {
-  return fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      ...(cookie ? { cookie: `ct_sid=${cookie}` } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-}
-
 export async function runAiBench(options: Partial<AiBenchOptions> = {}): Promise<AiBenchResult> {
   const o = { ...DEFAULT_AI_BENCH_OPTIONS, ...options };
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-ai-'));
-  let upstream: ChildProcess | undefined;
-  let server: ChildProcess | undefined;
-  try {
-    const test = await startChild(
-      ['apps/server/src/test/openai-test-server.ts', '--port', '0'],
-      {},
-      /test server at (http:\/\/\S+\/v1)/,
-    );
-    upstream = test.child;
-    const base = test.match[1] ?? '';
-    const product = await startChild(
-      ['apps/server/src/main.ts'],
-      {
-        DATA_DIR: root,
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        WEB_DIST: path.join(root, 'no-web'),
-        OLLAMA_BASE_URL: base,
-        AI_CHAT_RATE_LIMIT: '100000',
-      },
-      /running at (http:\/\/[^\s]+)/,
-    );
-    server = product.child;
-    const origin = product.match[1] ?? '';
-
-    const login = await postJson(`${origin}/user/api/v1/account/login`, {
-      channel: 1,
-      login_type: 2,
-      user_name: 'demo@example.com',
-      password: process.env.DEMO_PASSWORD ?? 'demo1234',
-      device: 1,
-    });
-    const cookie = /ct_sid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-    if (!cookie) throw new Error(`demo login failed: ${await login.text()}`);
-    const saved = await postJson(
-      `${origin}/api/settings`,
-      { provider: 'ollama', baseURL: base, model: 'test-model', apiKey: '' },
-      cookie,
-    );
-    if (!saved.ok) throw new Error(`settings refused: ${await saved.text()}`);
-
+  const env = { AI_CHAT_RATE_LIMIT: '100000' };
+  return withTestModelProduct('ct-bench-ai-', env, async ({ origin, base, cookie }) => {
     const script = (scripts: unknown[]) =>
       postJson(`${base.replace(/\/v1$/, '')}/__script`, { scripts });
     const chatBody = { messages: [{ role: 'user', content: 'Hello' }] };
@@ -209,11 +123,7 @@ export async function runAiBench(options: Partial<AiBenchOptions> = {}): Promise
       relayedTokensPerSecond: percentile(relayedRates, 50),
       relayedDelivered: delivered / (o.tokens * o.throughputRuns),
     };
-  } finally {
-    await stopChild(server);
-    await stopChild(upstream);
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The report lines of a run, as bench/run.ts prints its tables. */

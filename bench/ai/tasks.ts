@@ -1,9 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { aiTaskSchema, type AiTask } from '@ct/domain';
-import { postJson, startChild, stopChild } from './run.ts';
+import { BROKEN_STRATEGY, GOOD_STRATEGY } from '@ct/server/ai-strategies';
+import { postJson, withTestModelProduct } from '../support/server.ts';
 
 /*
  * AI strategy tasks through the whole loop of the real server (apps/server/src/main.ts:
@@ -48,26 +45,6 @@ export type AiTaskBenchResult = {
   retriesSeen: number[];
 };
 
-const GOOD = `def main(data_array):
-    closes = [row[6] for row in data_array]
-    trades = []
-    position = None
-    for i in range(30, len(data_array)):
-        fast = sum(closes[i - 9:i + 1]) / 10
-        slow = sum(closes[i - 29:i + 1]) / 30
-        side = 1 if fast > slow else -1
-        if position is None or position['lots'] * side < 0:
-            if position is not None:
-                position['close_date'] = data_array[i][0]
-                position['close_price'] = closes[i]
-                position['status'] = 'YES'
-                trades.append(position)
-            position = {'open_date': data_array[i][0], 'open_price': closes[i], 'lots': side,
-                        'close_date': None, 'close_price': None, 'status': 'NOT'}
-    if position is not None:
-        trades.append(position)
-    return trades`;
-const BROKEN = GOOD.replace('sum(closes[i - 29:i + 1])', 'sum(closes_all[i - 29:i + 1])');
 const answer = (code: string) => ({
   content: [`Here is the strategy:\n\n\`\`\`python\n${code}\n\`\`\`\n`],
 });
@@ -81,48 +58,9 @@ export async function runAiTaskBench(
   options: Partial<AiTaskBenchOptions> = {},
 ): Promise<AiTaskBenchResult> {
   const o = { ...DEFAULT_AI_TASK_BENCH_OPTIONS, ...options };
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-ai-tasks-'));
   const concurrency = 2;
-  let upstream: ChildProcess | undefined;
-  let server: ChildProcess | undefined;
-  try {
-    const test = await startChild(
-      ['apps/server/src/test/openai-test-server.ts', '--port', '0'],
-      {},
-      /test server at (http:\/\/\S+\/v1)/,
-    );
-    upstream = test.child;
-    const base = test.match[1] ?? '';
-    const product = await startChild(
-      ['apps/server/src/main.ts'],
-      {
-        DATA_DIR: root,
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        WEB_DIST: path.join(root, 'no-web'),
-        OLLAMA_BASE_URL: base,
-        AI_TASK_CONCURRENCY: String(concurrency),
-        AI_TASK_BARS: String(o.bars),
-      },
-      /running at (http:\/\/[^\s]+)/,
-    );
-    server = product.child;
-    const origin = product.match[1] ?? '';
-    const login = await postJson(`${origin}/user/api/v1/account/login`, {
-      channel: 1,
-      login_type: 2,
-      user_name: 'demo@example.com',
-      password: process.env.DEMO_PASSWORD ?? 'demo1234',
-      device: 1,
-    });
-    const cookie = /ct_sid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
-    if (!cookie) throw new Error(`demo login failed: ${await login.text()}`);
-    const saved = await postJson(
-      `${origin}/api/settings`,
-      { provider: 'ollama', baseURL: base, model: 'test-model', apiKey: '' },
-      cookie,
-    );
-    if (!saved.ok) throw new Error(`settings refused: ${await saved.text()}`);
+  const env = { AI_TASK_CONCURRENCY: String(concurrency), AI_TASK_BARS: String(o.bars) };
+  return withTestModelProduct('ct-bench-ai-tasks-', env, async ({ origin, base, cookie }) => {
     const script = async (scripts: unknown[]) => {
       const res = await postJson(`${base.replace(/\/v1$/, '')}/__script`, { scripts });
       if (!res.ok) throw new Error(`script refused: ${await res.text()}`);
@@ -169,7 +107,7 @@ export async function runAiTaskBench(
       const sent = performance.now();
       const res = await postJson(
         `${origin}/api/backtest/run`,
-        { code: GOOD, symbol: 'BTCUSDT', period: 'day', limit: o.bars },
+        { code: GOOD_STRATEGY, symbol: 'BTCUSDT', period: 'day', limit: o.bars },
         cookie,
       );
       const answerBody = (await res.json()) as { success: boolean; reason: string | null };
@@ -179,7 +117,7 @@ export async function runAiTaskBench(
 
     // throughput: fixed good answers, all tasks created at once
     await script(
-      Array.from({ length: o.tasks }, (_, i) => ({ ...answer(GOOD), match: `B-${i}:` })),
+      Array.from({ length: o.tasks }, (_, i) => ({ ...answer(GOOD_STRATEGY), match: `B-${i}:` })),
     );
     const started = performance.now();
     const ids: number[] = [];
@@ -194,8 +132,8 @@ export async function runAiTaskBench(
     const brokenScripts = [];
     for (let i = 0; i < o.brokenFirst; i++) {
       brokenScripts.push(
-        { ...answer(BROKEN), match: `F-${i}:` },
-        { ...answer(GOOD), match: `F-${i}:` },
+        { ...answer(BROKEN_STRATEGY), match: `F-${i}:` },
+        { ...answer(GOOD_STRATEGY), match: `F-${i}:` },
       );
     }
     await script(brokenScripts);
@@ -226,11 +164,7 @@ export async function runAiTaskBench(
       inARow,
       retriesSeen: fixed.map((t) => t.retry_count),
     };
-  } finally {
-    await stopChild(server);
-    await stopChild(upstream);
-    fs.rmSync(root, { recursive: true, force: true });
-  }
+  });
 }
 
 /** The report lines of a run, as bench/run.ts prints its tables. */

@@ -16,7 +16,7 @@ import {
   liveRunStartedSchema,
   type LiveRunEvaluationView,
 } from '@ct/domain';
-import { postJson, startChild, stopChild } from '../ai/run.ts';
+import { loginDemo, postJson, startProduct, stopChild } from '../support/server.ts';
 
 export type LiveRunsBenchOptions = {
   runs: number;
@@ -82,33 +82,18 @@ export async function runLiveRunsBench(
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-live-'));
   let server: ChildProcess | undefined;
   try {
-    const product = await startChild(
-      ['apps/server/src/main.ts'],
-      {
-        DATA_DIR: root,
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        WEB_DIST: path.join(root, 'no-web'),
-        LIVE_RUN_MAX_PER_USER: String(options.runs),
-        LIVE_RUN_WINDOW_BARS: String(options.windowBars),
-        LIVE_RUN_CONCURRENCY: String(options.concurrency),
-        LIVE_RUN_MAX_FAILURES: '1000',
-        BACKTEST_CONCURRENCY: String(options.concurrency),
-        BACKTEST_MAX_PER_USER: String(options.concurrency),
-        BACKTEST_POOL_SIZE: String(options.concurrency),
-      },
-      /running at (http:\/\/[^\s]+)/,
-    );
-    server = product.child;
-    const origin = product.match[1] ?? '';
-    const login = await postJson(`${origin}/user/api/v1/account/login`, {
-      channel: 1,
-      login_type: 2,
-      user_name: 'demo@example.com',
-      password: process.env.DEMO_PASSWORD ?? 'demo1234',
-      device: 1,
+    const product = await startProduct(root, {
+      LIVE_RUN_MAX_PER_USER: String(options.runs),
+      LIVE_RUN_WINDOW_BARS: String(options.windowBars),
+      LIVE_RUN_CONCURRENCY: String(options.concurrency),
+      LIVE_RUN_MAX_FAILURES: '1000',
+      BACKTEST_CONCURRENCY: String(options.concurrency),
+      BACKTEST_MAX_PER_USER: String(options.concurrency),
+      BACKTEST_POOL_SIZE: String(options.concurrency),
     });
-    const cookie = /ct_sid=([^;]+)/.exec(login.headers.get('set-cookie') ?? '')?.[1];
+    server = product.child;
+    const origin = product.origin;
+    const { login, cookie } = await loginDemo(origin);
     const body = (await login.json()) as {
       data?: { traders?: { uuid: string; token: string }[] }[];
     };

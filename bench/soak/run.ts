@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { Centrifuge } from 'centrifuge';
 import WebSocket from 'ws';
-import { REPO_ROOT, startChild, stopChild } from '../ai/run.ts';
+import { REPO_ROOT, startChild, stopChild } from '../support/server.ts';
 
 /*
  * The soak benchmark (issue 18; `npm run bench -- --only=soak [--minutes=30] [--users=4]`,

@@ -1,5 +1,6 @@
 /*
- * Strategies and model answers for the AI task tests (server tests and their helpers):
+ * Strategies and model answers for the AI task tests (server tests and their helpers) and the
+ * AI task benchmark (bench/ai/tasks.ts, as `@ct/server/ai-strategies`):
  * Python sources the local OpenAI-compatible test server answers with.
  */
 

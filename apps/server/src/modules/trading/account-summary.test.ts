@@ -1,23 +1,21 @@
 import {
-  accountEventSchema,
   accountFigures,
   accountSummarySchema,
   envelopeSchema,
   sideOfCmd,
-  type AccountEvent,
   type AccountSummary,
   type PositionView,
 } from '@ct/domain';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { ConfigError, loadConfig } from '../../config.ts';
 import { createClock, openTestDatabase, testConfig } from '../../test/helpers.ts';
 import {
-  createTradingTestApp,
   get,
   post,
   ScriptedMarket,
   traderSession,
+  useTradingTestApp,
   type Answer,
   type TradingTestApp,
   type TraderSession,
@@ -30,19 +28,7 @@ import {
  */
 
 let t: TradingTestApp;
-let events: AccountEvent[] = [];
-
-beforeAll(async () => {
-  t = await createTradingTestApp();
-  t.app.services.broker.listen(({ channel, data }) => {
-    if (channel.startsWith('account:')) events.push(accountEventSchema.parse(data));
-  });
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  events = [];
-  t.market.setQuote('XAUUSD', 2000, 2000.5);
-});
+const events = useTradingTestApp((app) => (t = app), { accountEvents: true });
 
 async function summaryOf(app: TradingTestApp['app'], s: TraderSession): Promise<AccountSummary> {
   const res = await app.inject({
@@ -205,14 +191,14 @@ describe('GET /trading/account/summary', () => {
     expect(events.map((e) => e.type)).toEqual(['position_opened']);
     expect(await summary(s)).toMatchObject({ balance: 99_995, openPositions: 1 });
 
-    events = [];
+    events.length = 0;
     const closed = await post(t, s, '/trading/order/close', { ...s.creds, orderId, volume: 0.4 });
     expect(closed.statusCode).toBe(200);
     expect(events).toMatchObject([{ type: 'position_closed', orderId, full: false }]);
     // sold 0.4 at the bid 2000: −0.5 × 40 = −20 and a close commission of 2
     expect(await summary(s)).toMatchObject({ balance: 99_973, usedMargin: 6_001.5 });
 
-    events = [];
+    events.length = 0;
     await t.tick('XAUUSD', 2010, 2010.5); // the take-profit of the other 0.6
     expect(events).toMatchObject([
       { type: 'position_closed', orderId, full: true, closeReason: 1 },

@@ -19,7 +19,7 @@ import {
 } from '@ct/domain';
 import { Centrifuge } from 'centrifuge';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { z } from 'zod';
 import { waitFor } from '../../test/wait-for.ts';
@@ -29,23 +29,19 @@ import { listOrderLogs, listSettlements } from './store/history.ts';
 import { listWorkingPendings } from './store/pendings.ts';
 import { listOpenPositions } from './store/positions.ts';
 import {
-  createTradingTestApp,
   get,
+  placeOrder,
+  placePending,
   post,
   traderSession,
+  useTradingTestApp,
   type Answer,
   type TradingTestApp,
   type TraderSession,
 } from './test-support.ts';
 
 let t: TradingTestApp;
-beforeAll(async () => {
-  t = await createTradingTestApp();
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  t.market.setQuote('XAUUSD', 2000, 2000.5);
-});
+useTradingTestApp((app) => (t = app));
 
 const AUTH_FAILED = { code: 50002, msg: 'Token验证失败', data: null };
 
@@ -64,26 +60,11 @@ function list<T extends z.ZodObject>(
 }
 
 async function openOrder(s: TraderSession, body: Record<string, unknown> = {}) {
-  const res = await post(t, s, '/trading/order/open', {
-    ...s.creds,
-    symbol: 'XAUUSD',
-    cmd: 1,
-    volume: 0.5,
-    ...body,
-  });
-  return res.json<Answer<{ order: PositionView }>>();
+  return (await placeOrder(t, s, body)).json<Answer<{ order: PositionView }>>();
 }
 
 async function addPending(s: TraderSession, body: Record<string, unknown> = {}) {
-  const res = await post(t, s, '/trading/order/pending/add', {
-    ...s.creds,
-    symbol: 'XAUUSD',
-    cmd: 1,
-    volume: 0.5,
-    pendPrice: 1990,
-    ...body,
-  });
-  return res.json<Answer<{ pending: PendingView }>>();
+  return (await placePending(t, s, body)).json<Answer<{ pending: PendingView }>>();
 }
 
 /** Everything of an account, read straight from the database. */

@@ -1,9 +1,7 @@
 import {
-  accountEventSchema,
   pendingSchema,
   positionSchema,
   settleSchema,
-  type AccountEvent,
   type OrderLogView,
   type PendingView,
   type PositionView,
@@ -13,7 +11,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { openPglite } from '../../db/connect.ts';
 import type { Db } from '../../db/types.ts';
@@ -21,29 +19,18 @@ import { buildUser, loginAs } from '../../test/factories.ts';
 import { openTestDatabase, testConfig } from '../../test/helpers.ts';
 import { ledgerTotal } from './store/accounts.ts';
 import {
-  createTradingTestApp,
   get,
+  listPendings,
   post,
   traderSession,
+  useTradingTestApp,
   type Answer,
   type TradingTestApp,
   type TraderSession,
 } from './test-support.ts';
 
 let t: TradingTestApp;
-let events: AccountEvent[] = [];
-
-beforeAll(async () => {
-  t = await createTradingTestApp();
-  t.app.services.broker.listen(({ channel, data }) => {
-    if (channel.startsWith('account:')) events.push(accountEventSchema.parse(data));
-  });
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  events = [];
-  t.market.setQuote('XAUUSD', 2000, 2000.5);
-});
+const events = useTradingTestApp((app) => (t = app), { accountEvents: true });
 
 async function open(s: TraderSession, body: Record<string, unknown>): Promise<PositionView> {
   const res = await post(t, s, '/trading/order/open', { ...s.creds, symbol: 'XAUUSD', ...body });
@@ -68,11 +55,7 @@ async function positions(s: TraderSession): Promise<PositionView[]> {
     Answer<{ orders: PositionView[] }>
   >().data.orders;
 }
-async function pendings(s: TraderSession): Promise<PendingView[]> {
-  return (await get(t, s, '/trading/order/pending', s.creds)).json<
-    Answer<{ pendings: PendingView[] }>
-  >().data.pendings;
-}
+const pendings = (s: TraderSession) => listPendings(t, s);
 async function settles(s: TraderSession): Promise<SettleView[]> {
   const rows = (await get(t, s, '/trading/order/settles', s.creds)).json<
     Answer<{ settles: SettleView[] }>

@@ -1,15 +1,13 @@
 import {
-  accountEventSchema,
   orderLogSchema,
   pendingModifyResponseSchema,
   pendingSchema,
   positionSchema,
-  type AccountEvent,
   type OrderLogView,
   type PendingView,
   type PositionView,
 } from '@ct/domain';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { fillPending } from './fill-pending.ts';
 import { projectOrderLog } from './order-events.ts';
 import { readAccount } from './store/accounts.ts';
@@ -17,10 +15,13 @@ import { listOrderEvents, listOrderLogs, listSettlements } from './store/history
 import { listWorkingPendings } from './store/pendings.ts';
 import { listOpenPositions } from './store/positions.ts';
 import {
-  createTradingTestApp,
   get,
+  listPendings,
+  placeOrder,
+  placePending,
   post,
   traderSession,
+  useTradingTestApp,
   type Answer,
   type TradingTestApp,
   type TraderSession,
@@ -33,42 +34,17 @@ import {
  * order triggers at its new price exactly once and never at its old one.
  */
 
+// XAUUSD: tick 0.01, 100 oz a lot, 5 % margin, 5 USD commission a lot
 let t: TradingTestApp;
-let events: AccountEvent[] = [];
-
-beforeAll(async () => {
-  t = await createTradingTestApp();
-  t.app.services.broker.listen(({ channel, data }) => {
-    if (channel.startsWith('account:')) events.push(accountEventSchema.parse(data));
-  });
-});
-afterAll(() => t.close());
-beforeEach(() => {
-  events = [];
-  // XAUUSD: tick 0.01, 100 oz a lot, 5 % margin, 5 USD commission a lot
-  t.market.setQuote('XAUUSD', 2000, 2000.5);
-});
+const events = useTradingTestApp((app) => (t = app), { accountEvents: true });
 
 async function open(s: TraderSession, body: Record<string, unknown> = {}): Promise<PositionView> {
-  const res = await post(t, s, '/trading/order/open', {
-    ...s.creds,
-    symbol: 'XAUUSD',
-    cmd: 1,
-    volume: 0.5,
-    ...body,
-  });
+  const res = await placeOrder(t, s, body);
   return positionSchema.parse(res.json<Answer<{ order: PositionView }>>().data.order);
 }
 
 async function pend(s: TraderSession, body: Record<string, unknown> = {}): Promise<PendingView> {
-  const res = await post(t, s, '/trading/order/pending/add', {
-    ...s.creds,
-    symbol: 'XAUUSD',
-    cmd: 1,
-    volume: 0.5,
-    pendPrice: 1990,
-    ...body,
-  });
+  const res = await placePending(t, s, body);
   return pendingSchema.parse(res.json<Answer<{ pending: PendingView }>>().data.pending);
 }
 
@@ -83,11 +59,7 @@ async function logs(s: TraderSession): Promise<OrderLogView[]> {
   return rows.map((r) => orderLogSchema.parse(r));
 }
 
-async function pendings(s: TraderSession): Promise<PendingView[]> {
-  return (await get(t, s, '/trading/order/pending', s.creds)).json<
-    Answer<{ pendings: PendingView[] }>
-  >().data.pendings;
-}
+const pendings = (s: TraderSession) => listPendings(t, s);
 
 /** Everything of an account, read straight from the database. */
 async function snapshot(s: TraderSession): Promise<string> {
@@ -113,7 +85,7 @@ describe('a TP/SL change is a Modify row of the order log', () => {
     const before = await logs(s);
     const balance = (await readAccount(t.db, s.uuid, { startingBalance: 100_000, nowMs: 0 }))
       .balance;
-    events = [];
+    events.length = 0;
 
     t.clock.advance(5000);
     const res = await post(t, s, '/trading/order/tpsl', {
@@ -203,7 +175,7 @@ describe('POST /trading/order/pending/modify changes a working pending order', (
   it('sets its price and levels, logs a Modify row and tells the account’s pages', async () => {
     const s = await traderSession(t);
     const pending = await pend(s, { tp: 2000, sl: 1980 });
-    events = [];
+    events.length = 0;
     const res = await modify(s, { pId: pending.pId, pendPrice: 1985, tp: 1995, sl: 1975 });
     expect(res.statusCode).toBe(200);
     const answer = pendingModifyResponseSchema.parse(res.json());
@@ -431,7 +403,7 @@ describe('a modified pending order triggers at its new price exactly once, never
     const pending = await pend(s, { pendPrice: 1990, tp: 2000 });
     const moved = await modify(s, { pId: pending.pId, pendPrice: 1980, tp: 1990 });
     expect(moved.json()).toMatchObject({ code: 0 });
-    events = [];
+    events.length = 0;
 
     // the old price is reached: nothing fills
     await t.tick('XAUUSD', 1989.5, 1990);

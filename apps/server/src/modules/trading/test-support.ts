@@ -1,5 +1,12 @@
-import type { SimQuote, User } from '@ct/domain';
+import {
+  accountEventSchema,
+  type AccountEvent,
+  type PendingView,
+  type SimQuote,
+  type User,
+} from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../../app.ts';
 import type { Config } from '../../config.ts';
 import { buildUser, loginAs, type BuiltUser } from '../../test/factories.ts';
@@ -110,6 +117,35 @@ export async function createTradingTestApp(): Promise<TradingTestApp> {
   };
 }
 
+/**
+ * Registers the hooks of a test file that shares one trading app: built before all its tests
+ * (and handed to `ready`), closed after them, and XAUUSD quoting 2000 / 2000.5 before each
+ * test. With `accountEvents`, the returned list holds every account channel's publication
+ * (checked by its schema) since the test began; a test empties it with `events.length = 0`.
+ */
+export function useTradingTestApp(
+  ready: (t: TradingTestApp) => void,
+  options: { accountEvents?: boolean } = {},
+): AccountEvent[] {
+  const events: AccountEvent[] = [];
+  let t: TradingTestApp | undefined;
+  beforeAll(async () => {
+    t = await createTradingTestApp();
+    if (options.accountEvents) {
+      t.app.services.broker.listen(({ channel, data }) => {
+        if (channel.startsWith('account:')) events.push(accountEventSchema.parse(data));
+      });
+    }
+    ready(t);
+  });
+  afterAll(() => t?.close());
+  beforeEach(() => {
+    events.length = 0;
+    t?.market.setQuote('XAUUSD', 2000, 2000.5);
+  });
+  return events;
+}
+
 export type TraderSession = {
   user: BuiltUser;
   cookie: string;
@@ -162,4 +198,33 @@ export function get(
   query: Record<string, string>,
 ): Promise<LightMyRequestResponse> {
   return t.app.inject({ method: 'GET', url, cookies: { ct_sid: s.cookie }, query });
+}
+
+/** What the order helpers place unless a test's body says else: a buy of 0.5 lot XAUUSD. */
+const DEFAULT_ORDER = { symbol: 'XAUUSD', cmd: 1, volume: 0.5 };
+
+/** Places a market order on the first account: `DEFAULT_ORDER` with `body` over it. */
+export function placeOrder(
+  t: TradingTestApp,
+  s: TraderSession,
+  body: Record<string, unknown> = {},
+): Promise<LightMyRequestResponse> {
+  return post(t, s, '/trading/order/open', { ...s.creds, ...DEFAULT_ORDER, ...body });
+}
+
+/** Places a pending order on the first account: a `DEFAULT_ORDER` limit at 1990, `body` over it. */
+export function placePending(
+  t: TradingTestApp,
+  s: TraderSession,
+  body: Record<string, unknown> = {},
+): Promise<LightMyRequestResponse> {
+  const payload = { ...s.creds, ...DEFAULT_ORDER, pendPrice: 1990, ...body };
+  return post(t, s, '/trading/order/pending/add', payload);
+}
+
+/** The first account's working pending orders, as GET /trading/order/pending lists them. */
+export async function listPendings(t: TradingTestApp, s: TraderSession): Promise<PendingView[]> {
+  return (await get(t, s, '/trading/order/pending', s.creds)).json<
+    Answer<{ pendings: PendingView[] }>
+  >().data.pendings;
 }

@@ -1,7 +1,7 @@
 import { accountEventSchema, type AccountEvent, type Trader } from '@ct/domain';
-import type { Centrifuge } from 'centrifuge';
 import { useEffect } from 'react';
-import { forgetLive, identifyLive, isChildFrame, onLiveClient } from '../../realtime/connection';
+import { isChildFrame } from '../../realtime/connection';
+import { sharedPrivateChannel } from '../../realtime/privateChannel';
 import { useAuthStore } from '../auth/store';
 import { fetchLiveToken } from './api';
 import { changeIds, refreshLists } from './refresh';
@@ -80,71 +80,23 @@ export function handleAccountPublication(data: unknown): void {
   refreshLists(event.uuid, listsChangedBy(event), changeOf(event));
 }
 
-/**
- * Joins `account:{uuid}` on the main window's live connection: the connection is
- * identified as the user and the channel subscribed, both with tokens of
- * GET /api/live/token that the centrifuge client asks for itself (`getToken`) when it
- * needs one: to (re)connect or subscribe, when the gateway says a token expired, and
- * before a token expires. On every (re)subscription the account's lists reload, since events
- * may have been missed meanwhile. Returns the leave function.
- */
-function joinAccountChannel(client: Centrifuge, userId: string, trader: Trader): () => void {
-  const connectToken = async () => (await fetchLiveToken(trader)).connectToken;
-  identifyLive(userId, connectToken);
-
-  const channel = `account:${trader.uuid}`;
-  const existing = client.getSubscription(channel);
-  if (existing) client.removeSubscription(existing);
-  const sub = client.newSubscription(channel, {
-    getToken: async () => (await fetchLiveToken(trader)).subscriptionToken,
-  });
-  sub.on('publication', (ctx) => handleAccountPublication(ctx.data));
-  // (re)subscribed: events may have been missed meanwhile, every list of the account reloads
-  sub.on('subscribed', () => refreshLists(trader.uuid, TRADE_LISTS));
-  sub.on('error', (ctx) => console.warn('Account channel error', ctx.error));
-  sub.subscribe();
-
-  return () => {
-    forgetLive(connectToken);
-    sub.unsubscribe();
-    sub.removeAllListeners();
-    client.removeSubscription(sub);
-  };
-}
-
 // One join per account, however many components ask for it.
-let joined: { key: string; holders: number; leave: () => void } | null = null;
+const joinAccount = sharedPrivateChannel();
 
+/**
+ * Joins `account:{uuid}` on the main window's live connection with tokens of
+ * GET /api/live/token. On every (re)subscription the account's lists reload, since events
+ * may have been missed meanwhile. Returns the release.
+ */
 function acquire(userId: string, account: Trader): () => void {
-  const key = `${userId}|${account.uuid}|${account.token}`;
-  if (joined?.key !== key) {
-    joined?.leave();
-    let leaveChannel: (() => void) | null = null;
-    const stopFollowing = onLiveClient((client) => {
-      leaveChannel?.();
-      leaveChannel = client ? joinAccountChannel(client, userId, account) : null;
-    });
-    joined = {
-      key,
-      holders: 0,
-      leave: () => {
-        stopFollowing();
-        leaveChannel?.();
-      },
-    };
-  }
-  const entry = joined;
-  entry.holders += 1;
-  let released = false;
-  return () => {
-    if (released) return;
-    released = true;
-    entry.holders -= 1;
-    if (entry.holders === 0 && joined === entry) {
-      entry.leave();
-      joined = null;
-    }
-  };
+  return joinAccount(`${userId}|${account.uuid}|${account.token}`, {
+    userId,
+    channel: `account:${account.uuid}`,
+    fetchTokens: () => fetchLiveToken(account),
+    onPublication: handleAccountPublication,
+    onSubscribed: () => refreshLists(account.uuid, TRADE_LISTS),
+    errorMessage: 'Account channel error',
+  });
 }
 
 /**
