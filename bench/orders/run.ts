@@ -5,12 +5,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { request as harnessRequest, type Reply } from '@ct/server/cluster-harness';
 
 /*
  * Market orders per second through the HTTP API of the real server (apps/server/src/main.ts
  * on PGlite in a temporary DATA_DIR, every order committed before it is answered), with the
- * acknowledgement latency, next to the baseline measured in the same run: single-row
- * committed INSERTs straight into PGlite in a temporary directory.
+ * acknowledgement latency, next to the baseline measured in the same run, in turns with it:
+ * single-row committed INSERTs straight into another PGlite in a temporary directory.
  */
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -18,7 +19,7 @@ const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export type OrdersOptions = {
   /** Concurrent keep-alive HTTP clients. */
   clients: number;
-  /** Measured seconds (after one second of warm-up). */
+  /** Measured seconds of each side (one-second slices in turns, after a second of warm-up). */
   seconds: number;
   symbol: string;
   volume: number;
@@ -42,6 +43,8 @@ export type OrdersResult = {
   insertsPerSecond: number;
   /** ordersPerSecond / insertsPerSecond */
   ratio: number;
+  /** The ratio of each pair of slices (a second of each, one after the other). */
+  sliceRatios: { min: number; median: number; max: number };
   /**
    * CPU time (user + system) per order of the server process over the measured seconds, and
    * per insert of the baseline's process; null where /proc is not readable. Less sensitive to
@@ -73,37 +76,37 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-/**
- * Single-row autocommitted INSERTs into a fresh PGlite for `seconds`; leaves the directory
- * initialised. Inserts per second and the process's CPU ms per insert.
- */
-async function insertBaseline(
-  dir: string,
-  seconds: number,
-): Promise<{ perSecond: number; cpuMs: number }> {
-  const db = await PGlite.create(dir);
-  try {
+/** Single-row autocommitted INSERTs into a PGlite of the bench's own (the baseline). */
+class InsertBaseline {
+  private i = 0;
+
+  private constructor(private readonly db: PGlite) {}
+
+  static async open(dir: string): Promise<InsertBaseline> {
+    const db = await PGlite.create(dir);
     await db.exec(`create table bench_inserts (
       id bigint generated always as identity primary key,
       uuid text not null, symbol text not null, cmd smallint not null,
       volume numeric(20, 8) not null, price numeric(30, 10) not null, created_at bigint not null)`);
-    const until = performance.now() + 1000 + seconds * 1000;
-    const measureFrom = performance.now() + 1000;
-    let counted = 0;
-    let cpuFrom: NodeJS.CpuUsage | null = null;
-    for (let i = 0; performance.now() < until; i++) {
-      if (!cpuFrom && performance.now() >= measureFrom) cpuFrom = process.cpuUsage();
-      await db.query(
+    return new InsertBaseline(db);
+  }
+
+  /** Inserts one row after the other until `until` (performance.now()); how many committed. */
+  async runUntil(until: number): Promise<number> {
+    let count = 0;
+    while (performance.now() < until) {
+      const i = this.i++;
+      await this.db.query(
         'insert into bench_inserts (uuid, symbol, cmd, volume, price, created_at) values ($1, $2, $3, $4, $5, $6)',
         ['bench-account', 'ETHUSDT', 1 + (i % 2), '0.01', '3000.25', Date.now()],
       );
-      if (cpuFrom) counted += 1;
+      count += 1;
     }
-    const cpu = process.cpuUsage(cpuFrom ?? undefined);
-    await db.exec('drop table bench_inserts');
-    return { perSecond: counted / seconds, cpuMs: (cpu.user + cpu.system) / 1000 / counted };
-  } finally {
-    await db.close();
+    return count;
+  }
+
+  close(): Promise<void> {
+    return this.db.close();
   }
 }
 
@@ -136,8 +139,7 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; port: numb
   });
 }
 
-type Reply = { status: number; body: string; cookie: string | undefined };
-
+/** The cluster harness's keep-alive JSON call, with the agent first the way this file calls it. */
 function request(
   agent: http.Agent,
   port: number,
@@ -146,53 +148,25 @@ function request(
   body: unknown,
   cookie?: string,
 ): Promise<Reply> {
-  const payload = JSON.stringify(body);
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        method,
-        path: url,
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(payload),
-          ...(cookie ? { cookie: `ct_sid=${cookie}` } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (text += chunk));
-        res.on('end', () => {
-          const setCookie = res.headers['set-cookie']?.join(';') ?? '';
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text,
-            cookie: /ct_sid=([^;]+)/.exec(setCookie)?.[1],
-          });
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
+  return harnessRequest(port, method, url, body, cookie, agent);
 }
 
 /**
- * Runs the order benchmark once: baseline first (its PGlite directory, already through
- * initdb, then becomes the server's database), then `clients` keep-alive clients placing
- * market orders on the demo VIP account for `seconds`.
+ * Runs the order benchmark once. The server starts on its own PGlite (DATA_DIR); the baseline
+ * inserts into another PGlite in this process. After a second of warm-up of each, they take
+ * turns in one-second slices (`seconds` of each), so that both see the machine as it is at
+ * that moment: a machine whose speed drifts over the run moves both sides alike. Orders are
+ * counted when acknowledged within their slice; the orders in flight at a slice's end finish
+ * before the baseline's slice starts and are not counted.
  */
 export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<OrdersResult> {
   const o = { ...DEFAULT_ORDERS_OPTIONS, ...options };
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-orders-'));
   let child: ChildProcess | undefined;
+  let baseline: InsertBaseline | undefined;
   try {
-    const baseline = await insertBaseline(path.join(root, 'pglite'), o.seconds);
-    const insertsPerSecond = baseline.perSecond;
-    const server = await startServer(root);
+    baseline = await InsertBaseline.open(path.join(root, 'baseline'));
+    const server = await startServer(path.join(root, 'server'));
     child = server.child;
     const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
     const login = await request(agent, server.port, 'POST', '/user/api/v1/account/login', {
@@ -210,51 +184,79 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
     const vip = traders?.reduce((best, t) => (t.level > best.level ? t : best));
     if (!login.cookie || !vip) throw new Error(`demo login failed: ${login.body}`);
 
-    const latencies: number[] = [];
-    let failed = 0;
     let sequence = 0;
-    const startedAt = performance.now();
-    const measureFrom = startedAt + 1000;
-    const until = measureFrom + o.seconds * 1000;
-    let serverCpuFrom: number | null = null;
-    let serverCpuTo: number | null = null;
-    const cpuMarks = [
-      setTimeout(() => (serverCpuFrom = processCpuMs(child?.pid)), measureFrom - startedAt),
-      setTimeout(() => (serverCpuTo = processCpuMs(child?.pid)), until - startedAt),
-    ];
-    const client = async () => {
-      while (performance.now() < until) {
-        const i = sequence++;
-        const sent = performance.now();
-        const reply = await request(
-          agent,
-          server.port,
-          'POST',
-          '/trading/order/open',
-          {
-            uuid: vip.uuid,
-            token: vip.token,
-            symbol: o.symbol,
-            cmd: 1 + (i % 2),
-            volume: o.volume,
-            channel: 1,
-            device: 1,
-            clientOrderId: `bench-${i}`,
-          },
-          login.cookie,
-        );
-        const acked = performance.now();
-        const ok = reply.status === 200 && (JSON.parse(reply.body) as { code: number }).code === 0;
-        if (sent < measureFrom) continue;
-        if (ok) latencies.push(acked - sent);
-        else failed += 1;
-      }
+    /** Orders from `clients` clients until `until`: the latencies of those acked by then. */
+    const ordersUntil = async (until: number) => {
+      const latencies: number[] = [];
+      let failed = 0;
+      const client = async () => {
+        while (performance.now() < until) {
+          const i = sequence++;
+          const sent = performance.now();
+          const reply = await request(
+            agent,
+            server.port,
+            'POST',
+            '/trading/order/open',
+            {
+              uuid: vip.uuid,
+              token: vip.token,
+              symbol: o.symbol,
+              cmd: 1 + (i % 2),
+              volume: o.volume,
+              channel: 1,
+              device: 1,
+              clientOrderId: `bench-${i}`,
+            },
+            login.cookie,
+          );
+          const acked = performance.now();
+          const ok =
+            reply.status === 200 && (JSON.parse(reply.body) as { code: number }).code === 0;
+          if (!ok) failed += 1;
+          else if (acked <= until) latencies.push(acked - sent);
+        }
+      };
+      await Promise.all(Array.from({ length: o.clients }, client));
+      return { latencies, failed };
     };
-    await Promise.all(Array.from({ length: o.clients }, client));
-    for (const mark of cpuMarks) clearTimeout(mark);
+
+    // warm-up: a second of each
+    await baseline.runUntil(performance.now() + 1000);
+    await ordersUntil(performance.now() + 1000);
+
+    const latencies: number[] = [];
+    const slices: { inserts: number; orders: number }[] = [];
+    let failed = 0;
+    let inserts = 0;
+    let insertCpuMs = 0;
+    let serverCpuMs: number | null = 0;
+    for (let k = 0; k < o.seconds; k++) {
+      const cpuFrom = process.cpuUsage();
+      const inserted = await baseline.runUntil(performance.now() + 1000);
+      const cpu = process.cpuUsage(cpuFrom);
+      insertCpuMs += (cpu.user + cpu.system) / 1000;
+      inserts += inserted;
+
+      const serverFrom = processCpuMs(child.pid);
+      const slice = await ordersUntil(performance.now() + 1000);
+      const serverTo = processCpuMs(child.pid);
+      serverCpuMs =
+        serverCpuMs === null || serverFrom === null || serverTo === null
+          ? null
+          : serverCpuMs + serverTo - serverFrom;
+      latencies.push(...slice.latencies);
+      failed += slice.failed;
+      slices.push({ inserts: inserted, orders: slice.latencies.length });
+    }
     agent.destroy();
     latencies.sort((a, b) => a - b);
     const ordersPerSecond = latencies.length / o.seconds;
+    const insertsPerSecond = inserts / o.seconds;
+    const sliceRatios = slices
+      .filter((x) => x.inserts > 0)
+      .map((x) => x.orders / x.inserts)
+      .sort((a, b) => a - b);
     return {
       clients: o.clients,
       orders: latencies.length,
@@ -262,14 +264,18 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
       ordersPerSecond,
       p50Ms: percentile(latencies, 50),
       p99Ms: percentile(latencies, 99),
-      inserts: Math.round(insertsPerSecond * o.seconds),
+      inserts,
       insertsPerSecond,
       ratio: ordersPerSecond / insertsPerSecond,
+      sliceRatios: {
+        min: sliceRatios[0] ?? 0,
+        median: percentile(sliceRatios, 50),
+        max: sliceRatios.at(-1) ?? 0,
+      },
+      // the server's CPU also counts the orders in flight at each slice's end (a few)
       cpuMsPerOrder:
-        serverCpuFrom !== null && serverCpuTo !== null && latencies.length > 0
-          ? (serverCpuTo - serverCpuFrom) / latencies.length
-          : null,
-      cpuMsPerInsert: baseline.cpuMs,
+        serverCpuMs !== null && latencies.length > 0 ? serverCpuMs / latencies.length : null,
+      cpuMsPerInsert: inserts > 0 ? insertCpuMs / inserts : 0,
     };
   } finally {
     if (child && child.exitCode === null && child.signalCode === null) {
@@ -277,6 +283,7 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
       child.kill('SIGTERM');
       await exited;
     }
+    await baseline?.close();
     fs.rmSync(root, { recursive: true, force: true });
   }
 }
@@ -291,6 +298,7 @@ export function ordersReport(r: OrdersResult): string[] {
     `| market orders (POST /trading/order/open) | ${r.orders} | ${fmt(r.ordersPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${r.cpuMsPerOrder === null ? 'n/a' : fmt(r.cpuMsPerOrder, 3)} |`,
     `| baseline: single-row committed INSERT into PGlite | ${r.inserts} | ${fmt(r.insertsPerSecond)} | | | ${fmt(r.cpuMsPerInsert, 3)} |`,
     `| ratio orders / inserts | | ${fmt(r.ratio, 3)}× | | | ${r.cpuMsPerOrder === null ? 'n/a' : `${fmt(r.cpuMsPerInsert / r.cpuMsPerOrder, 3)}×`} |`,
+    `(ratio of each pair of one-second slices, taken in turns: min ${fmt(r.sliceRatios.min, 3)}×, median ${fmt(r.sliceRatios.median, 3)}×, max ${fmt(r.sliceRatios.max, 3)}×)`,
     ...(r.failed > 0 ? [`(${r.failed} orders were refused during the run)`] : []),
   ];
 }

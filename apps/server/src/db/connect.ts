@@ -4,14 +4,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite, type PgliteDatabase } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import * as schema from './schema.ts';
 import { acquireLock } from './lock.ts';
 import { installTransactions } from './pglite-statements.ts';
-import type { Schema } from './types.ts';
 
 export type Database =
-  | { kind: 'pglite'; db: PgliteDatabase<Schema>; close(): Promise<void> }
-  | { kind: 'pg'; db: NodePgDatabase<Schema>; pool: pg.Pool; close(): Promise<void> };
+  | { kind: 'pglite'; db: PgliteDatabase; close(): Promise<void> }
+  | { kind: 'pg'; db: NodePgDatabase; pool: pg.Pool; close(): Promise<void> };
 
 /** PGlite's data directory inside DATA_DIR. */
 export function pgliteDir(dataDir: string): string {
@@ -53,7 +51,8 @@ export async function openDatabase(options: {
 export async function openPglite(dir: string): Promise<Database> {
   const client = await PGlite.create(dir);
   installTransactions(client);
-  const db = drizzlePglite({ client, schema });
+  // without the schema: no relational query builders (unused) built for every transaction
+  const db = drizzlePglite({ client });
   return { kind: 'pglite', db, close: () => client.close() };
 }
 
@@ -68,6 +67,6 @@ export async function openPostgres(connectionString: string, max = 10): Promise<
   // Fail at start, not on the first request, when the database is unreachable.
   const probe = await pool.connect();
   probe.release();
-  const db = drizzlePg({ client: pool, schema });
+  const db = drizzlePg({ client: pool });
   return { kind: 'pg', db, pool, close: () => pool.end() };
 }

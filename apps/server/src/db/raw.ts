@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { pgliteOfTransaction, runPreparedBatch } from './pglite-statements.ts';
 import type { Db } from './types.ts';
 
@@ -14,8 +15,26 @@ import type { Db } from './types.ts';
 export type SqlRow = Record<string, unknown>;
 
 type DriverClient = {
-  query(text: string, params?: unknown[]): Promise<{ rows: SqlRow[] }>;
+  query(
+    query: string | { name: string; text: string; values: unknown[] },
+    params?: unknown[],
+  ): Promise<{ rows: SqlRow[] }>;
 };
+
+// node-postgres: a query with a name is parsed and planned once per connection, then only
+// bound and executed. The texts here are constants, so each gets one name for the process.
+// (PGlite outside installTransactions' transactions takes a text: its own query.)
+const statementNames = new Map<string, string>();
+
+function named(client: DriverClient, text: string, params: readonly unknown[]) {
+  if (!(client instanceof pg.Pool || client instanceof pg.Client)) return text;
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `ct_${statementNames.size + 1}`;
+    statementNames.set(text, name);
+  }
+  return { name, text, values: [...params] };
+}
 
 function clientOf(db: Db): DriverClient {
   // drizzle keeps the driver's client (or the transaction's) on its session.
@@ -37,7 +56,7 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
     const [rows] = await runPreparedBatch(client, [[text, params]]);
     return (rows ?? []) as R[];
   }
-  const result = await client.query(text, [...params]);
+  const result = await client.query(named(client, text, params), [...params]);
   return result.rows as R[];
 }
 
@@ -61,7 +80,7 @@ async function runOneByOne(
 ): Promise<SqlRow[][]> {
   const results: SqlRow[][] = [];
   for (const [text, params] of statements) {
-    results.push((await client.query(text, [...params])).rows);
+    results.push((await client.query(named(client, text, params), [...params])).rows);
   }
   return results;
 }
