@@ -16,7 +16,7 @@ export type SqlRow = Record<string, unknown>;
 
 type DriverClient = {
   query(
-    query: string | { name: string; text: string; values: unknown[] },
+    query: string | { name: string; text: string },
     params?: unknown[],
   ): Promise<{ rows: SqlRow[] }>;
 };
@@ -26,14 +26,14 @@ type DriverClient = {
 // (PGlite outside installTransactions' transactions takes a text: its own query.)
 const statementNames = new Map<string, string>();
 
-function named(client: DriverClient, text: string, params: readonly unknown[]) {
+function named(client: DriverClient, text: string): string | { name: string; text: string } {
   if (!(client instanceof pg.Pool || client instanceof pg.Client)) return text;
   let name = statementNames.get(text);
   if (name === undefined) {
     name = `ct_${statementNames.size + 1}`;
     statementNames.set(text, name);
   }
-  return { name, text, values: [...params] };
+  return { name, text };
 }
 
 function clientOf(db: Db): DriverClient {
@@ -56,7 +56,7 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
     const [rows] = await runPreparedBatch(client, [[text, params]]);
     return (rows ?? []) as R[];
   }
-  const result = await client.query(named(client, text, params), [...params]);
+  const result = await client.query(named(client, text), [...params]);
   return result.rows as R[];
 }
 
@@ -80,7 +80,7 @@ async function runOneByOne(
 ): Promise<SqlRow[][]> {
   const results: SqlRow[][] = [];
   for (const [text, params] of statements) {
-    results.push((await client.query(named(client, text, params), [...params])).rows);
+    results.push((await client.query(named(client, text), [...params])).rows);
   }
   return results;
 }
