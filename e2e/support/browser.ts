@@ -26,6 +26,41 @@ export type Viewport = 'desktop' | 'phone';
 /** Uncaught errors of every page opened through newContext, not yet reported. */
 const pageErrors: string[] = [];
 
+/** How many recent lines of each page's console and failed calls a failure report shows. */
+const TRAIL_LINES = 40;
+
+/** Pages opened through newContext and still open, with their recent console and calls. */
+const openPages = new Map<Page, string[]>();
+
+function remember(page: Page, line: string): void {
+  const trail = openPages.get(page);
+  if (!trail) return;
+  trail.push(`${new Date().toISOString().slice(11, 23)} ${line}`);
+  if (trail.length > TRAIL_LINES) trail.shift();
+}
+
+/**
+ * For a failed journey (support/page-errors.ts): a screenshot of every open page under
+ * artifacts/screenshots/failed-<name>-<n>.png and each page's recent console lines and
+ * failed calls, so a failure seen only in CI can be read afterwards.
+ */
+export async function reportOpenPages(name: string): Promise<string> {
+  const slug = name.replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+  const reports: string[] = [];
+  let n = 0;
+  for (const [page, trail] of openPages) {
+    n += 1;
+    const file = `failed-${slug}-${n}`;
+    try {
+      await screenshot(page, file);
+    } catch (error) {
+      reports.push(`(no screenshot of ${page.url()}: ${String(error)})`);
+    }
+    reports.push(`page ${n} ${page.url()} (${file}.png):\n  ${trail.join('\n  ') || '(quiet)'}`);
+  }
+  return reports.join('\n');
+}
+
 /**
  * Hands over (and forgets) the uncaught page errors seen since the last call. The e2e
  * setup file fails every journey that leaves one behind (support/page-errors.ts).
@@ -56,6 +91,20 @@ export async function newContext(
     });
   }
   context.on('page', (page) => {
+    openPages.set(page, []);
+    page.on('close', () => openPages.delete(page));
+    page.on('console', (message) => remember(page, `console.${message.type()}: ${message.text()}`));
+    page.on('response', (response) => {
+      if (response.status() >= 400) {
+        remember(page, `${response.status()} ${response.request().method()} ${response.url()}`);
+      }
+    });
+    page.on('requestfailed', (request) => {
+      remember(
+        page,
+        `failed ${request.method()} ${request.url()}: ${request.failure()?.errorText}`,
+      );
+    });
     page.on('pageerror', (error) => {
       pageErrors.push(`${page.url()}: ${error.stack ?? error.message}`);
     });

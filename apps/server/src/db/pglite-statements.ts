@@ -29,8 +29,13 @@ import type { SqlRow } from './raw.ts';
  *   parse, describe its parameters, bind with PGlite's serializers, execute, read with its
  *   parsers — in two calls instead of six.
  *
- * Durability is PGlite's: the commit's writes reach the file system during the call, and
- * `syncToFs` follows it as after any PGlite query (docs/architecture.md).
+ * A transaction takes PGlite's two locks once (its transaction lock, then its query lock, the
+ * order PGlite's own queries take them) and holds both until it ends; its calls into the
+ * backend take no lock of their own.
+ *
+ * Durability: in Node, PGlite's file systems (a directory: NodeFS; memory) write through:
+ * the commit's writes reach the file system during the call, and PGlite's `syncToFs` does
+ * nothing for them, so none is awaited after a commit (docs/architecture.md).
  */
 
 const STATE = Symbol('pglite transaction');
@@ -283,26 +288,31 @@ function readResults(bytes: Uint8Array): Completed {
 // ---------------------------------------------------------------------------------------
 // Calls into PGlite.
 
-/** Sends `message` (ending in a sync) and returns every byte of the answer. */
+/** The answer's chunks of the call running now (calls run one at a time, see `call`). */
+const received: Uint8Array[] = [];
+
+// One options object for every call: no closure made per call.
+const RAW_OPTIONS = {
+  syncToFs: false,
+  onRawData(chunk: Uint8Array): void {
+    // A view into the backend's memory: copied before the backend runs on.
+    received.push(chunk.slice());
+  },
+};
+
+/**
+ * Sends `message` (ending in a sync) and returns every byte of the answer. PGlite runs the
+ * message synchronously inside `execProtocolRawStream` (its promise only follows a file
+ * system sync, not asked for here), so the answer is complete, and taken, before any other
+ * code runs.
+ */
 async function call(pglite: PGlite, message: Uint8Array): Promise<Uint8Array> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  await pglite.execProtocolRawStream(message, {
-    syncToFs: false,
-    onRawData: (chunk) => {
-      // A view into the backend's memory: copied before the backend runs on.
-      chunks.push(chunk.slice());
-      size += chunk.length;
-    },
-  });
-  if (chunks.length === 1) return chunks[0] ?? new Uint8Array(0);
-  const all = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    all.set(chunk, at);
-    at += chunk.length;
-  }
-  return all;
+  received.length = 0;
+  const running = pglite.execProtocolRawStream(message, RAW_OPTIONS);
+  const answer = concat(...received);
+  received.length = 0;
+  await running;
+  return answer;
 }
 
 /** Named prepared statements of each database: text → name. */
@@ -350,7 +360,7 @@ async function runStatements(
   }
   const parsed = writeStatements(writer.reset(), names, statements);
   const message = writer.bytes(SYNC).done();
-  const answer = await pglite.runExclusive(() => call(pglite, message));
+  const answer = await call(pglite, message);
   const results = readResults(answer);
   // A statement's name is kept only once its text parsed (a failed Parse prepares nothing).
   for (const [text, name] of parsed) names.set(text, name);
@@ -384,7 +394,6 @@ export async function runPreparedBatch(
   if (options.commit) {
     state.closed = true;
     if (tags[tags.length - 1] === 'ROLLBACK') throw new TransactionAbortedError();
-    await state.pglite.syncToFs();
   }
   return rows.slice(begin ? 1 : 0, (begin ? 1 : 0) + statements.length);
 }
@@ -406,35 +415,33 @@ async function queryInTransaction<T>(
   const { serialize } = protocol;
   const begin = state.begun ? [] : [serialize.query(BEGIN)];
   state.begun = true;
-  return pglite.runExclusive(async () => {
-    const described = await pglite.execProtocol(
-      concat(
-        ...begin,
-        serialize.parse({ text, types: options?.paramTypes }),
-        serialize.describe({ type: 'S' }),
-        serialize.sync(),
-      ),
-      { syncToFs: false },
-    );
-    const dataTypeIDs = parse.parseDescribeStatementResults(described.messages);
-    const values = params.map((param, i) => {
-      if (param === null || param === undefined) return null;
-      const oid = dataTypeIDs[i] ?? 0;
-      const serializer = options?.serializers?.[oid] ?? pglite.serializers[oid];
-      return serializer ? serializer(param) : String(param);
-    });
-    const executed = await pglite.execProtocol(
-      concat(
-        serialize.bind({ values }),
-        serialize.describe({ type: 'P' }),
-        serialize.execute({}),
-        serialize.sync(),
-      ),
-      { syncToFs: false },
-    );
-    const [result] = parse.parseResults(executed.messages, pglite.parsers, options);
-    return result as Results<T>;
+  const described = await pglite.execProtocol(
+    concat(
+      ...begin,
+      serialize.parse({ text, types: options?.paramTypes }),
+      serialize.describe({ type: 'S' }),
+      serialize.sync(),
+    ),
+    { syncToFs: false },
+  );
+  const dataTypeIDs = parse.parseDescribeStatementResults(described.messages);
+  const values = params.map((param, i) => {
+    if (param === null || param === undefined) return null;
+    const oid = dataTypeIDs[i] ?? 0;
+    const serializer = options?.serializers?.[oid] ?? pglite.serializers[oid];
+    return serializer ? serializer(param) : String(param);
   });
+  const executed = await pglite.execProtocol(
+    concat(
+      serialize.bind({ values }),
+      serialize.describe({ type: 'P' }),
+      serialize.execute({}),
+      serialize.sync(),
+    ),
+    { syncToFs: false },
+  );
+  const [result] = parse.parseResults(executed.messages, pglite.parsers, options);
+  return result as Results<T>;
 }
 
 /** A simple-protocol statement (several allowed) in the transaction, as PGlite's `exec`. */
@@ -448,17 +455,17 @@ async function execInTransaction(
   const sql = state.begun ? text : `begin; ${text}`;
   const begin = !state.begun;
   state.begun = true;
-  const results = await pglite.runExclusive(async () => {
-    const answer = await pglite.execProtocol(
-      concat(protocol.serialize.query(sql), protocol.serialize.sync()),
-      { syncToFs: false },
-    );
-    return parse.parseResults(answer.messages, pglite.parsers, options);
-  });
+  const answer = await pglite.execProtocol(
+    concat(protocol.serialize.query(sql), protocol.serialize.sync()),
+    { syncToFs: false },
+  );
+  const results = parse.parseResults(answer.messages, pglite.parsers, options);
   return begin ? results.slice(1) : results;
 }
 
+/** The parts as one array (the part itself when there is one). */
 function concat(...parts: Uint8Array[]): Uint8Array {
+  if (parts.length === 1 && parts[0]) return parts[0];
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const part of parts) {
@@ -485,39 +492,67 @@ async function commit(state: TransactionState): Promise<void> {
   await runPreparedBatch({ [STATE]: state }, [], { commit: true });
 }
 
+/** The handle a transaction's callback gets (drizzle's session runs its statements on it). */
+class PgliteTransaction implements StatefulTransaction {
+  readonly [STATE]: TransactionState;
+
+  constructor(state: TransactionState) {
+    this[STATE] = state;
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return queryInTransaction<T>(this[STATE], text, params, options);
+  }
+
+  sql<T>(strings: TemplateStringsArray, ...params: unknown[]): Promise<Results<T>> {
+    const { query, params: values } = templatedQuery(strings, ...params);
+    return queryInTransaction<T>(this[STATE], query, values);
+  }
+
+  exec(text: string, options?: QueryOptions): Promise<Results[]> {
+    return execInTransaction(this[STATE], text, options);
+  }
+
+  rollback(): Promise<void> {
+    return rollback(this[STATE]);
+  }
+
+  listen(
+    channel: string,
+    callback: (payload: string) => void,
+  ): Promise<(tx?: Transaction) => Promise<void>> {
+    return this[STATE].pglite.listen(channel, callback, this);
+  }
+
+  get closed(): boolean {
+    return this[STATE].closed;
+  }
+}
+
 /**
  * Replaces `client.transaction` (what drizzle's transactions call) with transactions that
  * send BEGIN with their first statement and may send COMMIT with their last (see above).
  * Like PGlite's own, a transaction holds the database against every other query and
- * transaction until it ends; it commits when `fn` resolves and rolls back when it throws.
+ * transaction until it ends (PGlite's transaction lock, then its query lock, held once
+ * for the whole transaction); it commits when `fn` resolves and rolls back when it throws.
  */
 export function installTransactions(client: PGlite): void {
   client.transaction = async <T>(fn: (tx: Transaction) => Promise<T>): Promise<T> => {
     await client._checkReady();
-    return client._runExclusiveTransaction(async () => {
-      const state: TransactionState = { pglite: client, begun: false, closed: false };
-      const tx: StatefulTransaction = {
-        [STATE]: state,
-        query: (text, params, options) => queryInTransaction(state, text, params, options),
-        sql: (strings, ...params) => {
-          const { query, params: values } = templatedQuery(strings, ...params);
-          return queryInTransaction(state, query, values);
-        },
-        exec: (text, options) => execInTransaction(state, text, options),
-        rollback: () => rollback(state),
-        listen: (channel, callback) => client.listen(channel, callback, tx),
-        get closed() {
-          return state.closed;
-        },
-      };
-      try {
-        const result = await fn(tx);
-        await commit(state);
-        return result;
-      } catch (error) {
-        await rollback(state);
-        throw error;
-      }
-    });
+    return client._runExclusiveTransaction(() =>
+      client._runExclusiveQuery(() => runTransaction(client, fn)),
+    );
   };
+}
+
+async function runTransaction<T>(client: PGlite, fn: (tx: Transaction) => Promise<T>): Promise<T> {
+  const state: TransactionState = { pglite: client, begun: false, closed: false };
+  try {
+    const result = await fn(new PgliteTransaction(state));
+    await commit(state);
+    return result;
+  } catch (error) {
+    await rollback(state);
+    throw error;
+  }
 }

@@ -26,14 +26,15 @@ const price = (name: string) => numeric(name, { precision: 30, scale: 10 });
 const volume = (name: string) => numeric(name, { precision: 20, scale: 8 });
 
 /*
- * ACCOUNT_ROWS_WITHOUT_FK: the rows every order writes (positions, order log rows, order
- * events, ledger rows, the stored answer of its clientOrderId) name their account without
- * a foreign key (migration 0012). Each is written only by the trading pipeline after it has
+ * ACCOUNT_ROWS_WITHOUT_FK: the rows every order or close writes (positions, order log rows,
+ * order events, ledger rows, the stored answer of its clientOrderId, the account's exposure,
+ * settlements) name their account (and a settlement its position) without a foreign key
+ * (migrations 0012 and 0013). Each is written only by the trading pipeline after it has
  * locked the account's row FOR UPDATE in the same transaction (modules/trading/pipeline.ts),
- * so the account exists and cannot go away before the commit; accounts are never deleted.
- * A foreign key would check it again per row: five queries inside PostgreSQL on every
- * market order, about 15 % of its cost. Rows written less often (pending orders,
- * settlements, exposure) keep theirs.
+ * so the account exists and cannot go away before the commit; accounts and positions are
+ * never deleted. A foreign key would check it again per row: six queries inside PostgreSQL
+ * on every market order, about a fifth of its cost. Pending orders, written less often,
+ * keep theirs.
  */
 
 /** One paper account per trading account (trader); created on its first trading call. */
@@ -138,12 +139,9 @@ export const settlements = pgTable(
   'settlements',
   {
     id: id('id').primaryKey().generatedAlwaysAsIdentity(),
-    positionId: id('position_id')
-      .notNull()
-      .references(() => positions.id, { onDelete: 'cascade' }),
-    uuid: text('uuid')
-      .notNull()
-      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    // no foreign keys: written only under the account's lock, see ACCOUNT_ROWS_WITHOUT_FK
+    positionId: id('position_id').notNull(),
+    uuid: text('uuid').notNull(),
     symbol: text('symbol').notNull(),
     openCmd: smallint('open_cmd').notNull(),
     closeCmd: smallint('close_cmd').notNull(),
@@ -266,9 +264,8 @@ export const orderEvents = pgTable(
 export const accountExposure = pgTable(
   'account_exposure',
   {
-    uuid: text('uuid')
-      .notNull()
-      .references(() => tradingAccounts.uuid, { onDelete: 'cascade' }),
+    // the account (no foreign key: written only under its lock, see ACCOUNT_ROWS_WITHOUT_FK)
+    uuid: text('uuid').notNull(),
     symbol: text('symbol').notNull(),
     cmd: smallint('cmd').notNull(),
     /** Σ (volume − settled_vol) of the open positions. */

@@ -10,7 +10,8 @@ export function newToken(): string {
 
 /** What the database keeps of a token: its SHA-256, hex. */
 export function hashToken(token: string): string {
-  return crypto.createHash('sha256').update(token).digest('hex');
+  // one-shot: every call of the API hashes its session cookie (and a trading call its token)
+  return crypto.hash('sha256', token, 'hex');
 }
 
 /** Cheap shape check before touching the database. */

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { TRADING_MESSAGES } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
@@ -24,7 +24,7 @@ export function idempotencyKey(
   params: Record<string, unknown>,
 ): IdempotencyKey | null {
   if (!clientOrderId) return null;
-  const fingerprint = createHash('sha256').update(JSON.stringify(params)).digest('hex');
+  const fingerprint = hash('sha256', JSON.stringify(params), 'hex');
   return { uuid, clientOrderId, endpoint, fingerprint };
 }
 
