@@ -9,13 +9,18 @@ import { BadRequestError } from './errors.ts';
  * any route reads it (PostgreSQL refuses NUL: it used to answer 500).
  */
 export function installPathParamGuard(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
-    const params = request.params as Record<string, unknown> | undefined;
-    if (!params) return;
-    for (const [name, value] of Object.entries(params)) {
-      if (typeof value !== 'string') continue;
-      const problem = identifierProblem(value);
-      if (problem !== null) throw new BadRequestError(`${name}: ${problem}`);
-    }
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(pathParamError(request.params as Record<string, unknown> | undefined));
   });
+}
+
+/** The 400 of the first path parameter that is not a clean identifier, if any. */
+function pathParamError(params: Record<string, unknown> | undefined): BadRequestError | undefined {
+  if (!params) return undefined;
+  for (const [name, value] of Object.entries(params)) {
+    if (typeof value !== 'string') continue;
+    const problem = identifierProblem(value);
+    if (problem !== null) return new BadRequestError(`${name}: ${problem}`);
+  }
+  return undefined;
 }

@@ -3,7 +3,7 @@ import type {
   FastifySchema,
   FastifyTypeProvider,
   onRouteHookHandler,
-  preHandlerAsyncHookHandler,
+  preHandlerHookHandler,
 } from 'fastify';
 import type { z } from 'zod';
 import { parseInput } from './validate.ts';
@@ -61,16 +61,21 @@ function zodPart(schema: FastifySchema | undefined, part: Part): z.ZodType | nul
  * used to throw. A value Fastify handed the validator as `null` (an absent body) is
  * re-read as it arrived.
  */
-function refuseInvalidInput(schema: FastifySchema): preHandlerAsyncHookHandler {
-  return async (request) => {
+function refuseInvalidInput(schema: FastifySchema): preHandlerHookHandler {
+  return (request, _reply, done) => {
     const error = request.validationError as AttachedError | undefined;
-    if (!error) return;
+    if (!error) return done();
     const failed = PARTS.findIndex(([part]) => part === error.validationContext);
     const target = request as unknown as Record<string, unknown>;
-    for (const [part, property] of PARTS.slice(Math.max(failed, 0))) {
-      const zod = zodPart(schema, part);
-      if (zod) target[property] = parseInput(zod, target[property]);
+    try {
+      for (const [part, property] of PARTS.slice(Math.max(failed, 0))) {
+        const zod = zodPart(schema, part);
+        if (zod) target[property] = parseInput(zod, target[property]);
+      }
+    } catch (refusal) {
+      return done(refusal as Error);
     }
+    done();
   };
 }
 

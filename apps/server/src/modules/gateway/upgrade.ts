@@ -13,12 +13,10 @@ export function installWebSocketGuards(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (route.websocket || route.wsHandler) socketRoutes.add(route.url);
   });
-  app.addHook('onRequest', async (request) => {
-    if (!request.ws) return;
+  app.addHook('onRequest', (request, _reply, done) => {
     const url = request.routeOptions.url;
-    if (url === undefined || !socketRoutes.has(url)) {
-      throw new NotFoundError(`Route GET ${request.url.split('?')[0]} not found`);
-    }
+    if (!request.ws || (url !== undefined && socketRoutes.has(url))) return done();
+    done(new NotFoundError(`Route GET ${request.url.split('?')[0]} not found`));
   });
 }
 

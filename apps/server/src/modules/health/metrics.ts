@@ -180,11 +180,12 @@ export function installMetrics(
   });
   const shared = processMetrics();
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     httpLatency.observe(
       { method: request.method, route: routeLabel(request), status_code: String(reply.statusCode) },
       reply.elapsedTime / 1000,
     );
+    done();
   });
 
   app.get(METRICS_PATH, async (request, reply) => {

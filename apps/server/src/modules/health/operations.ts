@@ -76,26 +76,33 @@ export function installOperations(app: FastifyInstance, options: OperationsOptio
   const done = (request: FastifyRequest) => {
     if (counted.delete(request)) inFlight -= 1;
   };
-  app.addHook('onRequest', async (request, reply) => {
+  // callback hooks (no promise per request); an early answer ends the request without `next`
+  app.addHook('onRequest', (request, reply, next) => {
     if (readiness.draining && !PROBE_PATHS.has(request.url.split('?')[0] ?? '')) {
-      return reply
+      void reply
         .code(503)
         .header('connection', 'close')
         .header('retry-after', '1')
         .send({ detail: 'The server is shutting down; try again' });
+      return;
     }
     // a WebSocket lives on after its upgrade: shutdown closes those sockets itself
-    if (request.ws) return;
-    inFlight += 1;
-    counted.add(request);
+    if (!request.ws) {
+      inFlight += 1;
+      counted.add(request);
+    }
+    next();
   });
   // a request that was running when the drain began still gets its answer, then the
   // connection closes instead of being kept alive on a node that is going away
-  app.addHook('onSend', async (_request, reply, payload) => {
+  app.addHook('onSend', (_request, reply, payload, next) => {
     if (readiness.draining) reply.header('connection', 'close');
-    return payload;
+    next(null, payload);
   });
-  app.addHook('onResponse', async (request) => done(request));
+  app.addHook('onResponse', (request, _reply, next) => {
+    done(request);
+    next();
+  });
   app.addHook('onRequestAbort', async (request) => done(request));
 
   installRequestLog(app, options.logRequests);

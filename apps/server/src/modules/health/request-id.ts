@@ -32,8 +32,9 @@ export const REQUEST_ID_OPTIONS = {
  * on purpose: trading calls carry the trader token in their query string.
  */
 export function installRequestLog(app: FastifyInstance, logRequests: boolean): void {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header(REQUEST_ID_HEADER, request.id);
+    done();
   });
   if (!logRequests) return;
   app.addHook('onResponse', async (request, reply) => {

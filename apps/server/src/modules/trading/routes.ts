@@ -167,9 +167,9 @@ export function tradingRoutes(
   // The mutations, in their own scope for the helper fields.
   void app.register(async (plain) => {
     const scope = plain.withTypeProvider<ZodTypeProvider>();
-    scope.addHook('preSerialization', async (_request, _reply, payload) =>
-      withHelperFields(payload),
-    );
+    scope.addHook('preSerialization', (_request, _reply, payload, done) => {
+      done(null, withHelperFields(payload));
+    });
 
     scope.post(
       '/trading/order/open',
