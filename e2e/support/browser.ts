@@ -93,7 +93,6 @@ export async function newContext(
   context.on('page', (page) => {
     openPages.set(page, []);
     page.on('close', () => openPages.delete(page));
-    page.on('console', (message) => remember(page, `console.${message.type()}: ${message.text()}`));
     page.on('response', (response) => {
       if (response.status() >= 400) {
         remember(page, `${response.status()} ${response.request().method()} ${response.url()}`);
@@ -108,11 +107,13 @@ export async function newContext(
     page.on('pageerror', (error) => {
       pageErrors.push(`${page.url()}: ${error.stack ?? error.message}`);
     });
-    // A Content Security Policy violation (a blocked script, style, worker or frame) is
-    // logged by the browser, not thrown: count it as a page error too.
     page.on('console', (message) => {
-      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
-        pageErrors.push(`${page.url()}: CSP violation: ${message.text()}`);
+      const text = message.text();
+      remember(page, `console.${message.type()}: ${text}`);
+      // A Content Security Policy violation (a blocked script, style, worker or frame) is
+      // logged by the browser, not thrown: count it as a page error too.
+      if (message.type() === 'error' && /Content Security Policy/i.test(text)) {
+        pageErrors.push(`${page.url()}: CSP violation: ${text}`);
       }
     });
   });
