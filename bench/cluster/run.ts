@@ -4,6 +4,8 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import {
   Node,
+  createUserWithAccounts,
+  loginAs,
   loginDemo,
   request,
   startPostgres,
@@ -25,7 +27,11 @@ import {
  */
 
 export type ClusterBenchOptions = {
-  /** Concurrent keep-alive HTTP clients placing orders (split over the API nodes). */
+  /**
+   * Concurrent keep-alive HTTP clients placing orders (split over the API nodes), each on
+   * a trading account of its own (at most 20, a user's limit) and, in one more run, all of
+   * them on the demo user's three accounts.
+   */
   clients: number;
   /** Measured seconds of each order run (after one second of warm-up). */
   seconds: number;
@@ -47,7 +53,8 @@ type Rate = { count: number; perSecond: number; p50Ms: number; p99Ms: number; fa
 export type ClusterBenchResult = {
   options: ClusterBenchOptions;
   inserts: Rate;
-  orders: { nodes: number; rate: Rate }[];
+  /** `accounts`: how many trading accounts the clients' orders went to. */
+  orders: { nodes: number; accounts: number; rate: Rate }[];
   fanout: {
     nodes: number;
     expected: number;
@@ -143,7 +150,8 @@ async function ordersThrough(
   try {
     return await loadFor(clients, seconds, async (c, i) => {
       const node = nodes[c % nodes.length] as Node;
-      // the demo user's three accounts: orders of one account wait for each other's lock
+      // orders of one account wait for each other's lock: with fewer accounts than clients,
+      // the clients of an account take turns
       const trader = login.traders[c % login.traders.length] as Trader;
       const reply = await request(
         node.port,
@@ -261,10 +269,20 @@ export async function runClusterBench(
       start('feed-2', 'feed'),
     ]);
     const login = await loginDemo(apiA.port);
+    const accounts = Math.min(o.clients, 20);
+    const bench = { email: 'bench@example.com', password: 'bench-password', accounts };
+    await createUserWithAccounts(postgres.url, bench);
+    const own = await loginAs(apiA.port, bench.email, bench.password);
     await waitUntil('an active feed', () => feed1.isActiveFeed || feed2.isActiveFeed, 60_000);
+    const run = async (through: Node[], user: typeof login, tag: string) => ({
+      nodes: through.length,
+      accounts: Math.min(o.clients, user.traders.length),
+      rate: await ordersThrough(through, user, o.clients, o.seconds, tag),
+    });
     const orders = [
-      { nodes: 1, rate: await ordersThrough([apiA], login, o.clients, o.seconds, 'one') },
-      { nodes: 2, rate: await ordersThrough([apiA, apiB], login, o.clients, o.seconds, 'two') },
+      await run([apiA], own, 'one'),
+      await run([apiA, apiB], own, 'two'),
+      await run([apiA], login, 'shared'),
     ];
     const fanout = [
       await fanoutThrough([apiA], login, o),
@@ -315,17 +333,17 @@ export async function runClusterBench(
 export function clusterReport(r: ClusterBenchResult): string[] {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   const lines = [
-    `Cluster: API nodes + active and standby feed on PostgreSQL and Redis (throwaway, Unix sockets), ${r.options.clients} keep-alive clients over the demo user's 3 accounts`,
+    `Cluster: API nodes + active and standby feed on PostgreSQL and Redis (throwaway, Unix sockets), ${r.options.clients} keep-alive clients`,
     '| measure | count | per second | p50 ms | p99 ms | ratio to inserts |',
     '|---|---:|---:|---:|---:|---:|',
     `| baseline: single-row committed INSERT, ${r.options.clients} connections | ${r.inserts.count} | ${fmt(r.inserts.perSecond)} | ${fmt(r.inserts.p50Ms, 2)} | ${fmt(r.inserts.p99Ms, 2)} | 1.000× |`,
   ];
-  for (const { nodes, rate } of r.orders) {
+  for (const { nodes, accounts, rate } of r.orders) {
+    const spread = accounts < r.options.clients ? `${accounts} shared accounts` : 'an account each';
     lines.push(
-      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× |`,
+      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''}, ${spread} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× |`,
     );
-    if (rate.failed > 0)
-      lines.push(`(${rate.failed} orders were refused in the ${nodes}-node run)`);
+    if (rate.failed > 0) lines.push(`(${rate.failed} orders were refused in the run above)`);
   }
   lines.push(
     '',

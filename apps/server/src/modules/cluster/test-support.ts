@@ -7,6 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { openPostgres } from '../../db/connect.ts';
+import { createUser, planAccounts } from '../users/service.ts';
 
 /*
  * Real processes for the multi-node test and the cluster benchmark: a throwaway
@@ -336,20 +338,57 @@ export function request(
 
 export type Trader = { uuid: string; token: string; level: number };
 
-/** Logs the demo user in on `port`: the session cookie, the demo VIP account and all three. */
-export async function loginDemo(
+/** Logs a user in on `port`: the session cookie, the account of highest level and all of them. */
+export async function loginAs(
   port: number,
-  password = 'demo1234',
+  email: string,
+  password: string,
 ): Promise<{ cookie: string; trader: Trader; traders: Trader[] }> {
   const login = await request(port, 'POST', '/user/api/v1/account/login', {
     channel: 1,
     login_type: 2,
-    user_name: 'demo@example.com',
+    user_name: email,
     password,
     device: 1,
   });
   const traders = (JSON.parse(login.body) as { data?: { traders: Trader[] }[] }).data?.[0]?.traders;
-  const vip = traders?.reduce((best, t) => (t.level > best.level ? t : best));
-  if (!login.cookie || !vip) throw new Error(`demo login failed: ${login.status} ${login.body}`);
-  return { cookie: login.cookie, trader: vip, traders: traders ?? [] };
+  const top = traders?.reduce((best, t) => (t.level > best.level ? t : best));
+  if (!login.cookie || !top)
+    throw new Error(`login of ${email} failed: ${login.status} ${login.body}`);
+  return { cookie: login.cookie, trader: top, traders: traders ?? [] };
+}
+
+/** Logs the demo user in on `port`: the session cookie, the demo VIP account and all three. */
+export function loginDemo(
+  port: number,
+  password = 'demo1234',
+): Promise<{ cookie: string; trader: Trader; traders: Trader[] }> {
+  return loginAs(port, 'demo@example.com', password);
+}
+
+/**
+ * Creates a user with `accounts` trading accounts (at most MAX_ACCOUNTS) in the migrated
+ * database at `url`, as an operator's import would: the cluster bench spreads its clients
+ * over accounts of their own, as a brokerage's traders are.
+ */
+export async function createUserWithAccounts(
+  url: string,
+  user: { email: string; password: string; accounts: number },
+): Promise<void> {
+  const database = await openPostgres(url, 1);
+  try {
+    await createUser(
+      database.db,
+      {
+        email: user.email,
+        password: user.password,
+        nickName: 'Bench Trader',
+        auditStatus: 1,
+        accounts: planAccounts(user.accounts, 'Bench'),
+      },
+      Date.now(),
+    );
+  } finally {
+    await database.close();
+  }
 }
