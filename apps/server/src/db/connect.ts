@@ -6,6 +6,7 @@ import { drizzle as drizzlePg, type NodePgDatabase } from 'drizzle-orm/node-post
 import pg from 'pg';
 import { acquireLock } from './lock.ts';
 import { installTransactions } from './pglite-statements.ts';
+import { installPipelinedTransactions } from './postgres-transactions.ts';
 
 export type Database =
   | { kind: 'pglite'; db: PgliteDatabase; close(): Promise<void> }
@@ -57,7 +58,9 @@ export async function openPglite(dir: string): Promise<Database> {
 }
 
 export async function openPostgres(connectionString: string, max = 10): Promise<Database> {
-  const pool = new pg.Pool({ connectionString, max });
+  // pipeline mode: a transaction's statements go without waiting for each other's answers
+  // (postgres-transactions.ts); a query outside a transaction runs as before
+  const pool = new pg.Pool({ connectionString, max, pipeline: true } as pg.PoolConfig);
   // An idle connection the server ends (a restart, an outage, an administrator) reports
   // here; the pool drops it and opens another on the next query. Unheard, the event would
   // end the process: the outage shows in /readyz and in the failing requests instead.
@@ -68,5 +71,6 @@ export async function openPostgres(connectionString: string, max = 10): Promise<
   const probe = await pool.connect();
   probe.release();
   const db = drizzlePg({ client: pool });
+  installPipelinedTransactions(db, pool);
   return { kind: 'pg', db, pool, close: () => pool.end() };
 }

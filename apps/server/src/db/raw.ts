@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { pgliteOfTransaction, runPreparedBatch } from './pglite-statements.ts';
+import { pipelinedTransactionOf, sendPipelined } from './postgres-transactions.ts';
 import type { Db } from './types.ts';
 
 /*
@@ -56,14 +57,19 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
     const [rows] = await runPreparedBatch(client, [[text, params]]);
     return (rows ?? []) as R[];
   }
+  const pipelined = pipelinedTransactionOf(client);
+  if (pipelined) {
+    const [rows] = await sendPipelined(client, pipelined, [[named(client, text), params]]);
+    return (rows ?? []) as R[];
+  }
   const result = await client.query(named(client, text), [...params]);
   return result.rows as R[];
 }
 
 /**
  * Runs statements one after the other in `db`; the rows of each. Each statement sees what
- * the ones before it did and waited for (on PGlite inside a transaction they go in one
- * protocol call, elsewhere one by one).
+ * the ones before it did and waited for (inside a transaction they go together: on PGlite
+ * in one protocol call, on PostgreSQL pipelined in one round trip; elsewhere one by one).
  */
 export async function rawQueries(
   db: Db,
@@ -71,7 +77,16 @@ export async function rawQueries(
 ): Promise<SqlRow[][]> {
   const client = clientOf(db);
   if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements);
+  const pipelined = pipelinedTransactionOf(client);
+  if (pipelined) return sendPipelined(client, pipelined, namedAll(client, statements));
   return runOneByOne(client, statements);
+}
+
+function namedAll(
+  client: DriverClient,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): (readonly [string | { name: string; text: string }, readonly unknown[]])[] {
+  return statements.map(([text, params]) => [named(client, text), params] as const);
 }
 
 async function runOneByOne(
@@ -86,11 +101,11 @@ async function runOneByOne(
 }
 
 /**
- * The last statements of the transaction `tx`, as rawQueries. On PGlite the COMMIT goes in
- * the same call, and the transaction is over once they ran: a later statement in it throws,
- * and what the transaction's callback does after them can no longer be rolled back, so
- * call this as the callback's last step. Elsewhere the transaction commits when its
- * callback returns, as always.
+ * The last statements of the transaction `tx`, as rawQueries. The COMMIT goes with them (on
+ * PGlite in the same call, on PostgreSQL in the same round trip), and the transaction is
+ * over once they ran: a later statement in it throws, and what the transaction's callback
+ * does after them can no longer be rolled back, so call this as the callback's last step.
+ * Outside such a transaction it commits when its callback returns, as always.
  */
 export async function rawQueriesThenCommit(
   tx: Db,
@@ -98,5 +113,9 @@ export async function rawQueriesThenCommit(
 ): Promise<SqlRow[][]> {
   const client = clientOf(tx);
   if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements, { commit: true });
+  const pipelined = pipelinedTransactionOf(client);
+  if (pipelined) {
+    return sendPipelined(client, pipelined, namedAll(client, statements), { commit: true });
+  }
   return runOneByOne(client, statements);
 }
