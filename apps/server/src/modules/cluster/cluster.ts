@@ -4,6 +4,7 @@ import type { Database } from '../../db/connect.ts';
 import { InProcessBroker, type Broker } from '../gateway/broker.ts';
 import { localPins, type QuotePins } from '../market/test-control.ts';
 import { Coalesced } from './coalesce.ts';
+import { WatchedRows, watchedRowOf } from './watched-rows.ts';
 import {
   AdvisoryLockElection,
   LocalElection,
@@ -22,21 +23,6 @@ const STANDBY_WARM_MS = 5000;
 
 /** What /readyz reads (OPS): is some feed active, and what is this process's part. */
 export type FeedLeaderView = { known: boolean; self: FeedElectionStatus };
-
-// account events after which the active feed's trigger engine may have something new to
-// watch that another node wrote (a pending order, a position with TP/SL, new levels)
-const WATCH_EVENTS = new Set<string>([
-  'pending_added',
-  'pending_modified',
-  'position_opened',
-  'tpsl_changed',
-] satisfies string[]);
-
-function isWatchEvent(channel: string, data: unknown): boolean {
-  if (!channel.startsWith('account:') || typeof data !== 'object' || data === null) return false;
-  const type = (data as { type?: unknown }).type;
-  return typeof type === 'string' && WATCH_EVENTS.has(type);
-}
 
 /**
  * One process's place in the deployment (docs/architecture.md, "Process roles, feed
@@ -166,11 +152,13 @@ export class Cluster {
     await engine.load();
     const refresher = new Coalesced(() => engine.refresh());
     if (this.link) {
-      // orders other nodes took: reload the index at once instead of at the next sweep
+      // orders other nodes took: read their rows at once instead of at the next reload
+      const watched = new WatchedRows(engine);
       this.stops.push(
         this.broker.listen(({ channel, data }) => {
-          if (!isWatchEvent(channel, data)) return;
-          refresher.request().catch((error: unknown) => {
+          const row = watchedRowOf(channel, data);
+          if (!row) return;
+          watched.add(row).catch((error: unknown) => {
             this.log.error({ err: (error as Error).message }, 'trigger index reload failed');
           });
         }),

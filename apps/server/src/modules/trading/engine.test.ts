@@ -433,6 +433,29 @@ describe('changes made by other server nodes', () => {
     await t.tick('XAUUSD', 2030, 2030.5);
     expect(await settles(s)).toMatchObject([{ orderId: order.orderId, closeReason: 1 }]);
   });
+
+  it('reads only the rows another node named, and only those still to watch', async () => {
+    const s = await traderSession(t);
+    const pending = await pend(s, { cmd: 1, volume: 0.1, pendPrice: 1990 });
+    const other = await pend(s, { cmd: 1, volume: 0.1, pendPrice: 1980 });
+    const protectedOrder = await open(s, { cmd: 1, volume: 0.1, sl: 1900 });
+    const bare = await open(s, { cmd: 1, volume: 0.1 });
+    const index = t.app.services.trading.context.index;
+    for (const p of [pending, other]) index.untrackPending('XAUUSD', Number(p.pId));
+    index.untrackPosition('XAUUSD', Number(protectedOrder.orderId));
+    // canceled meanwhile: nothing to watch
+    await post(t, s, '/trading/order/pending/del', { ...s.creds, pId: other.pId });
+
+    await t.engine.track({
+      pendings: [Number(pending.pId), Number(other.pId)],
+      positions: [Number(protectedOrder.orderId), Number(bare.orderId)],
+    });
+    expect(index.hasPending('XAUUSD', Number(pending.pId))).toBe(true);
+    expect(index.hasPending('XAUUSD', Number(other.pId))).toBe(false);
+    const watched = index.exitsOf('XAUUSD').map((e) => e.id);
+    expect(watched).toContain(Number(protectedOrder.orderId));
+    expect(watched).not.toContain(Number(bare.orderId));
+  });
 });
 
 describe('GFD expiry (last: the clock leaves the day)', () => {

@@ -3,8 +3,8 @@ import type { QuoteEvent } from '../market/feed.ts';
 import type { TradingContext } from './context.ts';
 import { expirePending } from './expire-pending.ts';
 import { fillPending } from './fill-pending.ts';
-import { listWorkingPendings } from './store/pendings.ts';
-import { listProtectedPositions } from './store/positions.ts';
+import { listWorkingPendings, listWorkingPendingsById } from './store/pendings.ts';
+import { listProtectedPositions, listProtectedPositionsById } from './store/positions.ts';
 import { triggerExit } from './trigger-exit.ts';
 
 /** The queue of index reloads (no symbol has this name). */
@@ -48,6 +48,19 @@ export class TriggerEngine {
     const [pendings, positions] = await Promise.all([
       listWorkingPendings(this.ctx.db),
       listProtectedPositions(this.ctx.db),
+    ]);
+    for (const p of pendings) this.ctx.index.trackPending(p, true);
+    for (const p of positions) this.ctx.index.trackPosition(p, true);
+  }
+
+  /**
+   * Adds the given pending orders and positions as refresh does, reading only those rows:
+   * what another node says it placed or changed (the cluster's account events).
+   */
+  async track(ids: { pendings: readonly number[]; positions: readonly number[] }): Promise<void> {
+    const [pendings, positions] = await Promise.all([
+      listWorkingPendingsById(this.ctx.db, ids.pendings),
+      listProtectedPositionsById(this.ctx.db, ids.positions),
     ]);
     for (const p of pendings) this.ctx.index.trackPending(p, true);
     for (const p of positions) this.ctx.index.trackPosition(p, true);

@@ -1,7 +1,7 @@
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/types.ts';
 import { pendingOrders, type PendingOrderRow } from '../../../db/schema.ts';
-import { dec, num } from './values.ts';
+import { dec, idArray, num } from './values.ts';
 
 /* SQL of the pending orders: placed, locked, finished (filled, canceled, expired, rejected). */
 
@@ -145,6 +145,21 @@ export async function listWorkingPendings(db: Db, uuid?: string): Promise<Pendin
         : eq(pendingOrders.status, 'working'),
     )
     .orderBy(desc(pendingOrders.id));
+  return rows.map(toPending);
+}
+
+/** Those of the pending orders `ids` that are still working. */
+export async function listWorkingPendingsById(db: Db, ids: readonly number[]): Promise<Pending[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(pendingOrders)
+    .where(
+      and(
+        sql`${pendingOrders.id} = any(${idArray(ids)}::bigint[])`,
+        eq(pendingOrders.status, 'working'),
+      ),
+    );
   return rows.map(toPending);
 }
 

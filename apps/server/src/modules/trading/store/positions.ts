@@ -8,7 +8,7 @@ import {
   type NewOrderEvent,
   type OrderLog,
 } from './history.ts';
-import { dec, num } from './values.ts';
+import { dec, idArray, num } from './values.ts';
 
 /* SQL of the positions: opened, closed in parts, TP/SL edited; exposure for margin. */
 
@@ -262,12 +262,27 @@ export async function listOpenPositions(db: Db, uuid: string): Promise<Position[
   return rows.map(toPosition);
 }
 
+const isProtected = and(
+  eq(positions.status, 'open'),
+  or(gt(positions.tp, '0'), gt(positions.sl, '0')),
+);
+
 /** Open positions with a TP or SL, of every account (the trigger engine's start). */
 export async function listProtectedPositions(db: Db): Promise<Position[]> {
+  const rows = await db.select().from(positions).where(isProtected);
+  return rows.map(toPosition);
+}
+
+/** Those of the positions `ids` that are open with a TP or SL. */
+export async function listProtectedPositionsById(
+  db: Db,
+  ids: readonly number[],
+): Promise<Position[]> {
+  if (ids.length === 0) return [];
   const rows = await db
     .select()
     .from(positions)
-    .where(and(eq(positions.status, 'open'), or(gt(positions.tp, '0'), gt(positions.sl, '0'))));
+    .where(and(sql`${positions.id} = any(${idArray(ids)}::bigint[])`, isProtected));
   return rows.map(toPosition);
 }
 

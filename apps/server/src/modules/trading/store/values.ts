@@ -11,3 +11,11 @@
 export const num = (value: string | null): number => (value === null ? 0 : Number(value));
 /** Numbers go into numeric columns as text, so nothing is lost on the way. */
 export const dec = (value: number): string => String(value);
+
+/**
+ * Row ids as one PostgreSQL array literal (`{1,2,3}`), for `= any($n::bigint[])`: one
+ * parameter, so the statement's text is the same however many ids it reads.
+ */
+export function idArray(ids: readonly number[]): string {
+  return `{${ids.map((id) => String(Math.trunc(id))).join(',')}}`;
+}
