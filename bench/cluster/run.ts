@@ -1,4 +1,6 @@
+import fs from 'node:fs';
 import http from 'node:http';
+import os from 'node:os';
 import { Centrifuge } from 'centrifuge';
 import pg from 'pg';
 import WebSocket from 'ws';
@@ -48,7 +50,57 @@ export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
   rate: 20,
 };
 
-type Rate = { count: number; perSecond: number; p50Ms: number; p99Ms: number; failed: number };
+/** CPU milliseconds per operation of the measured seconds: PostgreSQL's processes, the API nodes. */
+type CpuPerOp = { postgresMs: number; apiMs: number };
+
+type Rate = {
+  count: number;
+  perSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+  failed: number;
+  cpu: CpuPerOp;
+};
+
+const CLOCK_TICKS_PER_SECOND = 100; // Linux's USER_HZ, the unit of /proc/<pid>/stat times
+
+/** CPU seconds used so far by the processes `pids` (user + system; 0 for one gone). */
+function cpuSeconds(pids: readonly number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    try {
+      // the fields after the command's closing parenthesis: utime and stime are 12th, 13th
+      const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ');
+      ticks += Number(fields?.[11] ?? 0) + Number(fields?.[12] ?? 0);
+    } catch {
+      // the process ended
+    }
+  }
+  return ticks / CLOCK_TICKS_PER_SECOND;
+}
+
+/** The PostgreSQL server's processes (the bench's throwaway server: the only one it runs). */
+function postgresPids(): number[] {
+  return fs
+    .readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres';
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+/** What the CPU of PostgreSQL and of the API nodes `api` reads now (seconds). */
+function cpuNow(api: readonly Node[]): { postgres: number; api: number } {
+  return {
+    postgres: cpuSeconds(postgresPids()),
+    api: cpuSeconds(api.map((n) => n.child.pid ?? 0)),
+  };
+}
 
 export type ClusterBenchResult = {
   options: ClusterBenchOptions;
@@ -74,21 +126,32 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 }
 
-function rateOf(latencies: number[], failed: number, seconds: number): Rate {
+function rateOf(
+  latencies: number[],
+  failed: number,
+  seconds: number,
+  cpu: { postgres: number; api: number },
+): Rate {
   latencies.sort((a, b) => a - b);
+  const perOp = (cpuSeconds: number) => (1000 * cpuSeconds) / Math.max(1, latencies.length);
   return {
     count: latencies.length,
     perSecond: latencies.length / seconds,
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     failed,
+    cpu: { postgresMs: perOp(cpu.postgres), apiMs: perOp(cpu.api) },
   };
 }
 
-/** Runs `once` from `clients` loops for one warm-up second plus `seconds`; latencies of the measured part. */
+/**
+ * Runs `once` from `clients` loops for one warm-up second plus `seconds`: the latencies of
+ * the measured part, and the CPU PostgreSQL and the API nodes `api` used meanwhile.
+ */
 async function loadFor(
   clients: number,
   seconds: number,
+  api: readonly Node[],
   once: (client: number, i: number) => Promise<boolean>,
 ): Promise<Rate> {
   const measureFrom = performance.now() + 1000;
@@ -96,6 +159,8 @@ async function loadFor(
   const latencies: number[] = [];
   let failed = 0;
   let sequence = 0;
+  let cpuFrom = cpuNow(api);
+  const warmedUp = setTimeout(() => (cpuFrom = cpuNow(api)), 1000);
   await Promise.all(
     Array.from({ length: clients }, async (_, client) => {
       while (performance.now() < until) {
@@ -107,7 +172,12 @@ async function loadFor(
       }
     }),
   );
-  return rateOf(latencies, failed, seconds);
+  clearTimeout(warmedUp);
+  const cpuTo = cpuNow(api);
+  return rateOf(latencies, failed, seconds, {
+    postgres: cpuTo.postgres - cpuFrom.postgres,
+    api: cpuTo.api - cpuFrom.api,
+  });
 }
 
 /** Committed single-row INSERTs on `clients` connections of the same PostgreSQL database. */
@@ -126,7 +196,7 @@ async function insertBaseline(url: string, clients: number, seconds: number): Pr
     uuid text not null, symbol text not null, cmd smallint not null,
     volume numeric(20, 8) not null, price numeric(30, 10) not null, created_at bigint not null)`);
   try {
-    return await loadFor(clients, seconds, async (c, i) => {
+    return await loadFor(clients, seconds, [], async (c, i) => {
       await connections[c]?.query(
         'insert into bench_inserts (uuid, symbol, cmd, volume, price, created_at) values ($1, $2, $3, $4, $5, $6)',
         ['bench-account', SYMBOL, 1 + (i % 2), '0.01', '3000.25', Date.now()],
@@ -148,7 +218,7 @@ async function ordersThrough(
 ): Promise<Rate> {
   const agents = nodes.map(() => new http.Agent({ keepAlive: true, maxSockets: clients }));
   try {
-    return await loadFor(clients, seconds, async (c, i) => {
+    return await loadFor(clients, seconds, nodes, async (c, i) => {
       const node = nodes[c % nodes.length] as Node;
       // orders of one account wait for each other's lock: with fewer accounts than clients,
       // the clients of an account take turns
@@ -334,16 +404,26 @@ export function clusterReport(r: ClusterBenchResult): string[] {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   const lines = [
     `Cluster: API nodes + active and standby feed on PostgreSQL and Redis (throwaway, Unix sockets), ${r.options.clients} keep-alive clients`,
-    '| measure | count | per second | p50 ms | p99 ms | ratio to inserts |',
-    '|---|---:|---:|---:|---:|---:|',
-    `| baseline: single-row committed INSERT, ${r.options.clients} connections | ${r.inserts.count} | ${fmt(r.inserts.perSecond)} | ${fmt(r.inserts.p50Ms, 2)} | ${fmt(r.inserts.p99Ms, 2)} | 1.000× |`,
+    '| measure | count | per second | p50 ms | p99 ms | ratio to inserts | PostgreSQL CPU ms/op | API CPU ms/op |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|',
+    `| baseline: single-row committed INSERT, ${r.options.clients} connections | ${r.inserts.count} | ${fmt(r.inserts.perSecond)} | ${fmt(r.inserts.p50Ms, 2)} | ${fmt(r.inserts.p99Ms, 2)} | 1.000× | ${fmt(r.inserts.cpu.postgresMs, 3)} | |`,
   ];
   for (const { nodes, accounts, rate } of r.orders) {
     const spread = accounts < r.options.clients ? `${accounts} shared accounts` : 'an account each';
     lines.push(
-      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''}, ${spread} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× |`,
+      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''}, ${spread} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× | ${fmt(rate.cpu.postgresMs, 3)} | ${fmt(rate.cpu.apiMs, 3)} |`,
     );
     if (rate.failed > 0) lines.push(`(${rate.failed} orders were refused in the run above)`);
+  }
+  const [first] = r.orders;
+  if (first && first.rate.cpu.postgresMs > 0 && r.inserts.cpu.postgresMs > 0) {
+    // what PostgreSQL's own work per order allows at best, every core its own
+    const cores = os.availableParallelism();
+    const ceiling = (cores * 1000) / first.rate.cpu.postgresMs;
+    lines.push(
+      '',
+      `PostgreSQL's CPU per market order is ${fmt(first.rate.cpu.postgresMs / r.inserts.cpu.postgresMs)}× a single-row insert's: with all ${cores} cores to itself it would cap orders at ${fmt(ceiling, 0)}/s, ${fmt(ceiling / r.inserts.perSecond, 3)}× the measured insert rate`,
+    );
   }
   lines.push(
     '',

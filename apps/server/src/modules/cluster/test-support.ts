@@ -178,16 +178,19 @@ export class Node {
 
   /**
    * Starts a node and resolves once it runs: an API node when it listens (its port), any
-   * other when it says so. `env` adds to the common settings (DATABASE_URL, REDIS_URL…).
+   * other when it says so. `env` adds to the common settings (DATABASE_URL, REDIS_URL…);
+   * `nodeArgs` go to Node before the script (e.g. `--cpu-prof` to profile one node).
    */
   static async start(
     name: string,
     roles: string,
     env: NodeJS.ProcessEnv,
     timeoutMs = 60_000,
+    nodeArgs: readonly string[] = [],
   ): Promise<Node> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `ct-node-${name}-`));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    const args = [...nodeArgs, '--import', 'tsx', 'apps/server/src/main.ts'];
+    const child = spawn(process.execPath, args, {
       cwd: REPO_ROOT,
       env: {
         ...process.env,
