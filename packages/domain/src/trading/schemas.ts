@@ -214,6 +214,8 @@ export const settleSchema = z.object({
   /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out (closeReasonLabel). */
   closeReason: z.number().int(),
   closeType: z.number().int(),
+  /** The closed position's comment: a live run's orders carry `live:<run id>`. */
+  comment: z.string(),
 });
 export type SettleView = z.infer<typeof settleSchema>;
 

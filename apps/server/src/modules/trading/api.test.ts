@@ -235,6 +235,30 @@ describe('the calls and their answers', () => {
     });
   });
 
+  it('a settlement carries its position’s comment, in the close answer and in the list', async () => {
+    const s = await traderSession(t);
+    const { data } = await openOrder(s, { volume: 1, comment: 'live:run-7' });
+    const plain = await openOrder(s, { volume: 1 });
+    const closed = await post(t, s, '/trading/order/close', {
+      ...s.creds,
+      orderId: data.order.orderId,
+      volume: 1,
+    });
+    expect(closeResponseSchema.parse(closed.json()).data.settle.comment).toBe('live:run-7');
+    await post(t, s, '/trading/order/close', {
+      ...s.creds,
+      orderId: plain.data.order.orderId,
+      volume: 0.5,
+    });
+    const page = settlesPageSchema.parse(
+      (await get(t, s, '/trading/order/settles', s.creds)).json().data,
+    );
+    expect(page.settles.map((r) => [r.orderId, r.comment])).toEqual([
+      [plain.data.order.orderId, ''],
+      [data.order.orderId, 'live:run-7'],
+    ]);
+  });
+
   it('pages settlements and logs from the newest by lastSortId', async () => {
     const s = await traderSession(t);
     const ids: string[] = [];

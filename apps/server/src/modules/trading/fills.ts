@@ -193,6 +193,7 @@ export async function settlePosition(
     currency: a.instrument.currency,
     closeReason: a.reason,
     closeType: a.closeType,
+    comment: p.comment,
   });
   await applyBalance(
     tx,

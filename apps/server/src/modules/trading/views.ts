@@ -77,6 +77,7 @@ export function settleView(s: Settlement): SettleView {
     currency: s.currency,
     closeReason: s.closeReason,
     closeType: s.closeType,
+    comment: s.comment,
   };
 }
 

@@ -126,6 +126,7 @@ export function buildSettle(overrides: Partial<SettleView> = {}): SettleView {
     currency: 'USD',
     closeReason: 0,
     closeType: 0,
+    comment: '',
     ...overrides,
   };
 }

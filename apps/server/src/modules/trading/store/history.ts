@@ -4,6 +4,7 @@ import type { Db } from '../../../db/types.ts';
 import {
   orderEvents,
   orderLogs,
+  positions,
   settlements,
   type OrderLogRow,
   type SettlementRow,
@@ -33,11 +34,14 @@ export type Settlement = {
   currency: string;
   closeReason: number;
   closeType: number;
+  /** The closed position's comment (not stored with the settlement: read with it). */
+  comment: string;
 };
 
-function toSettlement(row: SettlementRow): Settlement {
+function toSettlement(row: SettlementRow, comment: string): Settlement {
   return {
     ...row,
+    comment,
     openPrice: num(row.openPrice),
     closePrice: num(row.closePrice),
     settleVolume: num(row.settleVolume),
@@ -49,10 +53,11 @@ function toSettlement(row: SettlementRow): Settlement {
 }
 
 export async function insertSettlement(tx: Db, s: Omit<Settlement, 'id'>): Promise<Settlement> {
+  const { comment, ...stored } = s;
   const [row] = await tx
     .insert(settlements)
     .values({
-      ...s,
+      ...stored,
       openPrice: dec(s.openPrice),
       closePrice: dec(s.closePrice),
       settleVolume: dec(s.settleVolume),
@@ -63,7 +68,7 @@ export async function insertSettlement(tx: Db, s: Omit<Settlement, 'id'>): Promi
     })
     .returning();
   if (!row) throw new Error('settlement insert returned no row');
-  return toSettlement(row);
+  return toSettlement(row, comment);
 }
 
 /** A page of an account's settlements, newest first, with ids below `beforeId` (-1: all). */
@@ -74,8 +79,9 @@ export async function listSettlements(
   limit: number,
 ): Promise<Settlement[]> {
   const rows = await db
-    .select()
+    .select({ settlement: settlements, comment: positions.comment })
     .from(settlements)
+    .leftJoin(positions, eq(positions.id, settlements.positionId))
     .where(
       beforeId > 0
         ? and(eq(settlements.uuid, uuid), lt(settlements.id, beforeId))
@@ -83,7 +89,7 @@ export async function listSettlements(
     )
     .orderBy(desc(settlements.id))
     .limit(limit);
-  return rows.map(toSettlement);
+  return rows.map((r) => toSettlement(r.settlement, r.comment ?? ''));
 }
 
 /** Every settlement of the account (the `total` of the settles page). */

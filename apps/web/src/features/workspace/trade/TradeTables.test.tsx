@@ -360,6 +360,25 @@ describe('trade tables', () => {
     ).toEqual(['Stop loss', 'Take profit', 'Manual']);
   });
 
+  it('orders: a settlement of a live run’s position carries the Live tag, the trader’s own none', async () => {
+    const run = '0f8fad5b-d9cb-469f-a165-70867728950e';
+    stubTradingFetch({
+      '/trading/order/settles': ok({
+        settles: [
+          buildSettle({ tradeId: '33', sortId: 33, comment: `live:${run}` }),
+          buildSettle({ tradeId: '32', sortId: 32, comment: 'my hedge' }),
+        ],
+        lastSortId: -1,
+        total: 2,
+      }),
+    });
+    renderWithProviders(<SettledOrdersTable />);
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(2));
+    const [live, own] = rowsOf('Orders');
+    expect(within(live!).getByLabelText(/^Sent by live run /)).toHaveTextContent('Live');
+    expect(within(own!).queryByLabelText(/^Sent by live run /)).toBeNull();
+  });
+
   it('orders: pages of 50 with the server’s total; a page asks the server for the rows it lacks', async () => {
     const rows = history(120);
     calls = stubTradingFetch({ '/trading/order/settles': pagedSettles(() => rows) });
