@@ -336,4 +336,32 @@ describe('a strategy live on paper', () => {
     await screenshot(mobile, 'live-runs-positions-390-light');
     await phone.close();
   });
+
+  it('the settlement of the run’s position carries the tag in Orders', async () => {
+    await closeDialogs();
+    await page.getByRole('tab', { name: 'Positions', exact: true }).click();
+    const open = page
+      .locator('.ant-table-row')
+      .filter({ has: page.locator('.live-run-tag') })
+      .filter({ hasText: SYMBOL });
+    // the run is stopped (and its open position was seen on the phone): close what it left
+    // open, if its strategy did not close it itself
+    if ((await open.count()) > 0) {
+      await open
+        .first()
+        .getByRole('button', { name: new RegExp(`^Close ${SYMBOL} \\d+$`) })
+        .click();
+      const dialog = page.getByRole('dialog', { name: 'Close Position' });
+      await dialog.getByRole('button', { name: 'Close Position' }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    await page.getByRole('tab', { name: 'Orders', exact: true }).click();
+    const settled = page
+      .locator('.ant-table-row')
+      .filter({ has: page.locator('.live-run-tag') })
+      .filter({ hasText: SYMBOL });
+    await settled.first().waitFor({ timeout: 15_000 });
+    expect(await settled.first().locator('.live-run-tag').innerText()).toBe('Live');
+    await screenshot(page, 'live-runs-settled-1440-light');
+  });
 });
