@@ -18,7 +18,7 @@ import type pg from 'pg';
  *   the transaction then sends no COMMIT of its own;
  * - what goes together leaves in one write to the socket (`holdWrites`).
  * On the trading venue's market order that is three round trips instead of six
- * (docs/architecture.md, "Orders on PostgreSQL").
+ * (docs/architecture.md, "Trading engine").
  *
  * Outside a transaction nothing changes: a query on the pool checks a connection out, runs
  * and gives it back.
@@ -89,6 +89,8 @@ type SessionInternals = {
  * Makes `db`'s transactions pipelined (above). `pool` must have been made with
  * `pipeline: true`. Like drizzle's, a transaction commits when its callback resolves and
  * rolls back when it throws; a connection whose ROLLBACK failed is dropped from the pool.
+ * drizzle's transaction options (isolation level, access mode) are not taken: the code
+ * uses none (every transaction is READ COMMITTED and locks what it changes).
  */
 export function installPipelinedTransactions(db: NodePgDatabase, pool: pg.Pool): void {
   const session = (db as unknown as { session: SessionInternals }).session;
