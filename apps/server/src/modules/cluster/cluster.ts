@@ -159,7 +159,10 @@ export class Cluster {
           const row = watchedRowOf(channel, data);
           if (!row) return;
           watched.add(row).catch((error: unknown) => {
-            this.log.error({ err: (error as Error).message }, 'trigger index reload failed');
+            this.log.error(
+              { err: (error as Error).message },
+              'reading the rows other nodes named failed',
+            );
           });
         }),
       );

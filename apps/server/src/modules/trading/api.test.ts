@@ -244,7 +244,7 @@ describe('the calls and their answers', () => {
       orderId: data.order.orderId,
       volume: 1,
     });
-    expect(closeResponseSchema.parse(closed.json()).data.settle.comment).toBe('live:run-7');
+    expect(closeResponseSchema.parse(closed.json()).data?.settle.comment).toBe('live:run-7');
     await post(t, s, '/trading/order/close', {
       ...s.creds,
       orderId: plain.data.order.orderId,
