@@ -88,6 +88,14 @@ function panel(): Locator {
   return dialog('Live Runs');
 }
 
+/** The rows of the trade table shown that a live run sent on the symbol (their Live tag). */
+function taggedRows(): Locator {
+  return page
+    .locator('.ant-table-row')
+    .filter({ has: page.locator('.live-run-tag') })
+    .filter({ hasText: SYMBOL });
+}
+
 function chartCanvas(): Locator {
   return page.locator(`[data-chart-id="${chartId}"] [data-testid=chart-canvas]`);
 }
@@ -244,10 +252,7 @@ describe('a strategy live on paper', () => {
       // the run's position in the normal positions table, tagged
       await closeDialogs();
       await page.getByRole('tab', { name: 'Positions', exact: true }).click();
-      const tagged = page
-        .locator('.ant-table-row')
-        .filter({ has: page.locator('.live-run-tag') })
-        .filter({ hasText: SYMBOL });
+      const tagged = taggedRows();
       await tagged.first().waitFor({ timeout: 15_000 });
       expect(await tagged.first().locator('.live-run-tag').innerText()).toBe('Live');
 
@@ -340,10 +345,7 @@ describe('a strategy live on paper', () => {
   it('the settlement of the run’s position carries the tag in Orders', async () => {
     await closeDialogs();
     await page.getByRole('tab', { name: 'Positions', exact: true }).click();
-    const open = page
-      .locator('.ant-table-row')
-      .filter({ has: page.locator('.live-run-tag') })
-      .filter({ hasText: SYMBOL });
+    const open = taggedRows();
     // the run is stopped (and its open position was seen on the phone): close what it left
     // open, if its strategy did not close it itself
     if ((await open.count()) > 0) {
@@ -356,10 +358,7 @@ describe('a strategy live on paper', () => {
       await dialog.waitFor({ state: 'hidden' });
     }
     await page.getByRole('tab', { name: 'Orders', exact: true }).click();
-    const settled = page
-      .locator('.ant-table-row')
-      .filter({ has: page.locator('.live-run-tag') })
-      .filter({ hasText: SYMBOL });
+    const settled = taggedRows();
     await settled.first().waitFor({ timeout: 15_000 });
     expect(await settled.first().locator('.live-run-tag').innerText()).toBe('Live');
     await screenshot(page, 'live-runs-settled-1440-light');
