@@ -174,3 +174,81 @@ describe('the same journey at a phone width', () => {
     expect(await stored(page, 'userId')).toBeNull();
   });
 });
+
+/** The colour painted at a point of the page: the first opaque background under it. */
+function paintedAt(page: Page, x: number, y: number): Promise<number[]> {
+  return page.evaluate(
+    ([px, py]) => {
+      const rgb = (text: string) => (text.match(/[\d.]+/g) ?? []).map(Number);
+      for (let el = document.elementFromPoint(px!, py!); el; el = el.parentElement) {
+        const [r, g, b, a = 1] = rgb(getComputedStyle(el).backgroundColor);
+        if (a > 0.5) return [r!, g!, b!];
+      }
+      const [r, g, b, a = 1] = rgb(getComputedStyle(document.documentElement).backgroundColor);
+      return a > 0.5 ? [r!, g!, b!] : [255, 255, 255];
+    },
+    [x, y],
+  );
+}
+
+/** Relative luminance of an sRGB colour, 0 (black) to 1 (white). */
+function luminance([r, g, b]: number[]): number {
+  const lin = (c: number) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * lin(r!) + 0.7152 * lin(g!) + 0.0722 * lin(b!);
+}
+
+/** The colour of the theme button's icon. */
+async function themeIconColour(page: Page, name: string): Promise<number[]> {
+  const button = page.getByRole('button', { name });
+  await button.waitFor();
+  return button.evaluate((el) =>
+    (getComputedStyle(el).color.match(/[\d.]+/g) ?? []).slice(0, 3).map(Number),
+  );
+}
+
+describe('the app theme wins over the system preference', () => {
+  const cases = [
+    { system: 'dark', app: 'light', toggle: 'Switch to dark theme' },
+    { system: 'light', app: 'dark', toggle: 'Switch to light theme' },
+  ] as const;
+  for (const { system, app, toggle } of cases) {
+    it(`paints login and profile ${app} with a ${system} system preference`, async () => {
+      const page = await openPage('desktop');
+      await page.emulateMedia({ colorScheme: system });
+      await page.goto('/login');
+      await page.evaluate((mode) => window.localStorage.setItem('theme', mode), app);
+      for (const width of [1440, 390]) {
+        await page.setViewportSize({ width, height: 844 });
+        await page.goto('/login');
+        await page.getByRole('heading', { name: 'Login' }).waitFor();
+        await page.waitForFunction((mode) => document.documentElement.dataset.theme === mode, app);
+        // the page around the card, its corner and its middle bottom, takes the app's theme
+        for (const [x, y] of [
+          [4, 4],
+          [width / 2, 830],
+        ] as const) {
+          const bg = luminance(await paintedAt(page, x, y));
+          if (app === 'light') expect(bg, `login at ${width}, (${x}, ${y})`).toBeGreaterThan(0.8);
+          else expect(bg, `login at ${width}, (${x}, ${y})`).toBeLessThan(0.1);
+        }
+        // the theme button stands out from the page behind it
+        const icon = luminance(await themeIconColour(page, toggle));
+        const behind = luminance(await paintedAt(page, width - 8, 8));
+        expect(Math.abs(icon - behind), `theme button at ${width}`).toBeGreaterThan(0.4);
+        await screenshot(page, `login-${app}-on-${system}-system-${width}`);
+      }
+      await page.setViewportSize({ width: 1440, height: 900 });
+      await loginThroughPage(page, password);
+      await page.goto('/profile');
+      await page.getByRole('button', { name: 'Return to Main Page' }).waitFor();
+      const bg = luminance(await paintedAt(page, 4, 880));
+      if (app === 'light') expect(bg, 'profile').toBeGreaterThan(0.8);
+      else expect(bg, 'profile').toBeLessThan(0.1);
+      await screenshot(page, `profile-${app}-on-${system}-system`);
+      await page.context().close();
+    });
+  }
+});

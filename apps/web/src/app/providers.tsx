@@ -22,7 +22,11 @@ function DocumentTheme({ mode }: { mode: 'light' | 'dark' }) {
   useEffect(() => {
     const root = document.documentElement;
     root.dataset.theme = mode;
+    // The app's theme wins over the system's: the page behind every screen (login, profile)
+    // and the browser's own controls take the chosen theme, not prefers-color-scheme.
     root.style.colorScheme = mode;
+    root.style.backgroundColor = token.colorBgLayout;
+    root.style.color = token.colorText;
     // Our own layout CSS reads the theme through these variables.
     const vars: Record<string, string> = {
       '--ct-bg': token.colorBgContainer,
