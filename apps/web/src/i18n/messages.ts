@@ -265,6 +265,8 @@ export const messages = {
     emptyPending: '暂无挂单',
     emptyOrderLogs: '暂无订单日志',
     rowHint: 'Double-click row to operate',
+    /** The id on a phone's row card (order, trade or pending id). */
+    cardId: 'ID',
     rowActions: 'Row actions',
     edit: 'Edit',
     close: 'Close',

@@ -33,6 +33,7 @@ export function SideButtons() {
           key={key}
           type="button"
           className="side-button"
+          title={BUTTONS[key].label}
           aria-pressed={active === key}
           onClick={() => clickSideButton(key)}
         >

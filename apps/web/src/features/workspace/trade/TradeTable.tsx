@@ -17,7 +17,8 @@ export type TradeTableProps = { active?: boolean; narrow?: boolean };
 /**
  * One table of the Trade tab. A paged list shows one page at a time with a pager on a
  * desktop, and its pages one under the other with 'Load more' (also on scrolling to it) on a
- * phone. In the narrow layout, rows with actions open them on a double-click.
+ * phone. In the narrow layout each row is a two-line card (`card`) instead of columns, and
+ * rows with actions open them on a double-click.
  */
 export function TradeTable<T extends object>({
   label,
@@ -29,6 +30,7 @@ export function TradeTable<T extends object>({
   rowActions,
   totals,
   header,
+  card,
 }: {
   label: string;
   columns: TableColumnsType<T>;
@@ -41,6 +43,8 @@ export function TradeTable<T extends object>({
   totals?: TotalCells;
   /** Shown above the table (e.g. the account's figures over the phone's positions). */
   header?: ReactNode;
+  /** A row as a card, shown instead of the columns in the narrow layout. */
+  card: (row: T) => ReactNode;
 }) {
   const menu = useRowMenu(rowKey, rowActions ?? (() => []));
   const withMenu = narrow && rowActions !== undefined;
@@ -51,6 +55,10 @@ export function TradeTable<T extends object>({
     : { rows: data.rows, expected: 1, page: 1 };
 
   const pagerShown = paging !== undefined && !narrow && paging.total > paging.pageSize;
+  const shownColumns = narrow ? cardColumns(card) : columns;
+  let className = 'trade-table';
+  if (narrow) className += ' trade-table-cards';
+  if (withMenu) className += ' trade-table-narrow';
   let pagination: TableProps<T>['pagination'] = false;
   if (paging && !narrow) {
     pagination = {
@@ -80,21 +88,22 @@ export function TradeTable<T extends object>({
       )}
       <Table<T>
         aria-label={label}
-        className={withMenu ? 'trade-table trade-table-narrow' : 'trade-table'}
+        className={className}
         size="small"
+        showHeader={!narrow}
         // the horizontal scroll bar sticks above the pager, which sticks to the bottom
-        sticky={pagerShown ? PAGER_STICKY : true}
-        columns={columns}
+        sticky={narrow ? false : pagerShown ? PAGER_STICKY : true}
+        columns={shownColumns}
         dataSource={view.rows}
         // a spinner only where rows are missing: a live refresh keeps the rows on screen
         loading={data.loading && view.rows.length < view.expected}
         rowKey={rowKey}
         pagination={pagination}
-        // the columns' widths add up to the scroll width (see columns.tsx)
-        scroll={{ x: tableScrollWidth(columns) }}
+        // the columns' widths add up to the scroll width (see columns.tsx); cards fit the screen
+        scroll={narrow ? undefined : { x: tableScrollWidth(columns) }}
         onRow={withMenu ? menu.onRow : undefined}
         summary={
-          totals && view.rows.length > 0
+          totals && !narrow && view.rows.length > 0
             ? () => <TotalsRow columns={columns} totals={totals} />
             : undefined
         }
@@ -113,6 +122,11 @@ export function TradeTable<T extends object>({
       {withMenu && menu.element}
     </div>
   );
+}
+
+/** The one column of the narrow layout: each row's card. */
+function cardColumns<T>(card: (row: T) => ReactNode): TableColumnsType<T> {
+  return [{ key: 'card', render: (_value: unknown, row: T) => card(row) }];
 }
 
 /** The cells of a totals row by column key; `span` covers that many columns from it. */

@@ -96,9 +96,9 @@ function publishTakeProfit(orderId: string, tradeId: string, volume: number) {
   });
 }
 
-/** The Trade ID cells of the settlements on screen. */
+/** The Trade ID cells of the settlements on screen (the last column). */
 const tradeIds = () =>
-  rowsOf('Orders').map((row) => within(row).getAllByRole('cell')[1]?.textContent);
+  rowsOf('Orders').map((row) => within(row).getAllByRole('cell').at(-1)?.textContent);
 
 function withDialogs(table: React.ReactElement) {
   return renderWithProviders(
@@ -155,16 +155,17 @@ describe('trade tables', () => {
     const cells = within(row!)
       .getAllByRole('cell')
       .map((cell) => cell.textContent);
+    // what a trader watches first: open and market price, floating P&L
     expect(cells).toEqual([
       'BTCUSDT',
       'Buy',
       '2',
-      '0.5',
       '45000.0',
       '45100.0',
-      '—',
-      '—',
       '+150.00',
+      '—',
+      '—',
+      '0.5',
       '0.00',
       '0.00',
       'USD',
@@ -266,7 +267,7 @@ describe('trade tables', () => {
     });
     // the table reloads: settled 1 of 2
     await waitFor(() =>
-      expect(within(rowsOf('Positions')[0]!).getAllByRole('cell')[3]?.textContent).toBe('1'),
+      expect(within(rowsOf('Positions')[0]!).getAllByRole('cell')[8]?.textContent).toBe('1'),
     );
   });
 
@@ -284,12 +285,19 @@ describe('trade tables', () => {
     });
   });
 
-  it('narrow: no Edit and Close columns; a double-click opens the Edit/Close menu', async () => {
+  it('narrow: a two-line card per position; a double-click opens the Edit/Close menu', async () => {
     const { user } = withDialogs(<PositionsTable narrow />);
     await screen.findByText('+150.00');
     expect(screen.getByText('Double-click row to operate')).toBeInTheDocument();
-    expect(screen.queryByRole('columnheader', { name: 'Edit' })).not.toBeInTheDocument();
-    expect(screen.queryByRole('columnheader', { name: 'Close' })).not.toBeInTheDocument();
+    // no columns to scroll: instrument, side, volume, prices, P&L and id on one card
+    expect(screen.queryAllByRole('columnheader')).toHaveLength(0);
+    const card = rowsOf('Positions')[0]!;
+    expect(within(card).getAllByRole('cell')).toHaveLength(1);
+    for (const text of ['BTCUSDT', 'Buy', '2', '45000.0', '45100.0', '+150.00', '11']) {
+      expect(within(card).getByText(text, { exact: true })).toBeInTheDocument();
+    }
+    expect(within(card).getByTitle('Floating P&L')).toHaveTextContent('+150.00');
+    expect(within(card).queryByRole('button')).not.toBeInTheDocument();
     await user.dblClick(rowsOf('Positions')[0]!);
     const menu = await screen.findByRole('menu');
     expect(
@@ -299,6 +307,22 @@ describe('trade tables', () => {
     ).toEqual(['Edit', 'Close']);
     await user.click(within(menu).getByRole('menuitem', { name: 'Close' }));
     expect(await screen.findByRole('dialog', { name: 'Close Position' })).toBeInTheDocument();
+  });
+
+  it('pending on a phone: a card with the order and its time in force; Cancel from the menu', async () => {
+    const { user } = withDialogs(<PendingOrdersTable narrow />);
+    const card = await waitFor(() => {
+      const [first] = rowsOf('Pending');
+      expect(first).toHaveTextContent('44000.0');
+      return first!;
+    });
+    expect(screen.queryAllByRole('columnheader')).toHaveLength(0);
+    expect(within(card).getByTitle('Time in Force')).toHaveTextContent('GTC');
+    expect(within(card).getByText('21', { exact: true })).toBeInTheDocument();
+    await user.dblClick(card);
+    const menu = await screen.findByRole('menu');
+    await user.click(within(menu).getByRole('menuitem', { name: 'Cancel' }));
+    expect(await screen.findByRole('dialog', { name: 'Cancel Pending Order' })).toBeInTheDocument();
   });
 
   it('pending: Cancel asks for confirmation, then cancels', async () => {
@@ -430,13 +454,15 @@ describe('trade tables', () => {
     stubTradingFetch({ '/trading/order/settles': pagedSettles(() => rows) });
     const { user } = renderWithProviders(<SettledOrdersTable narrow />);
     await waitFor(() => expect(rowsOf('Orders')).toHaveLength(50));
-    // the outcome first on a narrow screen
-    expect(
-      screen
-        .getAllByRole('columnheader')
-        .slice(0, 5)
-        .map((h) => h.textContent),
-    ).toEqual(['Symbol', 'Close Side', 'Volume', 'Profit', 'Close Reason']);
+    // a card per settlement, no columns: what closed, its prices, status and profit
+    expect(screen.queryAllByRole('columnheader')).toHaveLength(0);
+    const card = rowsOf('Orders')[0]!;
+    expect(within(card).getAllByRole('cell')).toHaveLength(1);
+    for (const title of ['Profit', 'Settlement', 'Close Reason', 'Open Price → Close Price']) {
+      expect(within(card).getByTitle(title)).toBeInTheDocument();
+    }
+    expect(within(card).getByTitle('Close Reason')).toHaveTextContent('Manual');
+    expect(within(card).getByTitle('Profit')).toHaveTextContent('+250.00');
     expect(screen.getByText('50 of 70')).toBeInTheDocument();
     expect(screen.queryByTitle('2')).not.toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Load more' }));

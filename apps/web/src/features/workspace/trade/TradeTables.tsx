@@ -31,8 +31,8 @@ import {
   symbolColumn,
   textColumn,
   timeColumn,
-  withFirst,
 } from './columns';
+import { OrderLogCard, PendingOrderCard, PositionCard, SettledOrderCard } from './cards';
 import { useOrderLogs, usePendingOrders, usePositions, useSettledOrders } from './data';
 import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
@@ -46,28 +46,26 @@ const a = messages.accountMoney;
 
 // ---- Positions ----
 
-const positionColumns = (narrow: boolean): TableColumnsType<PositionRow> => [
+// What a trader watches comes first, so it stays in view left of the pinned Edit and Close
+// however narrow the panel is: instrument, side, volume, open and market price, floating P&L.
+const positionColumns: TableColumnsType<PositionRow> = [
   symbolColumn(),
   sideColumn('cmd', c.side),
   quantityColumn('volume', c.volume),
-  quantityColumn('settledVol', c.settledVolume),
   priceColumn('price', c.openPrice),
   rowColumn('marketPrice', c.marketPrice, 'price', (row) => <MarketPriceCell row={row} />),
+  rowColumn('floatProfit', c.floatProfit, 'pnl', (row) => <FloatingPnlCell row={row} />),
   levelColumn('tp', c.tp),
   levelColumn('sl', c.sl),
-  rowColumn('floatProfit', c.floatProfit, 'pnl', (row) => <FloatingPnlCell row={row} />),
+  quantityColumn('settledVol', c.settledVolume),
   moneyColumn('commissionFee', c.commission),
   moneyColumn('storage', c.swap),
   textColumn('currency', c.currency),
   timeColumn('createdAt', c.openTime),
   idColumn('orderId', c.orderId),
-  // a phone opens these from the row menu
-  ...(narrow
-    ? []
-    : [
-        buttonColumn<PositionRow>('edit', c.edit, (row) => row.orderId, openEditOrder),
-        buttonColumn<PositionRow>('close', c.close, (row) => row.orderId, openClosePosition, true),
-      ]),
+  // a phone shows cards and opens these from the row menu
+  buttonColumn<PositionRow>('edit', c.edit, (row) => row.orderId, openEditOrder),
+  buttonColumn<PositionRow>('close', c.close, (row) => row.orderId, openClosePosition, true),
 ];
 
 /**
@@ -100,16 +98,6 @@ function positionTotalCells(totals: PositionTotals): TotalCells {
   };
 }
 
-const WIDE_POSITION_COLUMNS = positionColumns(false);
-// On a phone the live figures come first, the rest scrolls inside the table.
-const NARROW_POSITION_COLUMNS = withFirst(positionColumns(true), [
-  'symbol',
-  'cmd',
-  'volume',
-  'floatProfit',
-  'marketPrice',
-]);
-
 export function PositionsTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   useFollowPositionQuotes();
@@ -119,7 +107,8 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
   return (
     <TradeTable
       label={b.positions}
-      columns={narrow ? NARROW_POSITION_COLUMNS : WIDE_POSITION_COLUMNS}
+      columns={positionColumns}
+      card={(row) => <PositionCard row={row} />}
       data={data}
       rowKey={(row) => row.orderId}
       emptyText={b.emptyPositions}
@@ -137,39 +126,33 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
 
 // ---- Orders (settlements) ----
 
+// The outcome comes first: at what prices, how much profit, and why it closed.
 const settledColumns: TableColumnsType<SettledOrderRow> = [
   symbolColumn(),
-  idColumn('tradeId', c.tradeId),
   sideColumn('openCmd', c.openSide),
-  sideColumn('closeCmd', c.closeSide),
+  quantityColumn('settleVolume', c.volume),
   priceColumn('openPrice', c.openPrice),
   priceColumn('closePrice', c.closePrice),
-  quantityColumn('settleVolume', c.volume),
-  labelColumn('isSettled', c.settleStatus, settlementLabel),
-  formattedColumn('settleDate', c.settleDate, formatSettleDate),
   pnlColumn('settleProfit', c.settleProfit),
   labelColumn('closeReason', c.closeReason, closeReasonLabel),
-  timeColumn('openAt', c.openTime),
+  labelColumn('isSettled', c.settleStatus, settlementLabel),
+  sideColumn('closeCmd', c.closeSide),
   timeColumn('closeAt', c.closeTime),
+  timeColumn('openAt', c.openTime),
+  formattedColumn('settleDate', c.settleDate, formatSettleDate),
   moneyColumn('openCommission', c.openCommission),
   moneyColumn('closeCommission', c.closeCommission),
   textColumn('currency', c.currency),
+  idColumn('tradeId', c.tradeId),
 ];
-// On a phone the outcome comes first: how much, at what profit, and why it closed.
-const NARROW_SETTLED_COLUMNS = withFirst(settledColumns, [
-  'symbol',
-  'closeCmd',
-  'settleVolume',
-  'settleProfit',
-  'closeReason',
-]);
 
 export function SettledOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   return (
     <TradeTable
       label={b.orders}
-      columns={narrow ? NARROW_SETTLED_COLUMNS : settledColumns}
+      columns={settledColumns}
+      card={(row) => <SettledOrderCard row={row} />}
       data={useSettledOrders(active)}
       rowKey={(row) => row.tradeId}
       emptyText={b.emptyOrders}
@@ -180,7 +163,7 @@ export function SettledOrdersTable({ active = true, narrow = false }: TradeTable
 
 // ---- Pending orders ----
 
-const pendingColumns = (narrow: boolean): TableColumnsType<PendingOrderRow> => [
+const pendingColumns: TableColumnsType<PendingOrderRow> = [
   symbolColumn(),
   sideColumn('cmd', c.side),
   quantityColumn('volume', c.volume),
@@ -190,27 +173,17 @@ const pendingColumns = (narrow: boolean): TableColumnsType<PendingOrderRow> => [
   textColumn('expireType', c.expireType),
   timeColumn('createdAt', c.createdAt),
   idColumn('pId', c.pendingId),
-  ...(narrow
-    ? []
-    : [
-        buttonColumn<PendingOrderRow>(
-          'cancel',
-          c.cancel,
-          (row) => row.pId,
-          openCancelPending,
-          true,
-        ),
-      ]),
+  // a phone shows cards and opens this from the row menu
+  buttonColumn<PendingOrderRow>('cancel', c.cancel, (row) => row.pId, openCancelPending, true),
 ];
-const WIDE_PENDING_COLUMNS = pendingColumns(false);
-const NARROW_PENDING_COLUMNS = pendingColumns(true);
 
 export function PendingOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   return (
     <TradeTable
       label={b.pending}
-      columns={narrow ? NARROW_PENDING_COLUMNS : WIDE_PENDING_COLUMNS}
+      columns={pendingColumns}
+      card={(row) => <PendingOrderCard row={row} />}
       data={usePendingOrders(active)}
       rowKey={(row) => row.pId}
       emptyText={b.emptyPending}
@@ -261,6 +234,7 @@ export function OrderLogsTable({ active = true, narrow = false }: TradeTableProp
     <TradeTable
       label={b.orderLogs}
       columns={orderLogColumns}
+      card={(row) => <OrderLogCard row={row} />}
       data={useOrderLogs(active)}
       rowKey={(row) => String(row.sortId)}
       emptyText={b.emptyOrderLogs}

@@ -24,9 +24,9 @@ type WithSymbol = { symbol: string };
 
 /** Widths (px) by what a column holds; a longer title or word widens its column (textWidth). */
 export const COLUMN_WIDTHS = {
-  symbol: 96,
-  side: 64,
-  quantity: 80,
+  symbol: 80,
+  side: 56,
+  quantity: 72,
   price: 104,
   money: 96,
   pnl: 104,
@@ -35,7 +35,7 @@ export const COLUMN_WIDTHS = {
   text: 72,
   label: 96,
   message: 240,
-  button: 72,
+  button: 56,
 } as const;
 type WidthKind = keyof typeof COLUMN_WIDTHS;
 
@@ -83,19 +83,24 @@ const numeric =
 /** Room for the Live tag beside the instrument (a row a live run sent). */
 const LIVE_TAG_WIDTH = 40;
 
-/** The instrument, pinned to the left; a row a live run sent carries its Live tag. */
+/** The instrument of a row; a row a live run sent carries its Live tag. */
+export function SymbolCell({ row }: { row: WithSymbol }) {
+  return (
+    <span className="live-run-symbol">
+      {row.symbol}
+      <LiveRunTag row={row as { comment?: string | null; clientOrderId?: string | null }} />
+    </span>
+  );
+}
+
+/** The instrument, pinned to the left (with room for the Live tag). */
 export const symbolColumn = <T extends WithSymbol>(): Column<T> => ({
   key: 'symbol',
   title: messages.columns.symbol,
   dataIndex: 'symbol',
   width: widthOf('symbol', messages.columns.symbol) + LIVE_TAG_WIDTH,
   fixed: 'left',
-  render: (symbol: string, row: T) => (
-    <span className="live-run-symbol">
-      {symbol}
-      <LiveRunTag row={row as { comment?: string | null; clientOrderId?: string | null }} />
-    </span>
-  ),
+  render: (_symbol: string, row: T) => <SymbolCell row={row} />,
 });
 
 /** Plain text (currency, time in force). */
@@ -181,22 +186,20 @@ export const levelColumn = <T extends WithSymbol>(key: FieldOf<T, number>, title
     'right',
   );
 
-/** A figure computed from the whole row (live market price, live P&L). */
+/**
+ * A figure computed from the whole row (live market price, live P&L). Its column is as wide
+ * as the figure, not its title, which wraps instead: these columns must stay in view beside
+ * the pinned ones in a narrow panel.
+ */
 export const rowColumn = <T,>(
   key: FieldOf<T, number>,
   title: string,
   kind: 'price' | 'pnl',
   cell: (row: T) => ReactNode,
-): Column<T> => field<T, number>(key, title, kind, (_v, row) => cell(row), 'right');
-
-/** The same columns with those of `keys` first, in that order (a phone's narrow screen). */
-export function withFirst<T>(columns: TableColumnsType<T>, keys: string[]): TableColumnsType<T> {
-  const rank = (key: unknown) => {
-    const index = keys.indexOf(String(key));
-    return index === -1 ? keys.length : index;
-  };
-  return [...columns].sort((x, y) => rank(x.key) - rank(y.key));
-}
+): Column<T> => ({
+  ...field<T, number>(key, title, COLUMN_WIDTHS[kind], (_v, row) => cell(row), 'right'),
+  onHeaderCell: () => ({ className: 'trade-th-wrap' }),
+});
 
 /**
  * A button per row, pinned to the right, named for screen readers and tests by its title,
