@@ -6,6 +6,9 @@ import { registerNotifier } from '../shared/notify';
 import { queryClient } from '../shared/queryClient';
 import { followSystemTheme, useThemeStore } from '../shared/theme';
 
+/** Toasts sit in the toolbar's height (44 px), above the charts and the bottom panel. */
+const TOAST_TOP = 4;
+
 const FONT_FAMILY =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
@@ -59,8 +62,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
         token: { fontFamily: FONT_FAMILY, borderRadius: 6 },
       }}
     >
-      {/* At most three toasts at once: a burst of fills must not cover the page. */}
-      <AntApp className="app-root" message={{ maxCount: 3 }}>
+      {/* At most three toasts at once: a burst of fills must not cover the page. Where they
+          sit (over the toolbar; above a phone's bottom bar) is in styles.css. */}
+      <AntApp className="app-root" message={{ maxCount: 3, top: TOAST_TOP }}>
         <DocumentTheme mode={mode} />
         <NotifierBridge />
         <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

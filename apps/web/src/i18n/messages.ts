@@ -8,6 +8,8 @@ import { LOGIN_MESSAGES, MSG_TOKEN_INVALID, PROFILE_MESSAGES } from '@ct/domain'
 export const messages = {
   app: {
     title: 'Trading Terminal',
+    /** The close button of a lasting toast (a warning or an error). */
+    closeNotification: 'Close notification',
   },
   startup: {
     initializing: 'Initializing application...',

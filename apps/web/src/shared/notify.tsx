@@ -1,9 +1,13 @@
-import { message as staticMessage } from 'antd';
+import { CloseOutlined } from '@ant-design/icons';
+import { Button, message as staticMessage } from 'antd';
 import type { App } from 'antd';
+import { messages } from '../i18n/messages';
 
 type MessageInstance = ReturnType<typeof App.useApp>['message'];
+type Kind = 'success' | 'error' | 'warning' | 'info';
 
 let instance: MessageInstance | null = null;
+let counter = 0;
 
 /** The antd `App` registers its themed message API here (see NotifierBridge). */
 export function registerNotifier(api: MessageInstance): () => void {
@@ -17,10 +21,51 @@ function api(): MessageInstance {
   return instance ?? staticMessage;
 }
 
+/**
+ * How long each kind of toast stays, in seconds: a success or a note goes by itself after a
+ * glance; a warning or an error stays longer so it can be read, and has a close button.
+ */
+export const TOAST_SECONDS: Record<Kind, number> = {
+  success: 3,
+  info: 3,
+  warning: 6,
+  error: 8,
+};
+
+function show(kind: Kind, text: string): void {
+  const key = `toast-${(counter += 1)}`;
+  const close = () => api().destroy(key);
+  const lasting = kind === 'error' || kind === 'warning';
+  void api().open({
+    key,
+    type: kind,
+    duration: TOAST_SECONDS[kind],
+    // a short toast keeps going under the pointer: it must not stay because the mouse rests there
+    pauseOnHover: lasting,
+    className: lasting ? 'toast toast-closable' : 'toast',
+    content: lasting ? (
+      <span className="toast-content">
+        {text}
+        <Button
+          type="text"
+          size="small"
+          className="toast-close"
+          aria-label={messages.app.closeNotification}
+          icon={<CloseOutlined />}
+          onClick={close}
+        />
+      </span>
+    ) : (
+      text
+    ),
+    onClick: lasting ? undefined : close,
+  });
+}
+
 /** Toasts for plain actions that run outside React components. */
 export const notify = {
-  success: (text: string) => void api().success(text),
-  error: (text: string) => void api().error(text),
-  warning: (text: string) => void api().warning(text),
-  info: (text: string) => void api().info(text),
+  success: (text: string) => show('success', text),
+  error: (text: string) => show('error', text),
+  warning: (text: string) => show('warning', text),
+  info: (text: string) => show('info', text),
 };
