@@ -96,8 +96,84 @@ async function placeMarketOrder(page: Page): Promise<void> {
     (enabled) => enabled,
     30_000,
   );
-  await newToastText(page, /^Order successful/, () => place.click());
+  const text = await newToastText(page, /^Order successful/, () => place.click());
+  await expectToastOverToolbarAndGone(page, text);
 }
+
+/**
+ * The toast with `text` sits over the toolbar (never over the charts' or the tables' first
+ * rows) and closes by itself within a few seconds.
+ */
+async function expectToastOverToolbarAndGone(page: Page, text: string): Promise<void> {
+  const notice = page.locator('.ant-message-notice').filter({ hasText: text });
+  const box = await notice.boundingBox();
+  const toolbar = await page.locator('.toolbar').boundingBox();
+  expect(box, `toast "${text}"`).not.toBeNull();
+  expect(box!.y + box!.height, 'the toast stays in the toolbar').toBeLessThanOrEqual(
+    toolbar!.y + toolbar!.height + 1,
+  );
+  await notice.waitFor({ state: 'detached', timeout: 10_000 });
+}
+
+/**
+ * Headers of the visible trade table that cannot be seen at the table's start: covered by
+ * a pinned column or outside the table. The totals row's cell under `totalsOf` is checked
+ * too. Looks at what is drawn at the middle of each one (elementFromPoint).
+ */
+function hiddenAtStart(page: Page, names: string[], totalsOf?: string): Promise<string[]> {
+  return page.evaluate(
+    ([wanted, totalsColumn]) => {
+      const table = Array.from(document.querySelectorAll<HTMLElement>('.trade-table')).find(
+        (t) => t.offsetParent !== null,
+      );
+      if (!table) return ['no table'];
+      const body = table.querySelector<HTMLElement>('.ant-table-body');
+      if (body) body.scrollLeft = 0;
+      const heads = Array.from(table.querySelectorAll<HTMLElement>('.ant-table-header th'));
+      const hidden: string[] = [];
+      const seen = (el: Element, name: string) => {
+        el.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+        const box = el.getBoundingClientRect();
+        const tableBox = table.getBoundingClientRect();
+        const x = box.left + box.width / 2;
+        const y = box.top + box.height / 2;
+        const inside = box.left >= tableBox.left - 1 && box.right <= tableBox.right + 1;
+        const top = document.elementFromPoint(x, y);
+        if (!inside || !top || !el.contains(top)) hidden.push(name);
+      };
+      for (const name of wanted) {
+        const th = heads.find((h) => h.textContent === name);
+        if (th) seen(th, name);
+        else hidden.push(`${name} (missing)`);
+      }
+      if (totalsColumn) {
+        const index = heads.findIndex((h) => h.textContent === totalsColumn);
+        // the totals row's cells span columns: find the one that starts at that column
+        let column = 0;
+        const cell = Array.from(
+          table.querySelectorAll<HTMLTableCellElement>('.trade-totals > td'),
+        ).find((td) => {
+          const starts = column === index;
+          column += td.colSpan;
+          return starts;
+        });
+        if (cell) seen(cell, `Total ${totalsColumn}`);
+        else hidden.push(`Total ${totalsColumn} (missing)`);
+      }
+      return hidden;
+    },
+    [names, totalsOf ?? ''] as const,
+  );
+}
+
+const KEY_POSITION_COLUMNS = [
+  'Symbol',
+  'Side',
+  'Volume',
+  'Open Price',
+  'Market Price',
+  'Floating P&L',
+];
 
 describe('trade tables on a desktop', () => {
   it('every column scrolls into full view; the pinned action columns cover none', async () => {
@@ -157,6 +233,52 @@ describe('trade tables on a desktop', () => {
       }
       await page.getByRole('tab', { name: 'Positions', exact: true }).click();
       await screenshot(page, `tables-positions-${width}`);
+    }
+    await context.close();
+  });
+
+  it('the live figures stay in view beside the pinned columns, trading panel open or not', async () => {
+    const context = await newContext(browser, 'desktop', baseURL);
+    const page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/desktop');
+    await placeMarketOrder(page);
+    const trading = page
+      .getByRole('navigation', { name: 'Side panel buttons' })
+      .getByRole('button', { name: 'Trading' });
+    const setPanel = async (open: boolean) => {
+      if ((await trading.getAttribute('aria-pressed')) !== String(open)) await trading.click();
+      await page.locator('.side-panel').waitFor({ state: open ? 'visible' : 'detached' });
+    };
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: width === 1440 ? 900 : 768 });
+      for (const open of [true, false]) {
+        await setPanel(open);
+        await page.getByRole('tab', { name: 'Positions', exact: true }).click();
+        const hidden = await waitUntil(
+          () => hiddenAtStart(page, KEY_POSITION_COLUMNS, 'Floating P&L'),
+          (h) => h.length === 0,
+        );
+        expect(hidden, `positions at ${width}, trading panel ${open ? 'open' : 'closed'}`).toEqual(
+          [],
+        );
+        if (open) {
+          // the chart keeps most of the width beside the panel
+          const charts = await page.locator('.workspace-charts').boundingBox();
+          expect(charts!.width, `chart width at ${width}`).toBeGreaterThanOrEqual(width * 0.65);
+          await screenshot(page, `tables-key-columns-${width}-panel-open`);
+        }
+      }
+      // maximized, the settlements' outcome is in view too
+      await setPanel(true);
+      await page.getByRole('button', { name: 'Maximize panel' }).click();
+      await page.getByRole('tab', { name: 'Orders', exact: true }).click();
+      const hidden = await waitUntil(
+        () => hiddenAtStart(page, ['Symbol', 'Volume', 'Open Price', 'Close Price', 'Profit']),
+        (h) => h.length === 0,
+      );
+      expect(hidden, `orders at ${width}, maximized`).toEqual([]);
+      await page.getByRole('button', { name: 'Restore panel' }).click();
     }
     await context.close();
   });
