@@ -42,6 +42,18 @@ async function expectSmaAndRsi(chart: Locator): Promise<void> {
   expect(rsi, 'RSI line pixels').toBeGreaterThan(150);
 }
 
+/** Heights (px) of the chart's panes, top to bottom: price, volume, then the indicators. */
+function paneHeights(chart: Locator): Promise<number[]> {
+  return chart.evaluate((el) => {
+    // lightweight-charts lays its panes out as table rows: a pane row has the pane and its
+    // two price-axis cells, a separator row one cell; the last three-cell row is the time axis
+    const rows = Array.from(el.querySelectorAll('table tr')).filter(
+      (tr) => tr.children.length === 3,
+    );
+    return rows.slice(0, -1).map((tr) => Math.round(tr.getBoundingClientRect().height));
+  });
+}
+
 describe('indicators', () => {
   let browser: Browser;
   let context: BrowserContext;
@@ -104,6 +116,46 @@ describe('indicators', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await dialog.waitFor({ state: 'hidden' });
     await expectSmaAndRsi(chart);
+  });
+
+  it('gives RSI a usable pane, resized by dragging the separator above it', async () => {
+    const chart = chartCanvas(page);
+    for (const [width, height] of [
+      [1024, 768],
+      [1440, 900],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      const heights = await waitUntil(
+        () => paneHeights(chart),
+        (h) => h.length === 3 && h[2]! >= 100,
+      );
+      const total = heights.reduce((sum, h) => sum + h, 0);
+      const rsi = heights[2]!;
+      expect(rsi, `RSI pane at ${width}: ${heights.join(', ')}`).toBeGreaterThanOrEqual(100);
+      expect(rsi / total, `RSI share at ${width}`).toBeGreaterThanOrEqual(0.25);
+      await screenshot(page, `indicators-rsi-pane-${width}-light`);
+    }
+    // the separator between the volume and RSI panes: drag it down 40 px (up, the volume pane
+    // would soon be at the library's least height)
+    const before = (await paneHeights(chart))[2]!;
+    const box = await chart.boundingBox();
+    const rsiTop = await chart.evaluate((el) => {
+      const rows = Array.from(el.querySelectorAll('table tr')).filter(
+        (tr) => tr.children.length === 3,
+      );
+      return rows[2]!.getBoundingClientRect().top;
+    });
+    const x = box!.x + box!.width / 3;
+    await page.mouse.move(x, rsiTop - 1);
+    await page.mouse.down();
+    await page.mouse.move(x, rsiTop + 19, { steps: 4 });
+    await page.mouse.move(x, rsiTop + 39, { steps: 4 });
+    await page.mouse.up();
+    const after = await waitUntil(
+      async () => (await paneHeights(chart))[2]!,
+      (h) => h < before - 20,
+    );
+    expect(after, 'RSI pane after dragging its separator down').toBeLessThan(before - 20);
   });
 
   it('survives a reload: the server gives the settings back', async () => {

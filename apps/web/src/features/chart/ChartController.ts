@@ -40,7 +40,7 @@ const HISTORY_RETRY_MS = 3000;
 /** Least width of the price scale: the corner below it holds the attribution link. */
 export const ATTRIBUTION_CORNER_PX = 60;
 /** Share of the height the volume pane takes under the price pane. */
-const VOLUME_PANE_STRETCH = 0.28;
+export const VOLUME_PANE_STRETCH = 0.28;
 
 /** The hovered bar (or the newest one) for the OHLCV legend. */
 export type LegendState = {
@@ -169,7 +169,12 @@ export class ChartController {
       autoSize: true,
       layout: {
         ...chartLayout(colors),
-        panes: { separatorColor: colors.border, separatorHoverColor: colors.grid },
+        // indicator panes are resized by dragging the separator above them
+        panes: {
+          enableResize: true,
+          separatorColor: colors.border,
+          separatorHoverColor: colors.grid,
+        },
         // The logo would sit on the bars; TradingChart links TradingView in the corner
         // under the price scale instead, as the library's licence allows.
         attributionLogo: false,
@@ -448,7 +453,7 @@ export class ChartController {
     this.chart.applyOptions({
       layout: {
         ...chartLayout(c),
-        panes: { separatorColor: c.border, separatorHoverColor: c.grid },
+        panes: { enableResize: true, separatorColor: c.border, separatorHoverColor: c.grid },
       },
       grid: { vertLines: { color: c.grid }, horzLines: { color: c.grid } },
       crosshair: {

@@ -2,7 +2,8 @@ import { indicatorSeries, type Bar, type IndicatorConfig } from '@ct/domain';
 import type { IChartApi } from 'lightweight-charts';
 import { describe, expect, it } from 'vitest';
 import type { ChartColors } from '../../../shared/chartTheme';
-import { IndicatorLayer } from './IndicatorLayer';
+import { VOLUME_PANE_STRETCH } from '../ChartController';
+import { IndicatorLayer, PRICE_PANE_STRETCH } from './IndicatorLayer';
 
 type Point = { time: number; value?: number; color?: string };
 
@@ -109,6 +110,12 @@ describe('IndicatorLayer', () => {
     expect(chart.panes[1]!.series[0]!.priceLines).toEqual([70, 30]);
     expect(chart.panes[2]!.series.map((s) => s.kind)).toEqual(['Histogram', 'Line', 'Line']);
     expect(chart.dataset.indicators).toBe('SMA 5;RSI 14;MACD 12 26 9');
+  });
+
+  it('gives an indicator pane a usable share of the height: a quarter or more beside price and volume', () => {
+    const { chart } = layerWith([rsi]);
+    const own = chart.panes[1]!.stretch;
+    expect(own / (PRICE_PANE_STRETCH + VOLUME_PANE_STRETCH + own)).toBeGreaterThanOrEqual(0.25);
   });
 
   it('draws the batch values, with gaps before the indicator has enough bars', () => {

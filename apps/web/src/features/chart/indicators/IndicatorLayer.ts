@@ -18,8 +18,14 @@ import {
 import { withAlpha, type ChartColors } from '../../../shared/chartTheme';
 import { indicatorLabel } from './labels';
 
-/** Share of the price pane's height an indicator pane (RSI, MACD) takes. */
-const PANE_STRETCH = 0.3;
+/** The price pane's stretch factor: lightweight-charts gives the first pane 2. */
+export const PRICE_PANE_STRETCH = 2;
+/**
+ * Height of an indicator pane (RSI, MACD) against the price pane's 2 and the volume pane's
+ * 0.28: one indicator takes 30 % of the panes (about 110 px of a chart at 1024 × 768, 140 px
+ * at 1440 × 900), two 23 % each. The trader drags the separators to change it.
+ */
+export const INDICATOR_PANE_STRETCH = 1;
 /** RSI's overbought and oversold levels, drawn as dashed lines in its pane. */
 const RSI_LEVELS = [70, 30] as const;
 const MACD_SIGNAL_COLOR = '#ff9800';
@@ -240,7 +246,7 @@ export class IndicatorLayer {
   }
 
   private stretch(line: Line): void {
-    line.series.getPane().setStretchFactor(PANE_STRETCH);
+    line.series.getPane().setStretchFactor(INDICATOR_PANE_STRETCH);
   }
 
   /** Data attributes that let end-to-end tests see what is drawn without reading pixels. */
