@@ -96,8 +96,18 @@ async function fullScreenModalOpen(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('.fullscreen-modal[class*="zoom"]'));
 }
 
-// Columns of the wide positions table.
-const POS = { side: 1, volume: 2, settled: 3, open: 4, market: 5, tp: 6, sl: 7, pnl: 8, id: 13 };
+/** Column indexes of the settlements (Orders): the outcome first. */
+const SETTLE = {
+  openSide: 1,
+  volume: 2,
+  closePrice: 4,
+  profit: 5,
+  reason: 6,
+  closeSide: 8,
+  date: 11,
+};
+// Columns of the wide positions table: the live figures first.
+const POS = { side: 1, volume: 2, open: 3, market: 4, pnl: 5, tp: 6, sl: 7, settled: 8, id: 13 };
 
 describe('a trader on a desktop', () => {
   let page: Page;
@@ -186,12 +196,12 @@ describe('a trader on a desktop', () => {
     await bottomTab(page, 'Orders');
     const settle = tradeRows(page).filter({ hasText: 'Partial' }).first();
     await settle.waitFor();
-    expect(await cellText(settle, 2)).toBe('Buy'); // open side
-    expect(await cellText(settle, 3)).toBe('Sell'); // close side
-    expect(await cellText(settle, 6)).toBe('0.4');
-    expect(await cellText(settle, 8)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(await cellText(settle, 9)).toMatch(/^[+-]?\d+\.\d\d$/);
-    expect(await cellText(settle, 10)).toBe('Manual'); // close reason
+    expect(await cellText(settle, SETTLE.openSide)).toBe('Buy');
+    expect(await cellText(settle, SETTLE.closeSide)).toBe('Sell');
+    expect(await cellText(settle, SETTLE.volume)).toBe('0.4');
+    expect(await cellText(settle, SETTLE.date)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(await cellText(settle, SETTLE.profit)).toMatch(/^[+-]?\d+\.\d\d$/);
+    expect(await cellText(settle, SETTLE.reason)).toBe('Manual');
     await screenshot(page, 'trading-desktop-settlements');
 
     await bottomTab(page, 'Order Logs');
@@ -295,8 +305,8 @@ describe('a trader on a desktop', () => {
     await bottomTab(page, 'Orders');
     const settle = tradeRows(page).filter({ hasText: 'Full' }).first();
     await settle.waitFor();
-    expect(await cellText(settle, 5)).toBe('50100.0'); // closed at the bid that reached it
-    expect(await cellText(settle, 10)).toBe('Take profit'); // close reason
+    expect(await cellText(settle, SETTLE.closePrice)).toBe('50100.0'); // the bid that reached it
+    expect(await cellText(settle, SETTLE.reason)).toBe('Take profit');
     await screenshot(page, 'trading-desktop-tp-settlement');
     await ticket(page).getByRole('checkbox', { name: 'Take Profit' }).uncheck();
     await bottomTab(page, 'Positions');
@@ -355,6 +365,22 @@ describe('the same trader on a phone', () => {
     await row.waitFor();
     expect(await page.getByRole('columnheader', { name: 'Edit' }).count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: 'Close' }).count()).toBe(0);
+    // a readable card, not clipped columns: instrument, side, prices and P&L on screen
+    expect(await page.getByRole('columnheader').count()).toBe(0);
+    expect(await row.getByRole('cell').count()).toBe(1);
+    const viewport = page.viewportSize()!;
+    for (const part of [
+      row.getByText('BTCUSDT', { exact: true }),
+      row.getByText('Buy', { exact: true }),
+      row.getByTitle('Open Price → Market Price'),
+      row.getByTitle('Floating P&L'),
+    ]) {
+      const box = await part.boundingBox();
+      expect(box, (await part.textContent()) ?? '').not.toBeNull();
+      expect(box!.x).toBeGreaterThanOrEqual(0);
+      expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
+    }
+    expect(await row.getByTitle('Floating P&L').textContent()).toMatch(/^[+-]?\d+\.\d\d$/);
     await noHorizontalScroll();
     await screenshot(page, 'trading-phone-positions');
     await row.dblclick();
@@ -396,6 +422,23 @@ describe('the same trader on a phone', () => {
     await screenshot(page, 'trading-phone-close-position');
     await dialog.getByRole('button', { name: 'Close Position' }).click();
     await toast(page, 'Position closed successfully');
+    // the toast sits above the bottom bar: it covers neither the tabs nor the first rows
+    const notice = page
+      .locator('.ant-message-notice')
+      .filter({ hasText: 'Position closed successfully' });
+    const toastBox = (await notice.boundingBox())!;
+    const tabs = (await page.getByRole('tablist').first().boundingBox())!;
+    const bottomBar = (await page
+      .getByRole('navigation', { name: 'Main navigation' })
+      .boundingBox())!;
+    expect(toastBox.y, 'toast under the tabs and the first rows').toBeGreaterThan(
+      tabs.y + tabs.height + 200,
+    );
+    expect(toastBox.y + toastBox.height, 'toast above the bottom bar').toBeLessThanOrEqual(
+      bottomBar.y,
+    );
+    await screenshot(page, 'trading-phone-toast');
+    await notice.waitFor({ state: 'detached', timeout: 10_000 });
     await rowWithId(page, orderId).waitFor({ state: 'detached' });
 
     await page.getByRole('tab', { name: 'Orders' }).click();

@@ -78,9 +78,14 @@ export function tradeRows(page: Page): Locator {
   return page.locator('.trade-table .ant-table-tbody tr.ant-table-row');
 }
 
-/** The data row whose cells include `id` (an order id or pending id). */
+/**
+ * The data row whose cells include `id` (an order id or pending id): its own cell on a
+ * desktop, the id on a phone's row card.
+ */
 export function rowWithId(page: Page, id: string): Locator {
-  return tradeRows(page).filter({ has: page.getByRole('cell', { name: id, exact: true }) });
+  const cell = page.getByRole('cell', { name: id, exact: true });
+  const cardId = page.locator('.trade-card-id').getByText(id, { exact: true });
+  return tradeRows(page).filter({ has: cell.or(cardId) });
 }
 
 /** Switches the theme with the toolbar's button and waits until the page has it. */
