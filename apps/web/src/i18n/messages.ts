@@ -139,6 +139,8 @@ export const messages = {
     limitPrice: 'Limit Price',
     margin: (currency: string) => `Margin (${currency})`,
     marginHint: 'Enter a margin to set the limit price',
+    /** One click puts the nearest valid limit price in the field. */
+    useLimitPrice: (price: string) => `Use ${price}`,
     takeProfit: 'Take Profit',
     stopLoss: 'Stop Loss',
     tpTicks: 'TP ticks',
