@@ -293,6 +293,14 @@ describe('fills as markers', () => {
     expect(marker?.time).toBe(1_699_999_200);
   });
 
+  it('gives each fill its crowded label and its details when asked', () => {
+    const [marker] = fillMarkersOf([log({ price: 50_100.5 })], 'BTCUSDT', '1m', colors, text, {
+      short: (side) => (side === 'buy' ? 'B' : 'S'),
+      detail: (side, volume, price) => `${side} ${volume} at ${price}`,
+    });
+    expect(marker).toMatchObject({ short: 'B', detail: 'buy 1 at 50100.5' });
+  });
+
   it('sits beside the strategy’s markers in time order', () => {
     const deal = {
       time: 150,
