@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
@@ -42,6 +42,24 @@ afterAll(async () => {
 // ---- helpers ----
 
 const { chart, lineLabel, marketNow, mouseDrag, touchDrag } = chartLines(SYMBOL);
+
+/**
+ * Taps the chart's bars from the newest leftwards (low in the volume pane, away from the
+ * trade lines) until a bar with markers shows their details; answers that box.
+ */
+async function openMarkerDetails(page: Page): Promise<Locator> {
+  const details = page.getByRole('tooltip', { name: 'Trades on this bar' });
+  const canvas = chart(page).getByTestId('chart-canvas');
+  const box = await canvas.boundingBox();
+  if (!box) throw new Error('No chart');
+  const y = box.y + box.height * 0.86;
+  // the price scale is at least 60 px wide; 3 px steps meet every 7 px bar
+  for (let x = box.x + box.width - 62; x > box.x + box.width * 0.4; x -= 3) {
+    await page.mouse.click(x, y);
+    if (await details.isVisible()) return details;
+  }
+  throw new Error('No bar with markers answered a click');
+}
 
 // Columns of the wide positions table.
 const POS = { tp: 6, sl: 7 };
@@ -196,6 +214,39 @@ describe('trades on the chart, desktop', () => {
     await toast(page, 'Pending order canceled successfully');
     await line.waitFor({ state: 'detached' });
     await ticket(page).getByText('Market', { exact: true }).click();
+  });
+
+  it('fills of one bar merge into one marker with a count; a click on the bar lists them', async () => {
+    await moveMarket(page, bid, bid + 0.5, ticket(page));
+    const canvas = chart(page).getByTestId('chart-canvas');
+    const before = Number(await canvas.getAttribute('data-markers'));
+    for (let i = 0; i < 4; i++) await placeOrder(page, 'Buy');
+    await expect
+      .poll(async () => Number(await canvas.getAttribute('data-markers')), LIVE)
+      .toBeGreaterThanOrEqual(before + 4);
+    // fewer arrows drawn than fills: those of one bar are one arrow with a count
+    expect(Number(await canvas.getAttribute('data-marker-groups'))).toBeLessThan(
+      Number(await canvas.getAttribute('data-markers')),
+    );
+    const details = await openMarkerDetails(page);
+    const open = (bid + 0.5).toFixed(1);
+    await expect
+      .poll(async () => (await details.getByText(`Buy 1 at ${open}`).count()) >= 2)
+      .toBe(true);
+    await screenshot(page, 'chart-trades-markers-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'chart-trades-markers-1440-dark');
+    await details.getByRole('button', { name: 'Close details' }).click();
+    await details.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await openMarkerDetails(page);
+    await screenshot(page, 'chart-trades-markers-1024-dark');
+    await setTheme(page, 'light');
+    await screenshot(page, 'chart-trades-markers-1024-light');
+    await page.keyboard.press('Escape');
+    await details.waitFor({ state: 'detached' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await clearTrades(page, SYMBOL);
   });
 });
 

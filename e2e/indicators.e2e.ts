@@ -116,6 +116,23 @@ describe('indicators', () => {
     await dialog.getByRole('button', { name: 'Close', exact: true }).first().click();
     await dialog.waitFor({ state: 'hidden' });
     await expectSmaAndRsi(chart);
+    // the legend lists them with their values at the newest bar, then at the hovered one
+    const legend = page.getByRole('list', { name: 'Indicator values' }).first();
+    const smaRow = legend.getByRole('listitem').filter({ hasText: /^SMA 20/ });
+    await expect.poll(() => smaRow.textContent()).toMatch(/^SMA 20-?\d+\.\d+$/);
+    await expect
+      .poll(() =>
+        legend
+          .getByRole('listitem')
+          .filter({ hasText: /^RSI 14\d+\.\d{2}$/ })
+          .count(),
+      )
+      .toBe(1);
+    const newest = await smaRow.textContent();
+    const box = (await chart.boundingBox())!;
+    await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
+    await expect.poll(() => smaRow.textContent()).not.toBe(newest);
+    await page.mouse.move(5, 5);
   });
 
   it('gives RSI a usable pane, resized by dragging the separator above it', async () => {

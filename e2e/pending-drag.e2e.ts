@@ -144,7 +144,10 @@ describe('dragging lines changes orders, desktop', () => {
     const b = await placeOf(line);
     // the ask is the position's open price: inside 0.999–1.001 of it no limit price may lie
     await mouseDrag(page, b.y, yOf(a.price, a, b));
-    const message = await toast(page, /^Limit price must be between [\d.]+ and [\d.]+$/);
+    const message = await toast(
+      page,
+      /^Limit price must be between [\d.]+ and [\d.]+ \(below the market\) or between [\d.]+ and [\d.]+ \(above the market\)$/,
+    );
     expect(message).toMatch(/^Limit price must be between/);
     expect(await line.getAttribute('data-price')).toBe(before);
     await expect.poll(async () => Math.abs((await lineY(line)) - b.y)).toBeLessThan(2);

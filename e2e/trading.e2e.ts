@@ -160,8 +160,19 @@ describe('a trader on a desktop', () => {
     expect(await panel.getByText('Not Set').count()).toBe(2);
     await panel.getByRole('checkbox', { name: 'TP' }).check();
     await panel.getByRole('checkbox', { name: 'SL' }).check();
-    const tp = midOfRange((await panel.getByText(/^TP range:/).textContent()) ?? '');
-    const sl = midOfRange((await panel.getByText(/^SL range:/).textContent()) ?? '');
+    const tpHint = (await panel.getByText(/^TP range:/).textContent()) ?? '';
+    const slHint = (await panel.getByText(/^SL range:/).textContent()) ?? '';
+    // new levels start the default 10 ticks (0.1) inside their range, never on its edge
+    const edge = (hint: string, end: 1 | 2) => Number(/([\d.]+) ~ ([\d.]+)/.exec(hint)![end]);
+    const startTp = Number(await panel.getByLabel('TP price').inputValue());
+    const startSl = Number(await panel.getByLabel('SL price').inputValue());
+    expect(startTp).toBeGreaterThanOrEqual(edge(tpHint, 1) + 0.99);
+    expect(startTp).toBeLessThanOrEqual(edge(tpHint, 2));
+    expect(startSl).toBeLessThanOrEqual(edge(slHint, 2) - 0.99);
+    expect(startSl).toBeGreaterThanOrEqual(edge(slHint, 1));
+    await screenshot(page, 'trading-desktop-edit-order-start');
+    const tp = midOfRange(tpHint);
+    const sl = midOfRange(slHint);
     // a TP below the open price is refused inline
     await panel.getByLabel('TP price').fill(sl);
     await panel.getByRole('button', { name: 'Save' }).click();
@@ -217,18 +228,31 @@ describe('a trader on a desktop', () => {
     await bottomTab(page, 'Positions');
   });
 
-  it('refuses a limit price outside the band, accepts one inside, and cancels it', async () => {
+  it('refuses a limit price outside the band, names both ranges, snaps to the nearest valid one, and cancels it', async () => {
     await chooseOrderType(page, 'Limit');
     const price = page.getByLabel('Limit Price');
     const place = page.getByRole('button', { name: 'Place Buy Order' });
-    await price.fill('1000');
+    // the default, the ask itself, lies between the two ranges: refused, with both named
     const refusal = ticket(page)
-      .getByText(/^Limit price must be between [\d.]+ and [\d.]+$/)
+      .getByText(
+        /^Limit price must be between [\d.]+ and [\d.]+ \(below the market\) or between [\d.]+ and [\d.]+ \(above the market\)$/,
+      )
       .last();
     await refusal.waitFor();
     expect(await place.isDisabled()).toBe(true);
     await screenshot(page, 'trading-desktop-limit-refused');
-    await price.fill(midOfRange(((await refusal.textContent()) ?? '').replace(' and ', ' ~ ')));
+    // one click puts the nearest valid price (a buy rests below the ask) in the field
+    const [, belowMax] = /between [\d.]+ and ([\d.]+) \(below/.exec(
+      (await refusal.textContent()) ?? '',
+    )!;
+    const use = ticket(page).getByRole('button', { name: /^Use [\d.]+$/ });
+    expect(await use.textContent()).toBe(`Use ${belowMax}`);
+    await use.click();
+    await refusal.waitFor({ state: 'detached' });
+    expect(await price.inputValue()).toBe(belowMax);
+    await price.fill('1000');
+    await refusal.waitFor();
+    await use.click();
     await refusal.waitFor({ state: 'detached' });
     await ticket(page).getByText('GFD', { exact: true }).click();
     expect(await place.isEnabled()).toBe(true);

@@ -141,6 +141,8 @@ export const messages = {
     limitPrice: 'Limit Price',
     margin: (currency: string) => `Margin (${currency})`,
     marginHint: 'Enter a margin to set the limit price',
+    /** One click puts the nearest valid limit price in the field. */
+    useLimitPrice: (price: string) => `Use ${price}`,
     takeProfit: 'Take Profit',
     stopLoss: 'Stop Loss',
     tpTicks: 'TP ticks',
@@ -359,7 +361,14 @@ export const messages = {
     loadFailed: 'Could not load the bars',
     retry: 'Retry',
     noCanvas: 'This browser cannot draw charts (no canvas support).',
-    legend: { open: 'O', high: 'H', low: 'L', close: 'C', volume: 'V' },
+    legend: {
+      open: 'O',
+      high: 'H',
+      low: 'L',
+      close: 'C',
+      volume: 'V',
+      indicators: 'Indicator values',
+    },
     moreTools: 'More tools',
     attribution: 'Charts: TradingView Lightweight Charts™, Copyright (c) 2023 TradingView, Inc.',
   },
@@ -433,6 +442,13 @@ export const messages = {
     unknownError: 'Unknown error',
     shownOnChart: 'Shown on chart',
     showOnChartFailed: 'Show on chart failed',
+    /** The details of a deal's marker (hover or click): its spec label first. */
+    dealMarker: {
+      open: (label: string, buy: boolean, qty: string, price: string) =>
+        `${label}: open ${buy ? 'buy' : 'sell'} ${qty} at ${price}`,
+      close: (label: string, buy: boolean, qty: string, price: string, profit: number) =>
+        `${label}: close by ${buy ? 'buy' : 'sell'} ${qty} at ${price}, P&L ${profit >= 0 ? '+' : ''}${profit.toFixed(2)}`,
+    },
     showOnChartError: 'Show on chart error',
     noDeals: 'No trades to show',
     resultsTitle: 'Backtest Results',
@@ -766,6 +782,13 @@ export const messages = {
     cancel: 'Cancel',
     saving: 'Saving…',
     fillMarker: (side: string, volume: string) => `${side} ${volume}`,
+    /** A fill's label where markers crowd. */
+    fillShort: (side: 'buy' | 'sell') => (side === 'buy' ? 'B' : 'S'),
+    fillDetail: (side: string, volume: string, price: string) => `${side} ${volume} at ${price}`,
+    /** The details of the markers of a bar, over the chart. */
+    markerDetails: 'Trades on this bar',
+    closeDetails: 'Close details',
+    moreMarkers: (count: number) => `and ${count} more`,
   },
   indicators: {
     button: 'Indicators',
@@ -1032,6 +1055,9 @@ export const messages = {
     tag: 'Live',
     tagTitle: (id: string) => `Sent by live run ${id}`,
     marker: (side: string, volume: string) => `Live ${side} ${volume}`,
+    markerShort: (side: 'buy' | 'sell') => (side === 'buy' ? 'LB' : 'LS'),
+    markerDetail: (side: string, volume: string, price: string) =>
+      `Live ${side} ${volume} at ${price}`,
   },
 } as const;
 

@@ -129,7 +129,9 @@ describe('bound comparisons', () => {
     expect(isPriceWithin(1.1, band)).toBe(false);
     expect(isPriceWithin(Number.NaN, band)).toBe(false);
     expect(validateLimitPrice(0.88, 1.1, 0.01)).toBeNull();
-    expect(validateLimitPrice(0.87, 1.1, 0.01)).toBe('Limit price must be between 0.88 and 1.09');
+    expect(validateLimitPrice(0.87, 1.1, 0.01)).toBe(
+      'Limit price must be between 0.88 and 1.09 (below the market) or between 1.11 and 1.32 (above the market)',
+    );
   });
 
   it('keeps a quantity at its bounds valid despite float noise', () => {

@@ -31,23 +31,23 @@ describe('validatePendingChange: the ticket’s limit rule, then TP/SL from the 
   it('measures a buy against the ask: 0.8–0.999 × 2000.50 below, 1.001–1.2 × above', () => {
     // 0.999 × 2000.5 = 1998.4995 → 1998.49 (inwards); 0.8 × 2000.5 = 1600.40
     expect(validatePendingChange('buy', { price: 1999, tp: 0, sl: 0 }, QUOTE, TICK)).toBe(
-      'Limit price must be between 1600.40 and 1998.49',
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
     );
     // at the ask itself: the band above, 1.001 × 2000.5 = 2002.5005 → 2002.51; 1.2 × = 2400.60
     expect(validatePendingChange('buy', { price: 2000.5, tp: 0, sl: 0 }, QUOTE, TICK)).toBe(
-      'Limit price must be between 2002.51 and 2400.60',
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
     );
   });
 
   it('measures a sell against the bid', () => {
     // 1.001 × 2000 = 2002.00, 1.2 × 2000 = 2400.00
     expect(validatePendingChange('sell', { price: 2001, tp: 0, sl: 0 }, QUOTE, TICK)).toBe(
-      'Limit price must be between 2002.00 and 2400.00',
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
     );
     expect(validatePendingChange('sell', { price: 2002, tp: 0, sl: 0 }, QUOTE, TICK)).toBe(null);
     // a buy at 2001 would be fine against the ask? no: 2001 is inside 0.999–1.001 of 2000.50
     expect(validatePendingChange('buy', { price: 2001, tp: 0, sl: 0 }, QUOTE, TICK)).toBe(
-      'Limit price must be between 2002.51 and 2400.60',
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
     );
   });
 

@@ -3,8 +3,10 @@ import {
   isOnTick,
   isPriceWithin,
   roundTo,
+  snapToTick,
   snapToTickDirected,
   tickDecimals,
+  TOLERANCE,
 } from '../market/price.ts';
 
 export type Side = 'buy' | 'sell';
@@ -19,7 +21,9 @@ export const LIMIT_BAND = {
 
 export const PRICE_MESSAGES = {
   limitNotPositive: 'Limit order price must be greater than 0',
-  limitOutOfBand: (min: string, max: string) => `Limit price must be between ${min} and ${max}`,
+  /** Names both ranges: below the market (0.8–0.999 ×) and above it (1.001–1.2 ×). */
+  limitOutOfBand: (belowMin: string, belowMax: string, aboveMin: string, aboveMax: string) =>
+    `Limit price must be between ${belowMin} and ${belowMax} (below the market) or between ${aboveMin} and ${aboveMax} (above the market)`,
   limitTick: (tick: string) => `Limit price must be a multiple of the tick size ${tick}`,
   noQuote: 'No quote available for this instrument',
   tpRange: (min: string, max: string) => `TP price must be between ${min} and ${max}`,
@@ -56,6 +60,46 @@ export function limitPriceBand(price: number, reference: number, tick: number): 
     : snappedRange(reference, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick);
 }
 
+/** Both limit ranges around the reference price, each on the tick grid (see limitPriceBand). */
+export function limitPriceBands(
+  reference: number,
+  tick: number,
+): { below: PriceRange; above: PriceRange } {
+  return {
+    below: snappedRange(reference, LIMIT_BAND.belowMin, LIMIT_BAND.belowMax, tick),
+    above: snappedRange(reference, LIMIT_BAND.aboveMin, LIMIT_BAND.aboveMax, tick),
+  };
+}
+
+/**
+ * The valid limit price nearest to `price` (on the tick grid, inside one of the two ranges
+ * around the reference price): `price` itself when valid. A price in the gap around the
+ * reference goes to the closer range's edge; on a tie, and for a price that is not a
+ * positive number, the side's resting range wins (a buy below the ask, a sell above the bid).
+ * Null without a reference price above 0.
+ */
+export function nearestValidLimitPrice(
+  side: Side,
+  price: number | null,
+  reference: number | null,
+  tick: number,
+): number | null {
+  if (reference === null || !(reference > 0)) return null;
+  const { below, above } = limitPriceBands(reference, tick);
+  const resting = side === 'buy' ? below : above;
+  if (price === null || !Number.isFinite(price) || price <= 0) {
+    return side === 'buy' ? resting.max : resting.min;
+  }
+  const clampInto = (range: PriceRange) =>
+    Math.min(Math.max(snapToTick(price, tick), range.min), range.max);
+  const low = clampInto(below);
+  const high = clampInto(above);
+  const dLow = Math.abs(price - low);
+  const dHigh = Math.abs(price - high);
+  if (Math.abs(dLow - dHigh) <= tick * TOLERANCE.onGrid) return side === 'buy' ? low : high;
+  return dLow < dHigh ? low : high;
+}
+
 /**
  * The first limit-price rule `price` breaks, or null: above 0, inside the band around the
  * reference price (see limitPriceBand), and on the tick grid.
@@ -69,7 +113,14 @@ export function validateLimitPrice(
   if (reference === null || !(reference > 0)) return PRICE_MESSAGES.noQuote;
   const band = limitPriceBand(price, reference, tick);
   if (!isPriceWithin(price, band)) {
-    return PRICE_MESSAGES.limitOutOfBand(formatPrice(band.min, tick), formatPrice(band.max, tick));
+    const { below, above } = limitPriceBands(reference, tick);
+    const text = (value: number) => formatPrice(value, tick);
+    return PRICE_MESSAGES.limitOutOfBand(
+      text(below.min),
+      text(below.max),
+      text(above.min),
+      text(above.max),
+    );
   }
   if (!isOnTick(price, tick)) return PRICE_MESSAGES.limitTick(formatPrice(tick, tick));
   return null;

@@ -15,6 +15,7 @@ import {
   referencePrice,
   validateExitAgainstMarket,
   limitPriceBand,
+  nearestValidLimitPrice,
   stopLossRange,
   takeProfitRange,
   ticksFromExitPrice,
@@ -90,10 +91,26 @@ describe('limit price band', () => {
   it.each([
     [0, 2000, 'Limit order price must be greater than 0'],
     [-5, 2000, 'Limit order price must be greater than 0'],
-    [1500, 2000, 'Limit price must be between 1600.00 and 1998.00'],
-    [1999, 2000, 'Limit price must be between 1600.00 and 1998.00'],
-    [2000, 2000, 'Limit price must be between 2002.00 and 2400.00'],
-    [2500, 2000, 'Limit price must be between 2002.00 and 2400.00'],
+    [
+      1500,
+      2000,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
+    [
+      1999,
+      2000,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
+    [
+      2000,
+      2000,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
+    [
+      2500,
+      2000,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
     [1900, null, 'No quote available for this instrument'],
     [1998, 2000, null],
     [1600, 2000, null],
@@ -219,21 +236,73 @@ describe('quantity rules, every message and bound', () => {
   });
 });
 
+describe('nearest valid limit price', () => {
+  // ask 2000: below 1600.00–1998.00, above 2002.00–2400.00
+  it.each([
+    ['buy', 2000, 1998],
+    ['sell', 2000, 2002],
+    ['buy', 1999.5, 1998],
+    ['sell', 1999.5, 1998],
+    ['buy', 2000.5, 2002],
+    ['sell', 2001.99, 2002],
+    ['buy', 1500, 1600],
+    ['buy', 2500, 2400],
+    ['buy', 1900, 1900],
+    ['buy', 1900.004, 1900],
+    ['buy', 2100.006, 2100.01],
+    ['buy', null, 1998],
+    ['sell', 0, 2002],
+    ['sell', Number.NaN, 2002],
+  ] as const)('%s at %s goes to %s', (side, price, nearest) => {
+    const snapped = nearestValidLimitPrice(side, price, 2000, 0.01);
+    expect(snapped).toBe(nearest);
+    expect(validateLimitPrice(snapped!, 2000, 0.01)).toBeNull();
+  });
+
+  it('needs a reference price', () => {
+    expect(nearestValidLimitPrice('buy', 1900, null, 0.01)).toBeNull();
+    expect(nearestValidLimitPrice('buy', 1900, 0, 0.01)).toBeNull();
+  });
+
+  it('stays on a coarse tick grid inside the band', () => {
+    // ask 101, tick 0.5: below 81.0–100.5, above 101.5–121.0
+    expect(nearestValidLimitPrice('buy', 101, 101, 0.5)).toBe(100.5);
+    expect(nearestValidLimitPrice('sell', 101, 101, 0.5)).toBe(101.5);
+    expect(nearestValidLimitPrice('buy', 101.2, 101, 0.5)).toBe(101.5);
+  });
+});
+
 describe('limit price band and tick, by side', () => {
   // The reference price is the ask for a buy and the bid for a sell.
   const quote = { bid: 1999.5, ask: 2000 };
   it.each([
     ['buy', 1998, null],
     ['buy', 1600, null],
-    ['buy', 1599.99, 'Limit price must be between 1600.00 and 1998.00'],
+    [
+      'buy',
+      1599.99,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
     ['buy', 2002, null],
     ['buy', 2400, null],
-    ['buy', 2400.01, 'Limit price must be between 2002.00 and 2400.00'],
+    [
+      'buy',
+      2400.01,
+      'Limit price must be between 1600.00 and 1998.00 (below the market) or between 2002.00 and 2400.00 (above the market)',
+    ],
     ['buy', 1997.005, 'Limit price must be a multiple of the tick size 0.01'],
     ['sell', 2001.5, null],
     ['sell', 1997.5, null],
-    ['sell', 1999, 'Limit price must be between 1599.60 and 1997.50'],
-    ['sell', 2000, 'Limit price must be between 2001.50 and 2399.40'],
+    [
+      'sell',
+      1999,
+      'Limit price must be between 1599.60 and 1997.50 (below the market) or between 2001.50 and 2399.40 (above the market)',
+    ],
+    [
+      'sell',
+      2000,
+      'Limit price must be between 1599.60 and 1997.50 (below the market) or between 2001.50 and 2399.40 (above the market)',
+    ],
   ] as const)('%s at %s', (side, price, message) => {
     expect(validateLimitPrice(price, referencePrice(side, quote), 0.01)).toBe(message);
   });

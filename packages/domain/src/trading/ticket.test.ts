@@ -6,6 +6,7 @@ import {
   DEFAULT_EXIT_TICKS,
   exitRange,
   nearestExitPrice,
+  startingEditExitPrice,
   startingExitTicks,
   validateExitPrice,
   type TicketInput,
@@ -70,9 +71,13 @@ describe('order ticket check', () => {
     const inside = checkTicket(ticket({ orderType: 'limit', limitPrice: 95 }));
     expect(inside).toMatchObject({ orderPrice: 95, priceError: null, canPlace: true });
     const outside = checkTicket(ticket({ orderType: 'limit', limitPrice: 79.9 }));
-    expect(outside.priceError).toBe('Limit price must be between 80.0 and 99.9');
+    expect(outside.priceError).toBe(
+      'Limit price must be between 80.0 and 99.9 (below the market) or between 100.1 and 120.0 (above the market)',
+    );
     const sell = checkTicket(ticket({ side: 'sell', orderType: 'limit', limitPrice: 121 }));
-    expect(sell.priceError).toBe('Limit price must be between 100.0 and 119.8');
+    expect(sell.priceError).toBe(
+      'Limit price must be between 80.0 and 99.8 (below the market) or between 100.0 and 119.8 (above the market)',
+    );
   });
 
   it('checks TP and SL against the order price by side', () => {
@@ -94,6 +99,33 @@ describe('exit ranges and the nearest allowed level', () => {
     expect(nearestExitPrice('sl', 'buy', 100, 0.1)).toBe(99.9);
     expect(nearestExitPrice('tp', 'sell', 100, 0.1)).toBe(99.9);
     expect(nearestExitPrice('sl', 'sell', 100, 0.1)).toBe(100.1);
+  });
+});
+
+describe('where the edit panel starts a TP or SL that was not set', () => {
+  it('the default 10 ticks beyond the nearest allowed level, not on its edge', () => {
+    // open 5000, tick 0.5: TP range 5005.0–6000.0, SL 4000.0–4995.0
+    expect(startingEditExitPrice('tp', 'buy', 5000, 0.5)).toBe(5010);
+    expect(startingEditExitPrice('sl', 'buy', 5000, 0.5)).toBe(4990);
+    expect(startingEditExitPrice('tp', 'sell', 5000, 0.5)).toBe(4990);
+    expect(startingEditExitPrice('sl', 'sell', 5000, 0.5)).toBe(5010);
+    const start = startingEditExitPrice('tp', 'buy', 5000, 0.5);
+    expect(validateExitPrice('tp', 'buy', 5000, start, 0.5)).toBeNull();
+  });
+
+  it('counts from the market when it has passed that level', () => {
+    // a buy closes at the bid: at 5100 a TP below it would fire at once
+    expect(startingEditExitPrice('tp', 'buy', 5000, 0.5, 5100)).toBe(5105);
+    // the market not past the level changes nothing
+    expect(startingEditExitPrice('tp', 'buy', 5000, 0.5, 5001)).toBe(5010);
+    // a sell's SL above the ask 5200.2 (snapped outwards to 5200.5)
+    expect(startingEditExitPrice('sl', 'sell', 5000, 0.5, 5200.2)).toBe(5205.5);
+  });
+
+  it('stays inside the range', () => {
+    expect(startingEditExitPrice('tp', 'buy', 5000, 0.5, 5999)).toBe(6000);
+    // open 1, tick 0.05: the range 1.05–1.20 is narrower than 10 ticks: its far end
+    expect(startingEditExitPrice('tp', 'buy', 1, 0.05)).toBe(1.2);
   });
 });
 

@@ -10,7 +10,13 @@ import {
   type Side,
 } from './price-rules.ts';
 import { quantityRule, validateQuantity, type QuantityTerms } from './quantity.ts';
-import { TOLERANCE, wholeSteps } from '../market/price.ts';
+import {
+  roundTo,
+  snapToTickDirected,
+  tickDecimals,
+  TOLERANCE,
+  wholeSteps,
+} from '../market/price.ts';
 
 /** Order types of the ticket; Market is the default (spec section 9). */
 export const ORDER_TYPES = ['market', 'limit'] as const;
@@ -128,6 +134,30 @@ export function nearestExitPrice(
   const range = exitRange(kind, side, orderPrice, tick);
   const above = (kind === 'tp') === (side === 'buy');
   return above ? range.min : range.max;
+}
+
+/**
+ * Where the Edit Order panel starts a TP or SL that was not set: the default distance
+ * (DEFAULT_EXIT_TICKS ticks) beyond the allowed level nearest to the open price, so it
+ * never starts on the edge of its range. With the current closing price (`closePrice`: the
+ * bid for a buy, the ask for a sell) past that level, the distance counts from the market
+ * instead, as a level the market has passed is refused. Kept inside the range.
+ */
+export function startingEditExitPrice(
+  kind: 'tp' | 'sl',
+  side: Side,
+  openPrice: number,
+  tick: number,
+  closePrice: number | null = null,
+): number {
+  const range = exitRange(kind, side, openPrice, tick);
+  const outwards = (kind === 'tp') === (side === 'buy') ? 1 : -1;
+  let from = nearestExitPrice(kind, side, openPrice, tick);
+  if (closePrice !== null && closePrice > 0 && (closePrice - from) * outwards > 0) {
+    from = snapToTickDirected(closePrice, tick, outwards > 0 ? 'up' : 'down');
+  }
+  const start = roundTo(from + outwards * DEFAULT_EXIT_TICKS * tick, tickDecimals(tick));
+  return Math.min(Math.max(start, range.min), range.max);
 }
 
 /** The TP or SL rule (see validateTakeProfit / validateStopLoss); null when valid. */

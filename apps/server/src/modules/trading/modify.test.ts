@@ -286,10 +286,18 @@ describe('pending/modify refusals change nothing', () => {
     [
       'inside the band’s gap',
       { pendPrice: 1999 },
-      'Limit price must be between 1600.40 and 1998.49',
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
     ],
-    ['at the ask', { pendPrice: 2000.5 }, 'Limit price must be between 2002.51 and 2400.60'],
-    ['too far below', { pendPrice: 1500 }, 'Limit price must be between 1600.40 and 1998.49'],
+    [
+      'at the ask',
+      { pendPrice: 2000.5 },
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
+    ],
+    [
+      'too far below',
+      { pendPrice: 1500 },
+      'Limit price must be between 1600.40 and 1998.49 (below the market) or between 2002.51 and 2400.60 (above the market)',
+    ],
     [
       'off the tick',
       { pendPrice: 1985.005 },

@@ -28,7 +28,7 @@ import { throttleSettings } from '../../realtime/settings';
 import { createThrottle, type Throttle } from '../../realtime/throttle';
 import type { ChartType } from '../../shared/chartGrid';
 import { fetchKlines, HISTORY_BARS } from '../../market/api';
-import type { ChartMarker } from '../../shared/chartMarkers';
+import { layoutMarkers, type ChartMarker, type DrawnMarker } from '../../shared/chartMarkers';
 import { chartLayout, type ChartColors } from '../../shared/chartTheme';
 import { klineToBar, normalizeBars, prependHistory } from './history';
 import { formatBarTime, formatTickMark } from './periods';
@@ -47,6 +47,18 @@ export type LegendState = {
   bar: Bar | null;
   previousClose: number | null;
   hovered: boolean;
+  /** The bar's index (indicator values are read at it); null without bars. */
+  index: number | null;
+};
+
+/** The markers whose details show over the chart (hover on a marker, or a click on its bar). */
+export type MarkerDetails = {
+  markers: readonly ChartMarker[];
+  /** Where the pointer was, in px of the chart's element. */
+  x: number;
+  y: number;
+  /** Shown by a click: stays until the next click or Escape. */
+  pinned: boolean;
 };
 
 export type ChartPhase = 'idle' | 'loading' | 'ready' | 'error';
@@ -125,7 +137,11 @@ export class ChartController {
     bar: null,
     previousClose: null,
     hovered: false,
+    index: null,
   }));
+  readonly markerDetails: StoreApi<MarkerDetails | null> = createStore<MarkerDetails | null>(
+    () => null,
+  );
   readonly status: StoreApi<ChartStatus> = createStore<ChartStatus>(() => ({
     phase: 'idle',
     error: null,
@@ -154,6 +170,9 @@ export class ChartController {
   private historyRetryAt = 0;
   private disposed = false;
   private markers: readonly ChartMarker[] = [];
+  private drawnMarkers: readonly DrawnMarker[] = [];
+  /** Bar spacing (px) the markers' labels were fitted at. */
+  private markerSpacing = 0;
   private readonly markerPlugins = new Map<MainSeries, ISeriesMarkersPluginApi<Time>>();
   private readonly layers = new Set<ChartLayer>();
   private readonly barListeners = new Set<BarListener>();
@@ -215,6 +234,7 @@ export class ChartController {
       () => this.deps.chartDelay(),
     );
     this.chart.subscribeCrosshairMove(this.onCrosshair);
+    this.chart.subscribeClick(this.onClick);
     this.chart.timeScale().subscribeVisibleLogicalRangeChange(this.onRange);
   }
 
@@ -350,18 +370,25 @@ export class ChartController {
     pane.setStretchFactor(VOLUME_PANE_STRETCH);
   }
 
-  /** Draws markers (strategy deals) on the price series; an empty list clears them. */
+  /**
+   * Draws markers (strategy deals, fills) on the price series; an empty list clears them.
+   * Those of one bar merge and their labels fit the zoom (`layoutMarkers`).
+   */
   setMarkers(markers: readonly ChartMarker[]): void {
     this.markers = markers;
     this.container.dataset.markers = String(markers.length);
-    const points = markers.map((m) => ({ ...m, time: m.time as UTCTimestamp }));
-    const plugin = this.markerPlugins.get(this.main);
-    if (plugin) plugin.setMarkers(points);
-    else if (points.length > 0) {
-      this.markerPlugins.set(this.main, createSeriesMarkers(this.main, points));
-    }
+    this.drawMarkers();
+    // details kept open stay on their bar with what it holds now (a theme change redraws)
+    const shown = this.markerDetails.getState();
+    const times = new Set(shown?.pinned ? shown.markers.map((m) => m.time) : []);
+    const still = this.drawnMarkers.filter((m) => times.has(m.time)).flatMap((m) => m.members);
+    this.markerDetails.setState(
+      shown && still.length > 0 ? { ...shown, markers: still } : null,
+      true,
+    );
   }
 
+  /** Shows every loaded bar. */
   /** Shows every loaded bar. */
   fitContent(): void {
     this.chart.timeScale().fitContent();
@@ -431,6 +458,7 @@ export class ChartController {
     for (const listener of this.barListeners) listener.chartRemoved?.();
     this.barListeners.clear();
     this.chart.unsubscribeCrosshairMove(this.onCrosshair);
+    this.chart.unsubscribeClick(this.onClick);
     this.chart.timeScale().unsubscribeVisibleLogicalRangeChange(this.onRange);
     this.chart.remove();
   }
@@ -440,6 +468,59 @@ export class ChartController {
   /** The price series of the chart type: the one holding the bars. */
   private get main(): MainSeries {
     return this.chartType === 'line' ? this.line : this.candles;
+  }
+
+  /** Lays the markers out at the current zoom and hands them to the series. */
+  private drawMarkers(): void {
+    this.markerSpacing = this.barSpacing();
+    this.drawnMarkers = layoutMarkers(
+      this.markers,
+      (time) => this.barIndexOf(time),
+      this.markerSpacing,
+    );
+    this.container.dataset.markerGroups = String(this.drawnMarkers.length);
+    const points = this.drawnMarkers.map(({ members: _m, short: _s, detail: _d, ...m }) => ({
+      ...m,
+      time: m.time as UTCTimestamp,
+    }));
+    const plugin = this.markerPlugins.get(this.main);
+    if (plugin) plugin.setMarkers(points);
+    else if (points.length > 0) {
+      this.markerPlugins.set(this.main, createSeriesMarkers(this.main, points));
+    }
+  }
+
+  /** Px per bar now (from the visible range: the option keeps the first value). */
+  private barSpacing(): number {
+    const range = this.chart.timeScale().getVisibleLogicalRange();
+    const width = this.chart.timeScale().width();
+    if (!range || width <= 0 || range.to <= range.from) {
+      return this.chart.timeScale().options().barSpacing;
+    }
+    return width / (range.to - range.from);
+  }
+
+  /** The index of the bar at `time` (epoch seconds), null when no loaded bar has it. */
+  private barIndexOf(time: number): number | null {
+    const ms = time * 1000;
+    let lo = 0;
+    let hi = this.bars.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const t = this.bars[mid]!.time;
+      if (t === ms) return mid;
+      if (t < ms) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return null;
+  }
+
+  /** The drawn markers of the hovered marker, or of every marker of the bar at `time`. */
+  private markersAt(objectId: unknown, time: Time | undefined): ChartMarker[] {
+    const hit = this.drawnMarkers.find((m) => m.id === objectId);
+    if (hit) return [...hit.members];
+    if (time === undefined) return [];
+    return this.drawnMarkers.filter((m) => m.time === time).flatMap((m) => m.members);
   }
 
   private showChartType(): void {
@@ -520,6 +601,8 @@ export class ChartController {
     this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
     this.drawnIndex = this.bars.length - 1;
     for (const listener of this.barListeners) listener.reset(this.bars);
+    // the bars the markers are measured by changed
+    if (this.markers.length > 0) this.drawMarkers();
   }
 
   private onLiveTicks(ticks: readonly Tick[]): void {
@@ -559,10 +642,12 @@ export class ChartController {
       bar: this.bars[n - 1] ?? null,
       previousClose: this.bars[n - 2]?.close ?? null,
       hovered: false,
+      index: n > 0 ? n - 1 : null,
     });
   }
 
   private readonly onCrosshair = (param: MouseEventParams<Time>): void => {
+    this.hoverMarkers(param);
     const index = param.logical === undefined ? -1 : Math.round(param.logical);
     const bar = param.point && param.time !== undefined ? this.bars[index] : undefined;
     if (!bar) {
@@ -577,11 +662,39 @@ export class ChartController {
       bar,
       previousClose: this.bars[index - 1]?.close ?? null,
       hovered: true,
+      index,
     });
+  };
+
+  /** Details of the marker under the pointer; a pinned one stays until the next click. */
+  private hoverMarkers(param: MouseEventParams<Time>): void {
+    if (this.markerDetails.getState()?.pinned) return;
+    const markers = param.point ? this.markersAt(param.hoveredObjectId, undefined) : [];
+    this.markerDetails.setState(
+      markers.length > 0 && param.point
+        ? { markers, x: param.point.x, y: param.point.y, pinned: false }
+        : null,
+      true,
+    );
+  }
+
+  private readonly onClick = (param: MouseEventParams<Time>): void => {
+    const markers = param.point ? this.markersAt(param.hoveredObjectId, param.time) : [];
+    this.markerDetails.setState(
+      markers.length > 0 && param.point
+        ? { markers, x: param.point.x, y: param.point.y, pinned: true }
+        : null,
+      true,
+    );
   };
 
   private readonly onRange = (range: LogicalRange | null): void => {
     if (!range) return;
+    // zoomed: the markers' labels are fitted again
+    const spacing = this.barSpacing();
+    if (this.markers.length > 0 && Math.abs(spacing - this.markerSpacing) > 0.05 * spacing) {
+      this.drawMarkers();
+    }
     // From the controller's bars: the chart's own time range throws while it has none.
     const visible = visibleBarTimes(this.bars, range);
     this.container.dataset.visibleFrom = visible ? String(visible.from) : '';

@@ -4,6 +4,7 @@ import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
 import { messages } from '../../i18n/messages';
 import type { LegendState } from './ChartController';
+import type { IndicatorReading } from './indicators/IndicatorLayer';
 import { formatChange, formatVolume } from './format';
 import { legendParts } from './legendLayout';
 
@@ -22,6 +23,7 @@ export type LegendBadge = {
 /**
  * OHLCV of the hovered bar, or of the newest bar when the pointer is elsewhere, on one
  * line: in a narrow chart it drops parts (legendLayout) instead of covering the bars.
+ * Below it, one line per shown indicator with its values at the same bar, in its colours.
  */
 export function ChartLegend({
   store,
@@ -29,6 +31,7 @@ export function ChartLegend({
   title,
   badges = [],
   width = null,
+  indicators,
 }: {
   store: StoreApi<LegendState>;
   /** Tick size of the instrument: prices show its decimals. */
@@ -37,8 +40,11 @@ export function ChartLegend({
   badges?: readonly LegendBadge[];
   /** Room for the legend in px; null while not measured (everything shows). */
   width?: number | null;
+  /** The shown indicators' values at a bar index (the newest when null). */
+  indicators?: (index: number | null) => readonly IndicatorReading[];
 }) {
-  const { bar, previousClose } = useStore(store);
+  const { bar, previousClose, index } = useStore(store);
+  const readings = indicators ? indicators(index) : [];
   const direction = bar ? (bar.close >= bar.open ? 'up' : 'down') : 'flat';
   const open = bar ? formatPrice(bar.open, tick) : '';
   const high = bar ? formatPrice(bar.high, tick) : '';
@@ -55,50 +61,68 @@ export function ChartLegend({
     volume: bar ? `${l.volume} ${volume}` : '',
   });
   return (
-    <div className="chart-legend" data-direction={direction} aria-live="off">
-      {parts.title && <span className="chart-legend-title">{title}</span>}
-      {badges.map((badge) => (
-        <span
-          key={badge.key}
-          className={badge.warning ? 'chart-badge chart-badge-warning' : 'chart-badge'}
-          title={parts.badgeText ? badge.hint : (badge.hint ?? badge.text)}
-          aria-label={parts.badgeText ? undefined : badge.text}
-        >
-          {badge.icon}
-          {parts.badgeText && ` ${badge.text}`}
-        </span>
-      ))}
-      {bar && (
-        <span className="chart-legend-values">
-          {parts.openHighLow && (
-            <>
-              <span>
-                {l.open} <b className="chart-legend-num">{open}</b>
-              </span>
-              <span>
-                {l.high} <b className="chart-legend-num">{high}</b>
-              </span>
-              <span>
-                {l.low} <b className="chart-legend-num">{low}</b>
-              </span>
-            </>
-          )}
-          <span>
-            {l.close}{' '}
-            <b className="chart-legend-num" data-testid="legend-close">
-              {close}
-            </b>
+    <>
+      <div className="chart-legend" data-direction={direction} aria-live="off">
+        {parts.title && <span className="chart-legend-title">{title}</span>}
+        {badges.map((badge) => (
+          <span
+            key={badge.key}
+            className={badge.warning ? 'chart-badge chart-badge-warning' : 'chart-badge'}
+            title={parts.badgeText ? badge.hint : (badge.hint ?? badge.text)}
+            aria-label={parts.badgeText ? undefined : badge.text}
+          >
+            {badge.icon}
+            {parts.badgeText && ` ${badge.text}`}
           </span>
-          {parts.change && change && (
-            <span className="chart-legend-change chart-legend-num">{change}</span>
-          )}
-          {parts.volume && (
+        ))}
+        {bar && (
+          <span className="chart-legend-values">
+            {parts.openHighLow && (
+              <>
+                <span>
+                  {l.open} <b className="chart-legend-num">{open}</b>
+                </span>
+                <span>
+                  {l.high} <b className="chart-legend-num">{high}</b>
+                </span>
+                <span>
+                  {l.low} <b className="chart-legend-num">{low}</b>
+                </span>
+              </>
+            )}
             <span>
-              {l.volume} <b className="chart-legend-num">{volume}</b>
+              {l.close}{' '}
+              <b className="chart-legend-num" data-testid="legend-close">
+                {close}
+              </b>
             </span>
-          )}
-        </span>
+            {parts.change && change && (
+              <span className="chart-legend-change chart-legend-num">{change}</span>
+            )}
+            {parts.volume && (
+              <span>
+                {l.volume} <b className="chart-legend-num">{volume}</b>
+              </span>
+            )}
+          </span>
+        )}
+      </div>
+      {readings.length > 0 && (
+        <ul className="chart-legend-indicators" aria-label={l.indicators} aria-live="off">
+          {readings.map((r) => (
+            <li key={r.key}>
+              <span className="chart-legend-indicator-label" style={{ color: r.color }}>
+                {r.label}
+              </span>
+              {r.values.map((v, i) => (
+                <b key={i} className="chart-legend-num" style={{ color: v.color }}>
+                  {v.text}
+                </b>
+              ))}
+            </li>
+          ))}
+        </ul>
       )}
-    </div>
+    </>
   );
 }

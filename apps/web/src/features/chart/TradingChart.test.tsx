@@ -1,6 +1,6 @@
-import { screen, within } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createStore } from 'zustand/vanilla';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { renderWithProviders } from '../../test/render';
 import { resetLive, watchers } from '../../realtime/live';
 import { resetQuotes } from '../../realtime/quotes';
@@ -13,6 +13,8 @@ import { parseInstrumentGroups, type InstrumentGroupTuple } from '@ct/domain';
 
 // lightweight-charts needs a real canvas: a stand-in controller keeps the React side testable.
 const loads: { symbol: string; period: string }[] = [];
+/** The charts created (the newest last). */
+const controllers: { markerDetails: StoreApi<unknown> }[] = [];
 vi.mock('./ChartController', async () => {
   const { watchSymbol } = await import('../../realtime/live');
   class FakeController {
@@ -21,6 +23,7 @@ vi.mock('./ChartController', async () => {
       previousClose: 1,
       hovered: false,
     }));
+    markerDetails = createStore<unknown>(() => null);
     status = createStore(() => ({
       phase: 'idle',
       error: null,
@@ -28,6 +31,9 @@ vi.mock('./ChartController', async () => {
       historyExhausted: false,
     }));
     private release: (() => void) | null = null;
+    constructor() {
+      controllers.push(this);
+    }
     async load(source: { symbol: string; period: string }) {
       loads.push({ symbol: source.symbol, period: source.period });
       this.release?.();
@@ -109,6 +115,46 @@ describe('TradingChart', () => {
     expect(within(region).getByText('+50.00%')).toBeInTheDocument();
     await vi.waitFor(() => expect(screen.getByTestId('quote-bid')).toHaveTextContent('100.00'));
     expect(screen.getByTestId('quote-ask')).toHaveTextContent('100.50');
+  });
+
+  it('shows the details of the markers under the pointer; a clicked bar’s stay until closed', async () => {
+    const { user } = renderChart();
+    await screen.findByText('XAUUSD · 1h');
+    const details = controllers.at(-1)!.markerDetails;
+    const buy = {
+      time: 1_704_153_600,
+      position: 'atPriceTop',
+      price: 1.25,
+      shape: 'arrowUp',
+      color: '#26a69a',
+      text: 'Buy 1',
+      detail: 'Buy 1 at 1.25',
+    };
+    act(() =>
+      details.setState(
+        {
+          markers: [buy, { ...buy, text: 'Live Buy 2', detail: 'Live Buy 2 at 1.20' }],
+          x: 100,
+          y: 80,
+          pinned: false,
+        },
+        true,
+      ),
+    );
+    const tip = screen.getByRole('tooltip', { name: 'Trades on this bar' });
+    expect(tip).toHaveTextContent('Tue 2 Jan 2024 00:00');
+    expect(within(tip).getByText('Buy 1 at 1.25')).toBeInTheDocument();
+    expect(within(tip).getByText('Live Buy 2 at 1.20')).toBeInTheDocument();
+    expect(within(tip).queryByRole('button')).toBeNull();
+    act(() => details.setState(null, true));
+    expect(screen.queryByRole('tooltip')).toBeNull();
+
+    act(() => details.setState({ markers: [buy], x: 100, y: 80, pinned: true }, true));
+    await user.click(screen.getByRole('button', { name: 'Close details' }));
+    expect(screen.queryByRole('tooltip')).toBeNull();
+    act(() => details.setState({ markers: [buy], x: 100, y: 80, pinned: true }, true));
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('tooltip')).toBeNull();
   });
 
   it('has no Market closed badge for a trading instrument', async () => {

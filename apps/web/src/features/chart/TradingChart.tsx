@@ -14,6 +14,7 @@ import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
 import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
 import { ChartLegend, type LegendBadge } from './ChartLegend';
+import { MarkerDetails } from './MarkerDetails';
 import { setChartMarkers, useMarkersOf, type ChartMarker } from '../../shared/chartMarkers';
 import { chartColorsFrom } from '../../shared/chartTheme';
 import { ChartToolbar } from './ChartToolbar';
@@ -154,7 +155,7 @@ export function TradingChart({
 
   // Strategy deals of this chart beside the account's own fills (chart/trades).
   const dealMarkers = useMarkersOf(chartId, symbol);
-  const fillMarkers = useFillMarkers(symbol, period, colors);
+  const fillMarkers = useFillMarkers(symbol, period, colors, tick);
   const markers = useMemo(() => mergeMarkers(dealMarkers, fillMarkers), [dealMarkers, fillMarkers]);
   useEffect(() => controller?.setMarkers(markers), [controller, markers]);
 
@@ -250,6 +251,15 @@ export function TradingChart({
               title={title}
               badges={badges}
               width={canvasWidth === null ? null : canvasWidth - LEGEND_RIGHT_PX}
+              indicators={indicators.readingsAt}
+            />
+          )}
+          {controller && status.phase === 'ready' && (
+            <MarkerDetails
+              store={controller.markerDetails}
+              period={period}
+              width={canvasWidth}
+              onClose={() => controller.markerDetails.setState(null, true)}
             />
           )}
           {controller && (

@@ -55,13 +55,21 @@ describe('isDefaultStrategy', () => {
 describe('markersFromDeals', () => {
   it('a closed buy: OB below the bar at open, CS above at close', () => {
     expect(markersFromDeals([deal({})])).toEqual([
-      { time: 1_704_153_600, position: 'belowBar', shape: 'arrowUp', color: BUY_COLOR, text: 'OB' },
+      {
+        time: 1_704_153_600,
+        position: 'belowBar',
+        shape: 'arrowUp',
+        color: BUY_COLOR,
+        text: 'OB',
+        detail: 'OB: open buy 1 at 100',
+      },
       {
         time: 1_704_412_800,
         position: 'aboveBar',
         shape: 'arrowDown',
         color: SELL_COLOR,
         text: 'CS',
+        detail: 'CS: close by sell 1 at 110, P&L +10.00',
       },
     ]);
   });
@@ -71,6 +79,7 @@ describe('markersFromDeals', () => {
     expect(open?.color).toBe(SELL_COLOR);
     expect(close).toMatchObject({ text: 'CB', position: 'belowBar', shape: 'arrowUp' });
     expect(close?.color).toBe(BUY_COLOR);
+    expect(close?.detail).toBe('CB: close by buy 1 at 110, P&L +10.00');
   });
   it('an open trade has no close marker; markers are sorted by time', () => {
     const markers = markersFromDeals([

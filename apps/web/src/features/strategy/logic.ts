@@ -34,14 +34,17 @@ export const SELL_COLOR = '#ef5350';
  */
 export function markersFromDeals(deals: readonly Deal[]): ChartMarker[] {
   const markers: ChartMarker[] = [];
+  const d = messages.strategy.dealMarker;
   for (const deal of deals) {
     const buy = deal.lots > 0;
+    const qty = String(deal.qty);
     markers.push({
       time: deal.start,
       position: buy ? 'belowBar' : 'aboveBar',
       shape: buy ? 'arrowUp' : 'arrowDown',
       color: buy ? BUY_COLOR : SELL_COLOR,
       text: buy ? 'OB' : 'OS',
+      detail: d.open(buy ? 'OB' : 'OS', buy, qty, String(deal.open_price)),
     });
     if (deal.end !== null && deal.status === 'YES') {
       markers.push({
@@ -50,6 +53,7 @@ export function markersFromDeals(deals: readonly Deal[]): ChartMarker[] {
         shape: buy ? 'arrowDown' : 'arrowUp',
         color: buy ? SELL_COLOR : BUY_COLOR,
         text: buy ? 'CS' : 'CB',
+        detail: d.close(buy ? 'CS' : 'CB', !buy, qty, String(deal.close_price), deal.profit),
       });
     }
   }

@@ -1,11 +1,12 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { buildUser } from '../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../test/render';
 import { useAuthStore } from '../auth/store';
 import type { EditableOrder } from './actions';
 import { EditOrderPanel } from './EditOrderPanel';
-import { buildPosition, helperOk, refused, stubTradingFetch } from './testSupport';
+import { resetQuotes } from '../../realtime/quotes';
+import { buildPosition, helperOk, refused, setQuote, stubTradingFetch } from './testSupport';
 
 const BUY: EditableOrder = {
   orderId: '11',
@@ -31,6 +32,7 @@ function renderPanel(order: EditableOrder = BUY) {
 
 describe('Edit Order panel', () => {
   beforeEach(() => {
+    resetQuotes();
     storeSession(buildUser());
   });
 
@@ -65,11 +67,26 @@ describe('Edit Order panel', () => {
     expect(screen.queryByLabelText('TP price')).not.toBeInTheDocument();
     await user.click(screen.getByRole('checkbox', { name: 'TP' }));
     const tp = screen.getByLabelText('TP price');
-    expect(tp).toHaveValue('45045.0'); // the allowed level nearest to the open price
+    // the default 10 ticks beyond the range's edge (45045.0), not on it
+    expect(tp).toHaveValue('45046.0');
     expect(tp).toHaveAttribute('aria-valuemin', '0');
     expect(tp).toHaveAttribute('step', '0.1');
     expect(screen.getAllByText('Tick: 0.1')).toHaveLength(2);
     expect(screen.getByText('TP range: 45045.0 ~ 54000.0')).toBeInTheDocument();
+  });
+
+  it('a newly enabled level starts 10 ticks beyond the edge of its range, or of the market', async () => {
+    const { user } = renderPanel({ ...BUY, sl: 0 });
+    await user.click(screen.getByRole('checkbox', { name: 'SL' }));
+    expect(screen.getByLabelText('SL price')).toHaveValue('44954.0');
+    // turned off and on again, the level keeps what it had
+    await user.click(screen.getByRole('checkbox', { name: 'SL' }));
+    await user.click(screen.getByRole('checkbox', { name: 'SL' }));
+    expect(screen.getByLabelText('SL price')).toHaveValue('44954.0');
+    // the bid is past the TP's edge: the default distance counts from it
+    act(() => setQuote('BTCUSDT', 46_000, 46_000.5));
+    await user.click(screen.getByRole('checkbox', { name: 'TP' }));
+    expect(screen.getByLabelText('TP price')).toHaveValue('46001.0');
   });
 
   it('refuses a TP outside its range inline, without a call', async () => {

@@ -1,7 +1,8 @@
-import { exitRange, formatPrice, nearestExitPrice, tickDecimals } from '@ct/domain';
+import { exitRange, formatPrice, startingEditExitPrice, tickDecimals } from '@ct/domain';
 import { Button, Checkbox, Descriptions, InputNumber, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { messages } from '../../i18n/messages';
+import { getQuote } from '../../realtime/quotes';
 import { updateTpsl, type EditableOrder } from './actions';
 import { formatQuantity } from './format';
 import './trading.css';
@@ -80,13 +81,20 @@ export function EditOrderPanel({
 }) {
   const [tpEnabled, setTpEnabled] = useState(order.tp > 0);
   const [slEnabled, setSlEnabled] = useState(order.sl > 0);
-  // A level that was not set starts at the allowed price nearest to the open price.
-  const [tp, setTp] = useState<number | null>(
-    order.tp > 0 ? order.tp : nearestExitPrice('tp', order.side, order.openPrice, order.tick),
-  );
-  const [sl, setSl] = useState<number | null>(
-    order.sl > 0 ? order.sl : nearestExitPrice('sl', order.side, order.openPrice, order.tick),
-  );
+  // A set level starts at its value; one that was not set gets its start when it is enabled.
+  const [tp, setTp] = useState<number | null>(order.tp > 0 ? order.tp : null);
+  const [sl, setSl] = useState<number | null>(order.sl > 0 ? order.sl : null);
+  const enable = (kind: ExitKind, enabled: boolean) => {
+    (kind === 'tp' ? setTpEnabled : setSlEnabled)(enabled);
+    const setPrice = kind === 'tp' ? setTp : setSl;
+    // the default distance beyond the range's edge (and beyond the market, if it is past it)
+    if (enabled && (kind === 'tp' ? tp : sl) === null) {
+      const quote = getQuote(order.symbol);
+      // a buy closes at the bid, a sell at the ask
+      const close = (order.side === 'buy' ? quote?.bid : quote?.ask) ?? null;
+      setPrice(startingEditExitPrice(kind, order.side, order.openPrice, order.tick, close));
+    }
+  };
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const level = (value: number) => (value > 0 ? formatPrice(value, order.tick) : e.notSet);
@@ -164,7 +172,7 @@ export function EditOrderPanel({
           order={order}
           enabled={tpEnabled}
           price={tp}
-          onEnabled={setTpEnabled}
+          onEnabled={(enabled) => enable('tp', enabled)}
           onPrice={setTp}
         />
         <ExitEditor
@@ -172,7 +180,7 @@ export function EditOrderPanel({
           order={order}
           enabled={slEnabled}
           price={sl}
-          onEnabled={setSlEnabled}
+          onEnabled={(enabled) => enable('sl', enabled)}
           onPrice={setSl}
         />
         <div className="edit-order-error" role="alert" aria-live="polite">

@@ -50,6 +50,8 @@ function fakeChart() {
           s.priceLines.push(line.price);
         },
         getPane: () => ({ setStretchFactor: (f: number) => (pane.stretch = f) }),
+        dataByIndex: (i: number) => s.data[i] ?? null,
+        options: () => s.options,
         fake: s,
       };
     },
@@ -102,6 +104,29 @@ function layerWith(configs: IndicatorConfig[], data = bars(100)) {
 }
 
 describe('IndicatorLayer', () => {
+  it('reads each shown indicator’s values at a bar for the legend, in its colours', () => {
+    const { layer, data } = layerWith([{ ...sma, color: '#ff00ff' }, rsi, macd]);
+    const smaValues = indicatorSeries('sma', { period: 5 }, data);
+    const at = layer.readingsAt(50);
+    expect(at.map((r) => r.label)).toEqual(['SMA 5', 'RSI 14', 'MACD 12 26 9']);
+    expect(at[0]).toEqual({
+      key: 'a',
+      label: 'SMA 5',
+      color: '#ff00ff',
+      // the tick's decimals (0.01)
+      values: [{ text: smaValues[50]!.value!.toFixed(2), color: '#ff00ff' }],
+    });
+    expect(at[1]!.values[0]!.text).toMatch(/^\d+\.\d{2}$/);
+    // MACD: macd, signal, histogram (one more decimal), the histogram in its bar's colour
+    expect(at[2]!.values).toHaveLength(3);
+    expect(at[2]!.values[0]!.text).toMatch(/^-?\d+\.\d{3}$/);
+    expect(at[2]!.values[1]!.color).toBe('#ff9800');
+    expect(['green', 'red']).toContain(at[2]!.values[2]!.color);
+    // before SMA has 5 bars: no value; null is the newest bar
+    expect(layer.readingsAt(2)[0]!.values[0]!.text).toBe('–');
+    expect(layer.readingsAt(null)[0]!.values[0]!.text).toBe(smaValues.at(-1)!.value!.toFixed(2));
+  });
+
   it('draws SMA on the price pane and RSI and MACD in panes of their own', () => {
     const { chart } = layerWith([sma, rsi, macd]);
     expect(chart.panes).toHaveLength(3);

@@ -15,6 +15,7 @@ import {
   type ISeriesApi,
   type UTCTimestamp,
 } from 'lightweight-charts';
+import { createStore, type StoreApi } from 'zustand/vanilla';
 import { withAlpha, type ChartColors } from '../../../shared/chartTheme';
 import { indicatorLabel } from './labels';
 
@@ -46,6 +47,19 @@ type Line = {
 
 type Drawn = { config: IndicatorConfig; state: IndicatorState; lines: Line[] };
 
+/** One shown indicator in the chart's legend: its label and values at a bar, in its colours. */
+export type IndicatorReading = {
+  key: string;
+  /** 'SMA 20', 'BB 20 2'… */
+  label: string;
+  color: string;
+  /** Formatted values (BB upper, middle, lower; MACD macd, signal, histogram); '–' for none. */
+  values: { text: string; color: string }[];
+};
+
+/** The order a legend reads an indicator's outputs in. */
+const LEGEND_ORDER: Record<string, number> = { macd: 0, signal: 1, histogram: 2 };
+
 const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
 
 /**
@@ -55,6 +69,8 @@ const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
  * live tick replaces only the newest bar's values (`replaceLast`), never recomputing the rest.
  */
 export class IndicatorLayer {
+  /** Counts the changes of what is drawn (the legend reads the values again). */
+  readonly drawnVersion: StoreApi<number> = createStore<number>(() => 0);
   private configs: readonly IndicatorConfig[] = [];
   private drawn: Drawn[] = [];
   private bars: readonly Bar[] = [];
@@ -78,6 +94,7 @@ export class IndicatorLayer {
     if (signature !== this.signature) {
       this.signature = signature;
       this.rebuild();
+      this.drawnVersion.setState((n) => n + 1, true);
     }
     this.describe();
   }
@@ -134,6 +151,40 @@ export class IndicatorLayer {
   chartRemoved(): void {
     this.drawn = [];
     this.disposed = true;
+  }
+
+  /**
+   * The shown indicators' values at bar `index` (the newest bar when null), as the legend
+   * lists them: price overlays with the tick's decimals, RSI with 2, MACD with one more.
+   */
+  readingsAt(index: number | null): IndicatorReading[] {
+    if (this.disposed) return [];
+    const at = index ?? this.bars.length - 1;
+    const decimals = tickDecimals(this.tick);
+    return this.drawn.map(({ config, lines }) => {
+      const color = config.color ?? this.colors.line;
+      const places = config.kind === 'rsi' ? 2 : config.kind === 'macd' ? decimals + 1 : decimals;
+      const ordered = [...lines].sort(
+        (a, b) => (LEGEND_ORDER[a.name] ?? 0) - (LEGEND_ORDER[b.name] ?? 0),
+      );
+      return {
+        key: config.id,
+        label: indicatorLabel(config),
+        color,
+        values: ordered.map((line) => {
+          const point = (at >= 0 ? line.series.dataByIndex(at) : null) as {
+            value?: number;
+            color?: string;
+          } | null;
+          const value = typeof point?.value === 'number' ? point.value : null;
+          const own = point?.color ?? null;
+          return {
+            text: value === null ? '–' : value.toFixed(places),
+            color: own ?? (line.series.options() as { color?: string }).color ?? color,
+          };
+        }),
+      };
+    });
   }
 
   // ---- internals ----

@@ -1,10 +1,14 @@
 import type { Bar } from '@ct/domain';
-import { useEffect, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { useStore } from 'zustand';
+import { createStore } from 'zustand/vanilla';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { chartKeyOf } from './chartKey';
-import { IndicatorLayer, type IndicatorHost } from './IndicatorLayer';
+import { IndicatorLayer, type IndicatorHost, type IndicatorReading } from './IndicatorLayer';
 import { IndicatorsDialog } from './IndicatorsDialog';
 import { useChartIndicators } from './store';
+
+const NOTHING_DRAWN = createStore<number>(() => 0);
 
 /** A chart that hands its bars to listeners (ChartController). */
 export type IndicatorChart = IndicatorHost & {
@@ -24,12 +28,19 @@ export function useIndicators(
   chartId: string,
   colors: ChartColors,
   tick: number,
-): { open: () => void; dialog: ReactNode } {
+): {
+  open: () => void;
+  dialog: ReactNode;
+  /** The shown indicators' values at a bar index (the newest when null), for the legend. */
+  readingsAt: (index: number | null) => IndicatorReading[];
+} {
   const chartKey = chartKeyOf(chartId);
   const { data } = useChartIndicators(chartKey);
   const [open, setOpen] = useState(false);
   const [layer, setLayer] = useState<IndicatorLayer | null>(null);
   const colorsRef = useRef(colors);
+  // what the layer draws changed: the legend reads its values again
+  const drawn = useStore(layer?.drawnVersion ?? NOTHING_DRAWN);
 
   useEffect(() => {
     if (!chart) return;
@@ -54,7 +65,14 @@ export function useIndicators(
     if (data) layer?.setConfigs(data);
   }, [layer, data]);
 
+  // a new function when what is drawn changes, so the legend reads again
+  const readingsAt = useCallback(
+    (index: number | null) => (drawn >= 0 && layer ? layer.readingsAt(index) : []),
+    [layer, drawn],
+  );
+
   return {
+    readingsAt,
     open: () => setOpen(true),
     dialog: <IndicatorsDialog chartKey={chartKey} open={open} onClose={() => setOpen(false)} />,
   };

@@ -166,7 +166,9 @@ describe('the trader’s lines on a chart', () => {
     expect(order).toHaveTextContent('44000.1');
     fireEvent.keyDown(order, { key: 'Enter' });
     // 0.8 × 44 010.5 = 35 208.4; 0.999 × 44 010.5 = 43 966.4895 → 43 966.4
-    await screen.findByText('Limit price must be between 35208.4 and 43966.4');
+    await screen.findByText(
+      'Limit price must be between 35208.4 and 43966.4 (below the market) or between 44054.6 and 52812.6 (above the market)',
+    );
     expect(within(order).queryByRole('button', { name: 'Confirm' })).toBeNull();
     expect(order).toHaveAccessibleName(
       'Pending order 21: Buy Limit 1 GFD at 44000.0, drag to change',

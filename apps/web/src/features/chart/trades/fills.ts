@@ -1,4 +1,4 @@
-import type { OrderLogView, Period, Side } from '@ct/domain';
+import { formatPrice, type OrderLogView, type Period, type Side } from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { messages } from '../../../i18n/messages';
@@ -9,7 +9,7 @@ import { useAuthStore } from '../../auth/store';
 import { fetchOrderLogs } from '../../trading/api';
 import { useTradeList } from '../../trading/store';
 import { isLiveRunOrder, LIVE_COLOR } from '../../live-runs/markers';
-import { fillMarkersOf, mergeMarkers } from './model';
+import { fillMarkersOf, mergeMarkers, type FillLabels } from './model';
 
 /*
  * The account's recent fills for the chart's markers: the newest rows of the order log (its
@@ -27,17 +27,25 @@ export const recentFillsKey = (uuid: string) => ['trading', uuid, 'recentFills']
 
 const NONE: readonly ChartMarker[] = [];
 
+const sideWord = (side: Side) =>
+  side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell;
+
 const fillText = (side: Side, volume: number) =>
-  messages.chartTrades.fillMarker(
-    side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell,
-    String(volume),
-  );
+  messages.chartTrades.fillMarker(sideWord(side), String(volume));
 
 const liveFillText = (side: Side, volume: number) =>
-  messages.liveRuns.marker(
-    side === 'buy' ? messages.chartTrades.buy : messages.chartTrades.sell,
-    String(volume),
-  );
+  messages.liveRuns.marker(sideWord(side), String(volume));
+
+/** Crowded labels and details of the trader's own fills and of a live run's. */
+const fillLabels = (tick: number, live: boolean): FillLabels => ({
+  short: (side) => (live ? messages.liveRuns.markerShort : messages.chartTrades.fillShort)(side),
+  detail: (side, volume, price) =>
+    (live ? messages.liveRuns.markerDetail : messages.chartTrades.fillDetail)(
+      sideWord(side),
+      String(volume),
+      formatPrice(price, tick),
+    ),
+});
 
 /**
  * The current account's fills of `symbol` as chart markers at `period`'s bars (none without
@@ -47,6 +55,8 @@ export function useFillMarkers(
   symbol: string | null,
   period: Period,
   colors: Pick<ChartColors, 'up' | 'down'>,
+  /** The instrument's tick: the details show fill prices with its decimals. */
+  tick = 0.01,
 ): readonly ChartMarker[] {
   const uuid = useAuthStore((s) => s.currentTrader?.uuid ?? null);
   const enabled = uuid !== null && symbol !== null;
@@ -89,8 +99,22 @@ export function useFillMarkers(
     const live = logs.filter(isLiveRunOrder);
     const own = live.length > 0 ? logs.filter((l) => !isLiveRunOrder(l)) : logs;
     return mergeMarkers(
-      fillMarkersOf(own, symbol, period, { buy: up, sell: down }, fillText),
-      fillMarkersOf(live, symbol, period, { buy: LIVE_COLOR, sell: LIVE_COLOR }, liveFillText),
+      fillMarkersOf(
+        own,
+        symbol,
+        period,
+        { buy: up, sell: down },
+        fillText,
+        fillLabels(tick, false),
+      ),
+      fillMarkersOf(
+        live,
+        symbol,
+        period,
+        { buy: LIVE_COLOR, sell: LIVE_COLOR },
+        liveFillText,
+        fillLabels(tick, true),
+      ),
     );
-  }, [logs, symbol, period, up, down]);
+  }, [logs, symbol, period, up, down, tick]);
 }

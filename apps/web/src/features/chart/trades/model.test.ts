@@ -186,7 +186,7 @@ describe('dragging a pending order', () => {
     const quote = { bid: 50_000, ask: 50_000.5 };
     // a buy is measured against the ask: 0.999 × 50 000.5 → 49 950.4
     expect(checkPendingDrop('buy', { price: 49_960, tp: 0, sl: 0 }, quote, 0.1)).toBe(
-      'Limit price must be between 40000.4 and 49950.4',
+      'Limit price must be between 40000.4 and 49950.4 (below the market) or between 50050.6 and 60000.6 (above the market)',
     );
     // a sell above the bid: 1.001 × 50 000 = 50 050 to 1.2 × = 60 000
     expect(checkPendingDrop('sell', { price: 50_050, tp: 0, sl: 0 }, quote, 0.1)).toBeNull();
@@ -291,6 +291,14 @@ describe('fills as markers', () => {
     );
     // 1 700 000 130 s is 2023-11-14 22:15:30 UTC; its hour starts at 22:00 = 1 699 999 200
     expect(marker?.time).toBe(1_699_999_200);
+  });
+
+  it('gives each fill its crowded label and its details when asked', () => {
+    const [marker] = fillMarkersOf([log({ price: 50_100.5 })], 'BTCUSDT', '1m', colors, text, {
+      short: (side) => (side === 'buy' ? 'B' : 'S'),
+      detail: (side, volume, price) => `${side} ${volume} at ${price}`,
+    });
+    expect(marker).toMatchObject({ short: 'B', detail: 'buy 1 at 50100.5' });
   });
 
   it('sits beside the strategy’s markers in time order', () => {

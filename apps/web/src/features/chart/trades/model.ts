@@ -210,6 +210,12 @@ export function lineProfit(
 
 export type FillColors = { buy: string; sell: string };
 
+/** A fill marker's crowded label and its details (hover or click). */
+export type FillLabels = {
+  short: (side: Side) => string;
+  detail: (side: Side, volume: number, price: number) => string;
+};
+
 /** Order log status of a filled order (spec section 4). */
 const FILLED = 2;
 
@@ -225,6 +231,7 @@ export function fillMarkersOf(
   period: Period,
   colors: FillColors,
   text: (side: Side, volume: number) => string,
+  labels?: FillLabels,
 ): ChartMarker[] {
   return logs
     .filter(
@@ -237,6 +244,12 @@ export function fillMarkersOf(
     .map((l): ChartMarker => {
       const side = sideOfCmd(l.cmd);
       const time = bucketStart(period, l.transactTime * 1000) / 1000;
+      const words = {
+        text: text(side, l.volume),
+        ...(labels
+          ? { short: labels.short(side), detail: labels.detail(side, l.volume, l.price) }
+          : {}),
+      };
       return side === 'buy'
         ? {
             time,
@@ -244,7 +257,7 @@ export function fillMarkersOf(
             price: l.price,
             shape: 'arrowUp',
             color: colors.buy,
-            text: text(side, l.volume),
+            ...words,
           }
         : {
             time,
@@ -252,7 +265,7 @@ export function fillMarkersOf(
             price: l.price,
             shape: 'arrowDown',
             color: colors.sell,
-            text: text(side, l.volume),
+            ...words,
           };
     })
     .sort((a, b) => a.time - b.time);

@@ -174,7 +174,9 @@ describe('dropping a pending order’s line', () => {
     const { view, savePending, error } = setUp(null, undefined, 50_000, pending);
     // below the ask 50 000.5: 0.8× = 40 000.4 to 0.999× = 49 950.4995 → 49 950.4
     view.drop('pending:21', 49_990);
-    expect(error).toHaveBeenCalledWith('Limit price must be between 40000.4 and 49950.4');
+    expect(error).toHaveBeenCalledWith(
+      'Limit price must be between 40000.4 and 49950.4 (below the market) or between 50050.6 and 60000.6 (above the market)',
+    );
     expect(view.state.getState().confirm).toBeNull();
     expect(savePending).not.toHaveBeenCalled();
   });

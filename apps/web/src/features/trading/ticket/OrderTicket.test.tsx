@@ -91,9 +91,11 @@ describe('order ticket', () => {
     await chooseLimit();
     // the reference itself lies in the gap between the two bands
     expect(place()).toBeDisabled();
-    expect(screen.getByText('Limit price must be between 45045.6 and 54000.6')).toBeInTheDocument();
+    const bothRanges =
+      'Limit price must be between 36000.4 and 44955.4 (below the market) or between 45045.6 and 54000.6 (above the market)';
+    expect(screen.getByText(bothRanges)).toBeInTheDocument();
     await fill(limitPrice(), '30000');
-    expect(screen.getByText('Limit price must be between 36000.4 and 44955.4')).toBeInTheDocument();
+    expect(screen.getByText(bothRanges)).toBeInTheDocument();
     expect(place()).toBeDisabled();
     await fill(limitPrice(), '44000');
     expect(screen.queryByText(/Limit price must be between/)).not.toBeInTheDocument();
@@ -101,6 +103,25 @@ describe('order ticket', () => {
     await fill(limitPrice(), '0');
     expect(screen.getByText('Limit order price must be greater than 0')).toBeInTheDocument();
     expect(place()).toBeDisabled();
+  });
+
+  it('one click on the message snaps the limit price to the nearest valid price', async () => {
+    const { user, chooseLimit, limitPrice, fill, place } = renderTicket();
+    await chooseLimit();
+    // the ask (45000.5) is as far from both ranges: a buy rests below the market
+    await user.click(screen.getByRole('button', { name: 'Use 44955.4' }));
+    expect(limitPrice()).toHaveValue('44955.4');
+    expect(screen.queryByText(/Limit price must be between/)).not.toBeInTheDocument();
+    expect(place()).toBeEnabled();
+    await fill(limitPrice(), '60000');
+    await user.click(screen.getByRole('button', { name: 'Use 54000.6' }));
+    expect(limitPrice()).toHaveValue('54000.6');
+    expect(place()).toBeEnabled();
+    await user.click(screen.getByRole('radio', { name: 'Sell' }));
+    // a sell rests above the bid (45000.0)
+    await user.click(screen.getByRole('button', { name: 'Use 45045.0' }));
+    expect(limitPrice()).toHaveValue('45045.0');
+    expect(screen.getByRole('button', { name: 'Place Sell Order' })).toBeEnabled();
   });
 
   it('GFD and GTC apply to limit orders only', async () => {

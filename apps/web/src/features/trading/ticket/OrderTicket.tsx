@@ -2,6 +2,7 @@ import {
   checkTicket,
   type ExpireType,
   formatPrice,
+  nearestValidLimitPrice,
   type OrderType,
   quantityRule,
   type Side,
@@ -52,6 +53,41 @@ function FieldError({ id, error }: { id: string; error: string | null }) {
     <div id={id} className="ticket-error" role="alert">
       {error}
     </div>
+  );
+}
+
+/**
+ * The limit price's error, and a link that puts the nearest valid price in the field: the
+ * default (the reference price) lies between the two allowed ranges, so one click fixes it.
+ */
+function LimitPriceHelp({
+  error,
+  nearest,
+  tick,
+  onUse,
+}: {
+  error: string;
+  nearest: number | null;
+  tick: number;
+  onUse: (price: number) => void;
+}) {
+  return (
+    <span className="ticket-limit-help">
+      <span>{error}</span>
+      {nearest !== null && (
+        <>
+          {' '}
+          <Button
+            type="link"
+            size="small"
+            className="ticket-limit-use"
+            onClick={() => onUse(nearest)}
+          >
+            {t.useLimitPrice(formatPrice(nearest, tick))}
+          </Button>
+        </>
+      )}
+    </span>
   );
 }
 
@@ -337,7 +373,21 @@ export function OrderTicket({ symbol }: { symbol: string }) {
             htmlFor={`${id}-price`}
             className="ticket-item"
             validateStatus={check.priceError ? 'error' : undefined}
-            help={check.priceError ?? undefined}
+            help={
+              check.priceError ? (
+                <LimitPriceHelp
+                  error={check.priceError}
+                  nearest={nearestValidLimitPrice(
+                    state.side,
+                    state.limitPrice,
+                    check.reference,
+                    tick,
+                  )}
+                  tick={tick}
+                  onUse={(price) => dispatch({ type: 'limitPrice', price })}
+                />
+              ) : undefined
+            }
           >
             <InputNumber
               id={`${id}-price`}
