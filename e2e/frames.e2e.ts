@@ -1,7 +1,13 @@
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot, SCREENSHOT_DIR } from './support/browser';
+import {
+  launchBrowser,
+  newContext,
+  screenshot,
+  SCREENSHOT_DIR,
+  takePageErrors,
+} from './support/browser';
 import { addChildFrame, postActionToFrame } from './support/frames.ts';
 import { waitUntil } from './support/wait.ts';
 
@@ -14,6 +20,7 @@ import { waitUntil } from './support/wait.ts';
 
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
+const embedderURL = inject('embedderURL');
 const READY = '[data-testid=chart-canvas][data-phase=ready]';
 const FRAME = 'e2e-chart';
 const CLIENT_ID = `${FRAME}:chart-page`;
@@ -286,5 +293,99 @@ describe('child frames share the main window', () => {
       .getByText('Not inside the main window (State sync timeout)')
       .waitFor({ timeout: 30_000 });
     await lonely.close();
+  });
+});
+
+// A page of another origin frames the chart page (FRAME_ANCESTORS, set for this run to the
+// embedder of support/embedder.ts on another port of 127.0.0.1: the same site, so the
+// session cookie goes with the frame). The frame loads and talks the frame protocol with
+// that page; the same page served from `localhost` (an origin not listed, as for a product
+// without the setting) is refused by the browser.
+describe('pages of other origins framing ours', () => {
+  let browser: Browser;
+  let context: BrowserContext;
+  const chartURL = `${baseURL}/chart?instrumentId=BTCUSDT`;
+  const embed = (origin: string) => `${origin}/embed?src=${encodeURIComponent(chartURL)}`;
+
+  beforeAll(async () => {
+    browser = await launchBrowser();
+    context = await newContext(browser, 'desktop', baseURL);
+    const page = await context.newPage();
+    await loginThroughPage(page, password);
+    await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+    await page.close();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+  });
+
+  it('an allowed origin frames the chart page, which talks the frame protocol with it', async () => {
+    const portal = await context.newPage();
+    await portal.goto(embed(embedderURL));
+    await portal.getByRole('heading', { name: 'Partner portal' }).waitFor();
+    const frame = portal.frame({ name: 'embedded' });
+    expect(frame).not.toBeNull();
+    await frame!.waitForSelector(READY, { timeout: 60_000 });
+    // the chart page asked the embedder for the shared state at the embedder's origin, and
+    // took its answer: the embedder's dark theme, and no 'Not inside the main window'
+    const theme = await waitUntil(
+      () => frame!.evaluate(() => document.documentElement.dataset.theme),
+      (t) => t === 'dark',
+    );
+    expect(theme).toBe('dark');
+    const heard = await portal.evaluate(
+      () =>
+        (window as unknown as { __heard: { origin: string; data: { type: string } }[] }).__heard,
+    );
+    expect(heard.map((m) => m.data.type)).toContain('cw_state_request');
+    expect(new Set(heard.map((m) => m.origin))).toEqual(new Set([new URL(baseURL).origin]));
+    expect(await frame!.getByText('Not inside the main window', { exact: false }).count()).toBe(0);
+    // the embedder's shared action is answered to it (a chart action for another client id)
+    const answer = await portal.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const iframe = document.querySelector('iframe')!;
+          const target = iframe.contentWindow!;
+          window.addEventListener('message', (event) => {
+            const data = event.data as { id?: string };
+            if (event.source === target && data?.id === 'portal-1') resolve(data);
+          });
+          target.postMessage(
+            {
+              type: 'cw_action',
+              id: 'portal-1',
+              action: 'chartActions/setEvents',
+              payload: { clientId: 'someone-else:chart-page', events: [] },
+            },
+            new URL(iframe.src).origin,
+          );
+        }),
+    );
+    expect(answer).toMatchObject({ type: 'cw_error', error: 'Not my chart' });
+    await screenshot(portal, 'frames-embedded-allowed-origin');
+    await portal.close();
+  });
+
+  it('an origin not listed is refused: the browser does not show the chart page in its frame', async () => {
+    const other = embedderURL.replace('127.0.0.1', 'localhost');
+    const portal = await context.newPage();
+    await portal.goto(embed(other));
+    await portal.getByRole('heading', { name: 'Partner portal' }).waitFor();
+    // Chromium logs the refusal as a Content Security Policy violation: the journey's page
+    // error check counts those, so this one, expected, is taken here
+    const refusals: string[] = [];
+    await waitUntil(
+      async () => refusals.push(...takePageErrors()),
+      () => refusals.some((e) => e.includes('frame-ancestors')),
+      30_000,
+    );
+    expect(refusals.length).toBeGreaterThan(0);
+    for (const refusal of refusals) expect(refusal).toMatch(/frame-ancestors 'self' http:\/\/127/);
+    const frame = portal.frame({ name: 'embedded' });
+    expect(frame ? await frame.locator('#root').count() : 0).toBe(0);
+    await screenshot(portal, 'frames-embedded-refused-origin');
+    await portal.close();
   });
 });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type {} from 'vitest';
+import { startEmbedder } from './embedder.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +13,8 @@ declare module 'vitest' {
     demoPassword: string;
     /** The OpenAI-compatible test server the product's Ollama provider calls (no `/v1`). */
     aiTestServerURL: string;
+    /** Another origin's page that frames ours (support/embedder.ts), listed in FRAME_ANCESTORS. */
+    embedderURL: string;
   }
 }
 
@@ -98,6 +101,9 @@ export default async function setup(project: TestProject) {
   const dataDir = mkdtempSync(join(tmpdir(), 'ct-e2e-'));
   // The AI assistant's model: a scriptable OpenAI-compatible server, the product's Ollama.
   const aiServer = await startAiTestServer();
+  // A page of another origin that may frame ours (frames.e2e.ts); same-origin frames and
+  // every other journey are unaffected by the setting.
+  const embedder = await startEmbedder();
   const port = await freePort();
   // Vitest sets NODE_ENV=test; the product runs (and `npm start` builds the web app) as it
   // does for users, so it must not inherit that (antd gives every element id 'test' then).
@@ -111,13 +117,16 @@ export default async function setup(project: TestProject) {
     OLLAMA_BASE_URL: aiServer.baseUrl,
     // the test-only feed control: journeys pin quotes (support/market.ts)
     MARKET_TEST_CONTROL: '1',
+    FRAME_ANCESTORS: embedder.origin,
   }).catch(async (error: unknown) => {
+    await embedder.close();
     await stopChild(aiServer.child);
     throw error;
   });
   project.provide('baseURL', url);
   project.provide('demoPassword', DEMO_PASSWORD);
   project.provide('aiTestServerURL', aiServer.baseUrl.replace(/\/v1$/, ''));
+  project.provide('embedderURL', embedder.origin);
 
   return async () => {
     if (child.pid) {
@@ -133,6 +142,7 @@ export default async function setup(project: TestProject) {
       });
     }
     rmSync(dataDir, { recursive: true, force: true });
+    await embedder.close();
     await stopChild(aiServer.child);
   };
 }

@@ -128,7 +128,7 @@ export async function buildApp({
     ...requestTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
   });
   installBodyParsers(app);
-  await registerSecurityHeaders(app);
+  await registerSecurityHeaders(app, config.frameAncestors ?? []);
   installCsrfGuard(app, config.publicOrigins ?? []);
   await app.register(fastifyCookie);
   await app.register(fastifyWebsocket, {
@@ -136,7 +136,8 @@ export async function buildApp({
     errorHandler: webSocketErrorHandler,
   });
   installWebSocketGuards(app);
-  installErrorHandlers(app, config.webDist);
+  const webApp = { dist: config.webDist, frameAncestors: config.frameAncestors ?? [] };
+  installErrorHandlers(app, webApp);
   installPathParamGuard(app);
 
   const auth = createAuthService({
@@ -251,6 +252,6 @@ export async function buildApp({
     liveTokenSecret: config.liveTokenSecret,
   });
   gatewayRoutes(app, hub, now, config.publicOrigins);
-  await registerWebApp(app, config.webDist);
+  await registerWebApp(app, webApp);
   return app;
 }

@@ -99,6 +99,31 @@ describe('abuse bounds settings (issue 18)', () => {
     expect(() => loadConfig({ PUBLIC_ORIGIN: 'ftp://x.example' })).toThrow(ConfigError);
   });
 
+  it('reads the origins allowed to frame our pages: none by default, a normalized list', () => {
+    expect(loadConfig({}).frameAncestors).toEqual([]);
+    expect(loadConfig({ FRAME_ANCESTORS: '' }).frameAncestors).toEqual([]);
+    expect(
+      loadConfig({
+        FRAME_ANCESTORS:
+          'https://Portal.Example.com, http://127.0.0.1:5173/ ,https://portal.example.com',
+      }).frameAncestors,
+    ).toEqual(['https://portal.example.com', 'http://127.0.0.1:5173']);
+  });
+
+  it.each([
+    'https://portal.example/embed',
+    'ftp://portal.example',
+    '*',
+    "'self'",
+    'portal.example',
+  ])('refuses FRAME_ANCESTORS %s with the variable and the origin named', (text) => {
+    expect(() => loadConfig({ FRAME_ANCESTORS: `https://ok.example, ${text}` })).toThrow(
+      new ConfigError(
+        `Invalid environment: FRAME_ANCESTORS: ${text} is not an origin like https://host[:port]`,
+      ),
+    );
+  });
+
   it('refuses a share above the slots and a quota below one result', () => {
     expect(() => loadConfig({ BACKTEST_CONCURRENCY: '2', BACKTEST_MAX_PER_USER: '3' })).toThrow(
       /BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY/,

@@ -53,6 +53,12 @@ export type Config = {
    */
   publicOrigins?: string[];
   /**
+   * FRAME_ANCESTORS: origins (comma-separated, e.g. `https://portal.example.com`) whose pages
+   * may embed ours in a frame and talk the frame protocol with them; empty (unset): our own
+   * origin only (http/security-headers.ts, http/static.ts).
+   */
+  frameAncestors?: string[];
+  /**
    * REQUEST_TIMEOUT_MS: time to receive a whole request (headers and body); a client that
    * stalls is answered 408 and cut. Bounds uploads too (a 48 MiB backtest body).
    */
@@ -137,6 +143,7 @@ const envSchema = z.object({
   MARKET_LOAD_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
   MARGIN_WARNING_LEVEL: z.coerce.number().min(0).max(100_000).default(100),
   PUBLIC_ORIGIN: z.string().optional(),
+  FRAME_ANCESTORS: z.string().optional(),
   REQUEST_TIMEOUT_MS: z.coerce
     .number()
     .int()
@@ -194,6 +201,21 @@ export function parseTrustProxy(text: string | undefined): boolean | string {
   return parts.join(',');
 }
 
+/** A comma-separated list of origins (`https://host[:port]`), normalized and without repeats. */
+function parseOrigins(name: string, text: string | undefined): string[] {
+  const origins: string[] = [];
+  for (const part of (text ?? '').split(',').filter((t) => t.trim() !== '')) {
+    const origin = normalizeOrigin(part);
+    if (origin === null) {
+      throw new ConfigError(
+        `Invalid environment: ${name}: ${part.trim()} is not an origin like https://host[:port]`,
+      );
+    }
+    if (!origins.includes(origin)) origins.push(origin);
+  }
+  return origins;
+}
+
 /**
  * Reads the configuration. Relative DATA_DIR and WEB_DIST are taken from `cwd` (the product
  * is started from the repo root); the default WEB_DIST is apps/web/dist of this repository.
@@ -210,16 +232,8 @@ export function loadConfig(
     throw new ConfigError(`Invalid environment: ${detail}`);
   }
   const e = parsed.data;
-  const publicOrigins: string[] = [];
-  for (const text of (e.PUBLIC_ORIGIN ?? '').split(',').filter((t) => t.trim() !== '')) {
-    const origin = normalizeOrigin(text);
-    if (origin === null) {
-      throw new ConfigError(
-        `Invalid environment: PUBLIC_ORIGIN: ${text.trim()} is not an origin like https://host[:port]`,
-      );
-    }
-    publicOrigins.push(origin);
-  }
+  const publicOrigins = parseOrigins('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN);
+  const frameAncestors = parseOrigins('FRAME_ANCESTORS', e.FRAME_ANCESTORS);
   if (e.STRATEGY_RESULTS_QUOTA_MB < e.STRATEGY_RESULT_MAX_MB) {
     throw new ConfigError(
       'Invalid environment: STRATEGY_RESULTS_QUOTA_MB must be at least STRATEGY_RESULT_MAX_MB',
@@ -300,6 +314,7 @@ export function loadConfig(
     marketLoadControl: e.MARKET_LOAD_CONTROL === '1' || e.MARKET_LOAD_CONTROL === 'true',
     marginWarningLevel: e.MARGIN_WARNING_LEVEL,
     publicOrigins,
+    frameAncestors,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,

@@ -8,7 +8,7 @@ import {
   RateLimitedError,
 } from './errors.ts';
 import { failureBody, familyOf, isWebAppPath } from './families.ts';
-import { sendWebApp } from './static.ts';
+import { sendWebApp, type WebApp } from './static.ts';
 
 // Fastify's own request errors, reworded for the client; all of them are a 400 to us.
 const FASTIFY_MESSAGES: Record<string, string> = {
@@ -36,7 +36,7 @@ function send(
  * The one place where errors become answers: typed app errors keep their code and message,
  * malformed requests are a 400, anything else is logged and answered without internals.
  */
-export function installErrorHandlers(app: FastifyInstance, webDist: string): void {
+export function installErrorHandlers(app: FastifyInstance, webApp: WebApp): void {
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof AppError) {
       if (error instanceof RateLimitedError) {
@@ -62,7 +62,7 @@ export function installErrorHandlers(app: FastifyInstance, webDist: string): voi
 
   app.setNotFoundHandler((request, reply) => {
     const getLike = request.method === 'GET' || request.method === 'HEAD';
-    if (getLike && isWebAppPath(request.url)) return sendWebApp(reply, request.url, webDist);
+    if (getLike && isWebAppPath(request.url)) return sendWebApp(reply, request.url, webApp);
     return send(
       reply,
       request,

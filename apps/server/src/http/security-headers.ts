@@ -12,7 +12,8 @@ import helmet from 'helmet';
  * - images and fonts from our files, `data:` (the favicon, icons) and `blob:` (chart and
  *   screenshot exports);
  * - connections to our own origin only (`'self'` covers ws: and wss: to it);
- * - frames: our pages embed our own pages (/d child frames) and may be embedded only by them.
+ * - frames: our pages embed our own pages (/d child frames) and may be embedded by them and
+ *   by the origins of FRAME_ANCESTORS (cspDirectives).
  */
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'self'"],
@@ -29,19 +30,30 @@ export const CSP_DIRECTIVES = {
   formAction: ["'self'"],
 };
 
+/** The CSP with `frame-ancestors` widened to the origins of FRAME_ANCESTORS (`'self'` always). */
+export function cspDirectives(frameAncestors: readonly string[]): typeof CSP_DIRECTIVES {
+  return { ...CSP_DIRECTIVES, frameAncestors: ["'self'", ...frameAncestors] };
+}
+
 /**
  * Security headers with `helmet`: the CSP above, `X-Content-Type-Options: nosniff`,
  * `Referrer-Policy: same-origin`, `X-Frame-Options: SAMEORIGIN` (older browsers), COOP/CORP
- * same-origin and HSTS (browsers heed it over https only). The referrer policy must not be
+ * same-origin and HSTS (browsers heed it over https only). With FRAME_ANCESTORS origins
+ * there is no `X-Frame-Options`: it cannot name other origins, browsers that know CSP
+ * ignore it next to `frame-ancestors`, and older ones would block the allowed embedders. The referrer policy must not be
  * `no-referrer`: with it a browser sends `Origin: null` on same-origin writes, which the
  * CSRF check (csrf.ts) refuses.
  *
  * Helmet's middleware is built once and sets the same headers on every answer (the Fastify
  * plugin built it again for every request: about 3 % of a market order's time).
  */
-export async function registerSecurityHeaders(app: FastifyInstance): Promise<void> {
+export async function registerSecurityHeaders(
+  app: FastifyInstance,
+  frameAncestors: readonly string[] = [],
+): Promise<void> {
   const setHeaders = helmet({
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(frameAncestors) },
+    xFrameOptions: frameAncestors.length === 0 ? { action: 'sameorigin' } : false,
     referrerPolicy: { policy: 'same-origin' },
     strictTransportSecurity: { maxAge: 180 * 24 * 3600, includeSubDomains: false },
   });

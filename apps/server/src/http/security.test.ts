@@ -132,6 +132,37 @@ describe('security headers', () => {
     expect(res.headers['referrer-policy']).toBe('same-origin');
     expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
   });
+
+  describe('with FRAME_ANCESTORS', () => {
+    let framed: TestApp;
+    beforeAll(async () => {
+      framed = await createTestApp({
+        config: { frameAncestors: ['https://portal.example.com', 'http://127.0.0.1:5555'] },
+      });
+    });
+    afterAll(() => framed.close());
+
+    it.each(['/api/health', '/chart?instrumentId=1', '/d/1'])(
+      'lets those origins frame %s: frame-ancestors lists them, and no X-Frame-Options',
+      async (url) => {
+        const res = await framed.app.inject({ method: 'GET', url });
+        const csp = String(res.headers['content-security-policy']);
+        expect(csp).toContain(
+          "frame-ancestors 'self' https://portal.example.com http://127.0.0.1:5555;",
+        );
+        // the rest of the policy is unchanged: frames inside our pages are still ours only
+        expect(csp).toContain("frame-src 'self';");
+        expect(csp).toContain("script-src 'self';");
+        expect(res.headers['x-frame-options']).toBeUndefined();
+      },
+    );
+
+    it('keeps X-Frame-Options and frame-ancestors self on the pages of an app without them', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/chart?instrumentId=1' });
+      expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self';");
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    });
+  });
 });
 
 describe('Secure cookies and the trusted proxy', () => {

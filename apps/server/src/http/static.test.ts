@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { createTestApp, testConfig, type TestApp } from '../test/helpers.ts';
+import { withFrameAncestors } from './static.ts';
 
 let t: TestApp;
 let built: FastifyInstance;
@@ -44,6 +45,13 @@ describe('the built web app', () => {
       expect(res.body).toContain('<title>Chart Terminal</title>');
     },
   );
+
+  it('serves /index.html itself like a page, without a frame-ancestors meta', async () => {
+    const res = await built.inject({ method: 'GET', url: '/index.html' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toBe('<!doctype html><title>Chart Terminal</title>');
+  });
 
   it('serves hashed assets as immutable', async () => {
     const res = await built.inject({ method: 'GET', url: '/assets/index-abc123.js' });
@@ -87,6 +95,52 @@ describe('the built web app', () => {
   it('still answers the API', async () => {
     const res = await built.inject({ method: 'GET', url: '/api/health' });
     expect(res.json()).toEqual({ status: 'ok', time: t.clock.now() });
+  });
+});
+
+describe('with FRAME_ANCESTORS', () => {
+  let framed: FastifyInstance;
+  const META =
+    '<meta name="ct-frame-ancestors" content="https://portal.example.com http://127.0.0.1:5555" />';
+  beforeAll(async () => {
+    fs.writeFileSync(
+      path.join(webDist, 'index.html'),
+      '<!doctype html><html><head><title>Chart Terminal</title></head><body></body></html>',
+    );
+    framed = await buildApp({
+      db: t.db,
+      config: testConfig({
+        webDist,
+        frameAncestors: ['https://portal.example.com', 'http://127.0.0.1:5555'],
+      }),
+      now: t.clock.now,
+    });
+  });
+  afterAll(() => framed.close());
+
+  it.each(['/', '/index.html', '/chart?instrumentId=3', '/d/1'])(
+    'tells the page of %s the allowed origins in a meta',
+    async (url) => {
+      const res = await framed.inject({
+        method: 'GET',
+        url,
+        headers: { 'accept-encoding': 'gzip, br' },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body).toBe(
+        `<!doctype html><html><head>\n    ${META}<title>Chart Terminal</title></head><body></body></html>`,
+      );
+    },
+  );
+
+  it('puts the meta first even without a head, and adds none without origins', () => {
+    expect(withFrameAncestors('<p>x</p>', ['https://a.example'])).toBe(
+      '<meta name="ct-frame-ancestors" content="https://a.example" /><p>x</p>',
+    );
+    expect(withFrameAncestors('<head><title>x</title>', [])).toBe('<head><title>x</title>');
   });
 });
 

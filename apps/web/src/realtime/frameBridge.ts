@@ -5,6 +5,7 @@ import {
   type FrameMessageType,
   type PriceUpdateMessage,
 } from '@ct/domain';
+import { isChildFrame } from './connection';
 
 export { FRAME_MESSAGE_PREFIX };
 export type { FrameMessage };
@@ -26,7 +27,7 @@ export function isFrameMessage(data: unknown): data is { type: string } {
 export const frameStats = {
   received: 0,
   sent: 0,
-  /** Messages claiming our protocol from another origin: never acted on. */
+  /** Messages claiming our protocol from an origin not heard: never acted on. */
   foreignOrigin: 0,
   /** Messages of our origin and prefix of no known shape: never acted on. */
   malformed: 0,
@@ -38,6 +39,93 @@ export const frameStats = {
 
 export function resetFrameStats(): void {
   for (const key of Object.keys(frameStats) as (keyof typeof frameStats)[]) frameStats[key] = 0;
+}
+
+// ---- Origins: ours, and the pages FRAME_ANCESTORS allows to frame ours ----
+
+/**
+ * The `<meta>` the server puts in index.html with the FRAME_ANCESTORS origins (server
+ * http/static.ts): the CSP forbids inline scripts, so the list comes as page data.
+ */
+export const FRAME_ANCESTORS_META = 'ct-frame-ancestors';
+
+let embedders: readonly string[] | null = null;
+let parentOriginFound: string | null | undefined;
+
+function originOf(text: string | null | undefined): string | null {
+  if (!text) return null;
+  try {
+    const origin = new URL(text).origin;
+    return origin === 'null' ? null : origin;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The origins besides ours whose pages may frame this page and talk the protocol with it
+ * (FRAME_ANCESTORS, read once from the page's `<meta>`; none without it).
+ */
+export function allowedEmbedders(): readonly string[] {
+  if (embedders) return embedders;
+  const meta = document.querySelector<HTMLMetaElement>(`meta[name="${FRAME_ANCESTORS_META}"]`);
+  const own = window.location.origin;
+  embedders = (meta?.content ?? '')
+    .split(/[\s,]+/)
+    .filter((text) => text !== '' && originOf(text) === text && text !== own);
+  return embedders;
+}
+
+/** Reads the allowed embedders and the parent's origin again (tests). */
+export function resetFrameOrigins(): void {
+  embedders = null;
+  parentOriginFound = undefined;
+}
+
+/**
+ * The origin of the page framing this one when it can be known and is heard (ours or an
+ * allowed embedder): the browser's ancestor origins (Chromium, Safari), else the referrer
+ * of the frame's document; null when neither says.
+ */
+function parentOrigin(): string | null {
+  if (parentOriginFound !== undefined) return parentOriginFound;
+  const own = window.location.origin;
+  const heard = (origin: string | null) =>
+    origin !== null && (origin === own || allowedEmbedders().includes(origin));
+  // ancestorOrigins: not in Firefox (nor jsdom)
+  const { ancestorOrigins } = window.location as { ancestorOrigins?: DOMStringList };
+  const ancestor = originOf(ancestorOrigins?.[0]);
+  const referrer = originOf(document.referrer);
+  parentOriginFound = heard(ancestor) ? ancestor : heard(referrer) ? referrer : null;
+  return parentOriginFound;
+}
+
+/**
+ * The origins whose messages this window hears from `source`: our own always; in a child
+ * frame, from its parent, also the allowed embedders (a page of theirs frames ours).
+ */
+function heardOrigins(source: MessageEventSource | null): readonly string[] {
+  const own = window.location.origin;
+  if (source === null || source !== window.parent || !isChildFrame()) return [own];
+  return [own, ...allowedEmbedders()];
+}
+
+/** Whether a window message comes from an origin this window hears from its sender. */
+export function isHeardOrigin(event: MessageEvent): boolean {
+  return heardOrigins(event.source).includes(event.origin);
+}
+
+/**
+ * The origins a message to `target` is addressed to (postMessage delivers it only to a
+ * window of that origin): our own for the frames of this window (frame-src 'self'); for
+ * the parent of a child frame with allowed embedders, the parent's origin, or when it
+ * cannot be known each heard origin (only the one that matches receives it).
+ */
+function targetOrigins(target: MessageEventSource | Window): readonly string[] {
+  const own = window.location.origin;
+  if (target !== window.parent || !isChildFrame() || allowedEmbedders().length === 0) return [own];
+  const parent = parentOrigin();
+  return parent !== null ? [parent] : [own, ...allowedEmbedders()];
 }
 
 type MessageOf<T extends FrameMessageType> = Extract<FrameMessage, { type: T }>;
@@ -53,8 +141,8 @@ let installed: ((event: MessageEvent) => void) | null = null;
 
 /**
  * Registers a handler of one message type; several parts may handle the same type (each
- * checks the message's own `action` or `key`). Handlers receive parsed messages of our own
- * origin only.
+ * checks the message's own `action` or `key`). Handlers receive parsed messages of heard
+ * origins only: our own, and in a child frame its allowed embedder parent's.
  */
 export function registerFrameHandler<T extends FrameMessageType>(
   type: T,
@@ -78,7 +166,7 @@ export function onPriceUpdateMessage(handler: PriceUpdateHandler): () => void {
 
 /** The bridge's reading of one window message (exported for tests). */
 export function dispatchWindowMessage(event: MessageEvent): void {
-  const read = readFrameMessage(event.data, event.origin, window.location.origin);
+  const read = readFrameMessage(event.data, event.origin, heardOrigins(event.source));
   switch (read.kind) {
     case 'other':
       return;
@@ -118,10 +206,13 @@ export function isFrameBridgeInstalled(): boolean {
   return installed !== null;
 }
 
-/** Posts a protocol message to another window of our origin (counted). */
+/**
+ * Posts a protocol message to another window (counted): a frame of ours, or the parent,
+ * of our origin or an allowed embedder's (targetOrigins).
+ */
 export function postFrameMessage(target: MessageEventSource | Window, message: FrameMessage): void {
   try {
-    (target as Window).postMessage(message, window.location.origin);
+    for (const origin of targetOrigins(target)) (target as Window).postMessage(message, origin);
     frameStats.sent += 1;
   } catch (error) {
     console.warn('Could not post to the other window', error);

@@ -1,7 +1,7 @@
 import { FRAME_LIVE_PRICE_KEY, livePriceUpdatePayloadSchema, SHARED_ACTIONS } from '@ct/domain';
 import { z } from 'zod';
 import { isChildFrame } from './connection';
-import { childFrames, postFrameMessage, registerFrameHandler } from './frameBridge';
+import { childFrames, isHeardOrigin, postFrameMessage, registerFrameHandler } from './frameBridge';
 import { ingestLiveMessage, onLiveMessages, watchSymbol } from './live';
 
 const actionSchema = z.object({
@@ -16,7 +16,8 @@ type Holding = { release: () => void; stop: () => void };
  * The main window answers a frame's `cw_action` 'live/subscribe' by holding the symbol
  * for it and forwarding each live message as `cw_state_update` 'live/price';
  * 'live/unsubscribe' lets go. A child frame takes those updates into its own pipeline.
- * Only messages of our own origin count, and only from frames of this window. A frame that
+ * Only messages of our own origin count, and only from frames of this window (a child also
+ * hears its parent of an allowed embedder origin, realtime/frameBridge). A frame that
  * unloads says 'frame/leave'; one removed without a word is let go at its next message.
  */
 export function shareLiveWithFrames(): () => void {
@@ -70,7 +71,7 @@ export function shareLiveWithFrames(): () => void {
   });
 
   const stopUpdates = registerFrameHandler('cw_state_update', (message, event) => {
-    if (event.origin !== origin || event.source !== window.parent || !isChildFrame()) return;
+    if (!isHeardOrigin(event) || event.source !== window.parent || !isChildFrame()) return;
     if (message.key !== FRAME_LIVE_PRICE_KEY) return;
     const parsed = livePriceUpdatePayloadSchema.safeParse(message.payload);
     if (parsed.success) ingestLiveMessage(parsed.data.symbol, parsed.data.message);

@@ -258,6 +258,17 @@ describe('origin filtering and shape checks (readFrameMessage)', () => {
     });
   });
 
+  it('hears every accepted origin of a list, and no other', () => {
+    const message = { type: 'cw_state_request', requestId: 'r' };
+    const accepted = [ORIGIN, 'https://portal.example'];
+    expect(readFrameMessage(message, 'https://portal.example', accepted).kind).toBe('frame');
+    expect(readFrameMessage(message, ORIGIN, accepted).kind).toBe('frame');
+    expect(readFrameMessage(message, 'https://evil.example', accepted)).toEqual({
+      kind: 'foreignOrigin',
+    });
+    expect(readFrameMessage(message, 'null', [])).toEqual({ kind: 'foreignOrigin' });
+  });
+
   it('flags a cw_ message of unknown shape, and leaves other libraries alone', () => {
     const read = readFrameMessage({ type: 'cw_action', payload: {} }, ORIGIN, ORIGIN);
     expect(read.kind).toBe('malformed');

@@ -285,17 +285,19 @@ function looksLikeOurs(data: unknown): boolean {
 }
 
 /**
- * Classifies a window message: only messages of our own `origin` are heard, and of those
- * only the protocol's shapes. Messages of other origins that claim our prefix count as
- * foreign; anything else of another origin is not ours and is ignored silently as well.
+ * Classifies a window message: only messages of the `accepted` origins (our own, and for a
+ * child frame the allowed page that frames it) are heard, and of those only the protocol's
+ * shapes. Messages of other origins that claim our prefix count as foreign; anything else
+ * of another origin is not ours and is ignored silently as well.
  */
 export function readFrameMessage(
   data: unknown,
   eventOrigin: string,
-  ownOrigin: string,
+  accepted: string | readonly string[],
 ): ReceivedFrameMessage {
-  if (eventOrigin !== ownOrigin)
-    return looksLikeOurs(data) ? { kind: 'foreignOrigin' } : { kind: 'other' };
+  const heard =
+    typeof accepted === 'string' ? eventOrigin === accepted : accepted.includes(eventOrigin);
+  if (!heard) return looksLikeOurs(data) ? { kind: 'foreignOrigin' } : { kind: 'other' };
   if (!looksLikeOurs(data)) return { kind: 'other' };
   if ((data as { type: string }).type === PRICE_UPDATE) {
     const parsed = priceUpdateMessageSchema.safeParse(data);
