@@ -10,7 +10,7 @@ import { chromium, type BrowserContext } from 'playwright-core';
 /**
  * The JavaScript a first visit transfers (compressed bytes on the wire) before the first
  * chart is drawn, with its files. Part of `npm run bench -- --only=browser`; on its own:
- * `node --import tsx bench/browser/initialJs.ts [--web-dist=DIR]` (a built web app in DIR,
+ * `node --import tsx bench/browser/initialJs.ts [--web-dist=DIR] [--all-files]` (a built web app in DIR,
  * e.g. to compare two builds; by default `npm start` builds apps/web/dist when stale).
  */
 export type InitialJs = {
@@ -160,7 +160,9 @@ async function main(): Promise<void> {
         `first chart after ${runs.map((r) => r.msToChart).join(' / ')} ms, ` +
         `live WebSockets opened: ${runs.map((r) => r.webSockets).join(' / ')}`,
     );
-    for (const f of last.files.slice(0, 12)) console.log(`  ${f.kb} KB  ${f.name}`);
+    const all = process.argv.includes('--all-files');
+    for (const f of all ? last.files : last.files.slice(0, 12))
+      console.log(`  ${f.kb} KB  ${f.name}`);
   } finally {
     await browser.close();
     if (server.child.pid) process.kill(-server.child.pid, 'SIGTERM');

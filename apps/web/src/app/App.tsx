@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppProviders } from './providers';
 import { useAuthStore } from '../features/auth/store';
+import { expectRouter } from '../shared/navigation';
 import { preloadPage, routes } from './routes';
 import { Startup } from './startup';
 
@@ -13,6 +14,7 @@ function Routes() {
 
 export function App() {
   useState(() => {
+    expectRouter();
     const { userId, userName } = useAuthStore.getState();
     preloadPage(window.location.pathname, Boolean(userId && userName));
   });

@@ -272,4 +272,23 @@ describe('connect tokens (the client’s getToken)', () => {
     await vi.waitFor(() => expect(gateway.connectTokens()).toEqual(['tok-start', undefined]));
     await connected();
   });
+
+  it('opens anonymously when the session is found ended while its token is asked for', async () => {
+    // a 50002 answer logs out (forgetting the start-up identity) before the request fails
+    const gateway = fakeGateway();
+    await connectLive({
+      url: URL,
+      websocket: gateway.FakeWebSocket,
+      identity: {
+        userId: '12',
+        getToken: async () => {
+          forgetProvisionalLive();
+          throw new Error('Token验证失败');
+        },
+      },
+    });
+    await connected();
+    expect(gateway.connectTokens()).toEqual([undefined]);
+    expect(gateway.sockets).toHaveLength(1);
+  });
 });

@@ -136,16 +136,17 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
       provisional: true,
       getToken: async () => {
         try {
-          return await getToken();
+          const token = await getToken();
+          provisionalTokenIssued = true;
+          return token;
         } catch {
           // No token for the stored session: anonymous, and the next identity reconnects.
-          const at = identities.indexOf(provisional);
-          if (at >= 0) identities.splice(at, 1);
-          connectedAs = null;
+          dropProvisional();
           return '';
         }
       },
     };
+    provisionalTokenIssued = false;
     identities.push(provisional);
   }
   const centrifuge = new Centrifuge(url, {
@@ -211,22 +212,34 @@ export function identifyLive(userId: string, getToken: ConnectTokenSource): void
  * longer renewed.
  */
 export function forgetLive(getToken: ConnectTokenSource): void {
-  const known = identities.findIndex(
-    (i) => i.getToken === getToken || (i.provisional && getToken === forgetProvisional),
-  );
+  const known = identities.findIndex((i) => i.getToken === getToken);
   if (known < 0) return;
   identities.splice(known, 1);
   queueMicrotask(() => connectAs(currentIdentity()?.userId ?? null));
 }
 
+// Whether the start-up identity's token was handed to the gateway (the connection is the
+// user's), or it has not been asked for or failed (the connection is or will be anonymous).
+let provisionalTokenIssued = false;
+
+/** Forgets the start-up identity; the connection is anonymous unless its token was used. */
+function dropProvisional(): boolean {
+  const at = identities.findIndex((i) => i.provisional);
+  if (at < 0) return false;
+  identities.splice(at, 1);
+  if (!provisionalTokenIssued) connectedAs = currentIdentity()?.userId ?? null;
+  return true;
+}
+
 /**
- * Drops the start-up identity when no feature took over from it (a logout on a page with
- * no private channel): the connection goes anonymous, as the user's tokens end.
+ * Drops the start-up identity when no feature took over from it (a logout, or a session
+ * found ended while the app starts): a connection opened with its token goes anonymous, as
+ * the user's tokens end; one still opening goes on anonymously (its token request fails).
  */
 export function forgetProvisionalLive(): void {
-  forgetLive(forgetProvisional);
+  if (!dropProvisional() || !provisionalTokenIssued) return;
+  queueMicrotask(() => connectAs(currentIdentity()?.userId ?? null));
 }
-const forgetProvisional: ConnectTokenSource = () => Promise.resolve('');
 
 /** Closes the live connection (tests; a logout keeps it: price channels are public). */
 export function disconnectLive(): void {
