@@ -10,10 +10,39 @@ import { chromium, type BrowserContext } from 'playwright-core';
 /**
  * The JavaScript a first visit transfers (compressed bytes on the wire) before the first
  * chart is drawn, with its files. Part of `npm run bench -- --only=browser`; on its own:
- * `node --import tsx bench/browser/initialJs.ts [--web-dist=DIR]` (a built web app in DIR,
+ * `node --import tsx bench/browser/initialJs.ts [--web-dist=DIR] [--all-files]` (a built web app in DIR,
  * e.g. to compare two builds; by default `npm start` builds apps/web/dist when stale).
  */
-export type InitialJs = { totalKb: number; files: { name: string; kb: number }[] };
+export type InitialJs = {
+  totalKb: number;
+  files: { name: string; kb: number }[];
+  /** Live WebSockets the page opened until its first chart was drawn and 3 s after. */
+  webSockets: number;
+  /** From the navigation's start to the first drawn chart. */
+  msToChart: number;
+};
+
+/** Logs in through the page and times the way from Submit to the first drawn chart. */
+export async function measureLoginToChart(
+  context: BrowserContext,
+  password: string,
+): Promise<{ ms: number; webSockets: number }> {
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  let webSockets = 0;
+  cdp.on('Network.webSocketCreated', () => (webSockets += 1));
+  await page.goto('/login');
+  await page.getByLabel('Email').fill('demo@example.com');
+  await page.getByLabel('Password').fill(password);
+  const started = Date.now();
+  await page.getByLabel('Password').press('Enter');
+  await page.waitForSelector('[data-testid=chart-canvas][data-phase=ready]', { timeout: 60_000 });
+  const ms = Date.now() - started;
+  await page.waitForTimeout(3000); // a second connection would open within this
+  await page.close();
+  return { ms, webSockets };
+}
 
 const REPO_ROOT = new URL('../..', import.meta.url).pathname;
 
@@ -25,6 +54,8 @@ export async function measureInitialJs(context: BrowserContext): Promise<Initial
   await cdp.send('Network.setCacheDisabled', { cacheDisabled: true });
   const scripts = new Map<string, string>();
   const sizes = new Map<string, number>();
+  let webSockets = 0;
+  cdp.on('Network.webSocketCreated', () => (webSockets += 1));
   cdp.on(
     'Network.responseReceived',
     (e: { requestId: string; type: string; response: { url: string } }) => {
@@ -34,15 +65,23 @@ export async function measureInitialJs(context: BrowserContext): Promise<Initial
   cdp.on('Network.loadingFinished', (e: { requestId: string; encodedDataLength: number }) => {
     if (scripts.has(e.requestId)) sizes.set(e.requestId, e.encodedDataLength);
   });
+  const started = Date.now();
   await page.goto('/desktop');
   await page.waitForSelector('[data-testid=chart-canvas][data-phase=ready]', { timeout: 60_000 });
+  const msToChart = Date.now() - started;
+  await page.waitForTimeout(3000); // a second connection would open within this
   const files = [...sizes].map(([id, bytes]) => ({
     name: path.basename(new URL(scripts.get(id) ?? 'x:/unknown').pathname),
     kb: Math.round(bytes / 102.4) / 10,
   }));
   files.sort((a, b) => b.kb - a.kb);
   await page.close();
-  return { totalKb: Math.round(files.reduce((s, f) => s + f.kb, 0) * 10) / 10, files };
+  return {
+    totalKb: Math.round(files.reduce((s, f) => s + f.kb, 0) * 10) / 10,
+    files,
+    webSockets,
+    msToChart,
+  };
 }
 
 function freePort(): Promise<number> {
@@ -103,20 +142,27 @@ async function main(): Promise<void> {
       baseURL: server.url,
       viewport: { width: 1440, height: 900 },
     });
-    const page = await context.newPage();
-    await page.goto('/login');
-    await page.getByLabel('Email').fill('demo@example.com');
-    await page.getByLabel('Password').fill(process.env.DEMO_PASSWORD ?? 'demo1234');
-    await page.getByLabel('Password').press('Enter');
-    await page.waitForURL(/\/desktop/, { timeout: 60_000 });
+    const logins = [];
+    for (let i = 0; i < 3; i += 1) {
+      await context.clearCookies();
+      logins.push(await measureLoginToChart(context, process.env.DEMO_PASSWORD ?? 'demo1234'));
+    }
+    console.log(
+      `Login to the first drawn chart: ${logins.map((l) => l.ms).join(' / ')} ms (3 logins), ` +
+        `live WebSockets opened: ${logins.map((l) => l.webSockets).join(' / ')}`,
+    );
     const runs: InitialJs[] = [];
     for (let i = 0; i < 3; i += 1) runs.push(await measureInitialJs(context));
     const last = runs.at(-1)!;
     console.log(
       `Initial JavaScript before the first drawn chart${webDist ? ` (${webDist})` : ''}: ` +
-        `${runs.map((r) => r.totalKb).join(' / ')} KB compressed (3 loads), ${last.files.length} files`,
+        `${runs.map((r) => r.totalKb).join(' / ')} KB compressed (3 loads), ${last.files.length} files, ` +
+        `first chart after ${runs.map((r) => r.msToChart).join(' / ')} ms, ` +
+        `live WebSockets opened: ${runs.map((r) => r.webSockets).join(' / ')}`,
     );
-    for (const f of last.files.slice(0, 12)) console.log(`  ${f.kb} KB  ${f.name}`);
+    const all = process.argv.includes('--all-files');
+    for (const f of all ? last.files : last.files.slice(0, 12))
+      console.log(`  ${f.kb} KB  ${f.name}`);
   } finally {
     await browser.close();
     if (server.child.pid) process.kill(-server.child.pid, 'SIGTERM');

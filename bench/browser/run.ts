@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
-import { measureInitialJs, type InitialJs } from './initialJs.ts';
+import { measureInitialJs, measureLoginToChart, type InitialJs } from './initialJs.ts';
 
 /**
  * The browser benchmark (`npm run bench -- --only=browser`): the product as users get it
@@ -52,6 +52,7 @@ export type BrowserBench = {
   scenarios: Scenario[];
   overlays: OverlayComparison | null;
   initialJs: InitialJs;
+  loginToChart: { ms: number; webSockets: number };
   presets: string[][];
 };
 
@@ -266,6 +267,10 @@ export async function runBrowserBench(
     await context.addInitScript(() => {
       if (!localStorage.getItem('chartLayout')) localStorage.setItem('chartLayout', '4');
     });
+    const loginToChart = await measureLoginToChart(
+      context,
+      process.env.DEMO_PASSWORD ?? 'demo1234',
+    );
     const page = await context.newPage();
     await login(page, process.env.DEMO_PASSWORD ?? 'demo1234');
     const initial = await measureInitialJs(context);
@@ -407,6 +412,7 @@ export async function runBrowserBench(
       scenarios: [workspace, withOverlays, perfPage],
       overlays: { without: workspace, with: withOverlays, charts: decorated },
       initialJs: initial,
+      loginToChart,
       presets,
     };
   } finally {
@@ -442,7 +448,13 @@ export function browserReport(bench: BrowserBench): string[] {
   if (bench.overlays) lines.push('', ...overlayReport(bench.overlays));
   lines.push('');
   lines.push(
-    `Initial JavaScript before the first drawn chart: ${bench.initialJs.totalKb} KB compressed`,
+    `Initial JavaScript before the first drawn chart: ${bench.initialJs.totalKb} KB compressed ` +
+      `(first chart ${bench.initialJs.msToChart} ms after the navigation, ` +
+      `${bench.initialJs.webSockets} live WebSocket(s) opened)`,
+  );
+  lines.push(
+    `Login to the first drawn chart: ${bench.loginToChart.ms} ms, ` +
+      `${bench.loginToChart.webSockets} live WebSocket(s) opened`,
   );
   for (const f of bench.initialJs.files.slice(0, 12)) lines.push(`  ${f.kb} KB  ${f.name}`);
   lines.push('');

@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
 import { AppProviders } from './providers';
-import { routes } from './routes';
+import { useAuthStore } from '../features/auth/store';
+import { expectRouter } from '../shared/navigation';
+import { preloadPage, routes } from './routes';
 import { Startup } from './startup';
 
 function Routes() {
@@ -11,6 +13,11 @@ function Routes() {
 }
 
 export function App() {
+  useState(() => {
+    expectRouter();
+    const { userId, userName } = useAuthStore.getState();
+    preloadPage(window.location.pathname, Boolean(userId && userName));
+  });
   return (
     <AppProviders>
       <Startup>

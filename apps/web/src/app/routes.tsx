@@ -1,14 +1,42 @@
 import { lazy, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Navigate, useLocation } from 'react-router';
-import { LoginPage } from '../features/auth/LoginPage';
-import { ChartPage } from '../features/workspace/ChartPage';
-import { WorkspacePage } from '../features/workspace/WorkspacePage';
 import { RequireAuth } from './guard';
 import { rootRedirectTarget } from './redirect';
 import { RootLayout } from './RootLayout';
 
-// Pages few visits start on load when opened: the internal performance page and the profile.
+// Every page is a chunk of its own, loaded when its route is first shown: the entry holds
+// only what every page needs. The page a visit starts on is asked for at once, while the
+// start-up steps run (preloadPage), so splitting adds no wait before the first screen.
+const loadLogin = () => import('../features/auth/LoginPage');
+const loadWorkspace = () => import('../features/workspace/WorkspacePage');
+const loadChartPage = () => import('../features/workspace/ChartPage');
+const LoginPage = lazy(() => loadLogin().then((m) => ({ default: m.LoginPage })));
+const WorkspacePage = lazy(() => loadWorkspace().then((m) => ({ default: m.WorkspacePage })));
+const ChartPage = lazy(() => loadChartPage().then((m) => ({ default: m.ChartPage })));
+
+/** Loads every page's chunk (tests that render routes wait for it once, not per lookup). */
+export async function loadPages(): Promise<void> {
+  await Promise.all([loadLogin(), loadWorkspace(), loadChartPage()]);
+}
+
+/**
+ * Starts loading the page a visit opens on (`pathname`; the login page when nobody is
+ * logged in, where the guard sends them). A failed load is retried by its route.
+ */
+export function preloadPage(pathname: string, loggedIn: boolean): void {
+  const load =
+    pathname === '/login' || !loggedIn
+      ? loadLogin
+      : pathname === '/chart' || pathname === '/d'
+        ? loadChartPage
+        : pathname === '/desktop' || pathname === '/phone' || pathname === '/'
+          ? loadWorkspace
+          : null;
+  load?.().catch(() => undefined);
+}
+
+// Pages few visits start on: the internal performance page and the profile.
 const PerformanceTestPage = lazy(() =>
   import('../features/performance/PerformanceTestPage').then((m) => ({
     default: m.PerformanceTestPage,
@@ -19,7 +47,9 @@ const ProfilePage = lazy(() =>
 );
 
 function Later({ children }: { children: ReactNode }) {
-  return <Suspense fallback={null}>{children}</Suspense>;
+  return (
+    <Suspense fallback={<div className="page-loading" aria-busy="true" />}>{children}</Suspense>
+  );
 }
 
 function RootRedirect() {
@@ -37,7 +67,9 @@ export const routes: RouteObject[] = [
         path: '/desktop',
         element: (
           <RequireAuth>
-            <WorkspacePage />
+            <Later>
+              <WorkspacePage />
+            </Later>
           </RequireAuth>
         ),
       },
@@ -45,7 +77,9 @@ export const routes: RouteObject[] = [
         path: '/phone',
         element: (
           <RequireAuth>
-            <WorkspacePage forceNarrow />
+            <Later>
+              <WorkspacePage forceNarrow />
+            </Later>
           </RequireAuth>
         ),
       },
@@ -53,7 +87,9 @@ export const routes: RouteObject[] = [
         path: '/chart',
         element: (
           <RequireAuth>
-            <ChartPage />
+            <Later>
+              <ChartPage />
+            </Later>
           </RequireAuth>
         ),
       },
@@ -61,7 +97,9 @@ export const routes: RouteObject[] = [
         path: '/d',
         element: (
           <RequireAuth>
-            <ChartPage />
+            <Later>
+              <ChartPage />
+            </Later>
           </RequireAuth>
         ),
       },
@@ -75,7 +113,14 @@ export const routes: RouteObject[] = [
           </RequireAuth>
         ),
       },
-      { path: '/login', element: <LoginPage /> },
+      {
+        path: '/login',
+        element: (
+          <Later>
+            <LoginPage />
+          </Later>
+        ),
+      },
       {
         path: '/performance-test',
         element: (

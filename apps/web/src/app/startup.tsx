@@ -1,10 +1,13 @@
 import { CheckCircleFilled, ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
-import { Button, Result, Typography, theme } from 'antd';
+import { Typography, theme } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { messages } from '../i18n/messages';
 import { connectLive } from '../realtime/connection';
+import { storedLiveIdentity } from './liveIdentity';
 import { registerSharedModules } from './sharedModules';
+
+const StartupFailure = lazy(() => import('./StartupFailure'));
 
 export type StartupStep = {
   key: string;
@@ -25,7 +28,7 @@ export const defaultStartupSteps: StartupStep[] = [
     key: 'live',
     label: messages.startup.stepLiveConnection,
     failurePrefix: messages.startup.websocketFailed,
-    run: () => connectLive(),
+    run: () => connectLive({ identity: storedLiveIdentity() }),
   },
 ];
 
@@ -66,18 +69,9 @@ export function Startup({
 
   if (status.error !== null) {
     return (
-      <main className="startup">
-        <Result
-          status="error"
-          title={messages.startup.failedTitle}
-          subTitle={<span role="alert">{status.error}</span>}
-          extra={
-            <Button type="primary" onClick={() => window.location.reload()}>
-              {messages.startup.reload}
-            </Button>
-          }
-        />
-      </main>
+      <Suspense fallback={null}>
+        <StartupFailure reason={status.error} />
+      </Suspense>
     );
   }
 

@@ -3,6 +3,7 @@ import {
   connectLive,
   disconnectLive,
   forgetLive,
+  forgetProvisionalLive,
   getLiveClient,
   identifyLive,
   liveConnectToken,
@@ -225,5 +226,69 @@ describe('connect tokens (the client’s getToken)', () => {
     await vi.waitFor(() =>
       expect(gateway.connectTokens()).toEqual([undefined, 'tok-drawings', undefined]),
     );
+  });
+
+  it('opens as the stored session’s user at once: the first private channel reconnects nothing', async () => {
+    const gateway = fakeGateway();
+    await connectLive({
+      url: URL,
+      websocket: gateway.FakeWebSocket,
+      identity: { userId: '12', getToken: async () => 'tok-start' },
+    });
+    expect(gateway.connectTokens()).toEqual(['tok-start']);
+    const account = vi.fn(async () => 'tok-account');
+    identifyLive('12', account);
+    await Promise.resolve();
+    expect(gateway.sockets).toHaveLength(1);
+    await expect(liveConnectToken()).resolves.toBe('tok-account');
+    // the account's identity took over: leaving it goes anonymous, as before
+    forgetLive(account);
+    await vi.waitFor(() => expect(gateway.connectTokens()).toEqual(['tok-start', undefined]));
+  });
+
+  it('opens anonymously when the stored session has no token, and the user’s channel reconnects', async () => {
+    const gateway = fakeGateway();
+    await connectLive({
+      url: URL,
+      websocket: gateway.FakeWebSocket,
+      identity: {
+        userId: '12',
+        getToken: () => Promise.reject(new Error('session ended')),
+      },
+    });
+    expect(gateway.connectTokens()).toEqual([undefined]);
+    identifyLive('12', async () => 'tok-account');
+    await vi.waitFor(() => expect(gateway.connectTokens()).toEqual([undefined, 'tok-account']));
+  });
+
+  it('goes anonymous on a logout before any channel took over', async () => {
+    const gateway = fakeGateway();
+    await connectLive({
+      url: URL,
+      websocket: gateway.FakeWebSocket,
+      identity: { userId: '12', getToken: async () => 'tok-start' },
+    });
+    forgetProvisionalLive();
+    await vi.waitFor(() => expect(gateway.connectTokens()).toEqual(['tok-start', undefined]));
+    await connected();
+  });
+
+  it('opens anonymously when the session is found ended while its token is asked for', async () => {
+    // a 50002 answer logs out (forgetting the start-up identity) before the request fails
+    const gateway = fakeGateway();
+    await connectLive({
+      url: URL,
+      websocket: gateway.FakeWebSocket,
+      identity: {
+        userId: '12',
+        getToken: async () => {
+          forgetProvisionalLive();
+          throw new Error('Token验证失败');
+        },
+      },
+    });
+    await connected();
+    expect(gateway.connectTokens()).toEqual([undefined]);
+    expect(gateway.sockets).toHaveLength(1);
   });
 });

@@ -23,7 +23,12 @@ export const CONNECT_TIMEOUT_MS = 10_000;
 export type ConnectTokenSource = () => Promise<string>;
 
 let client: Centrifuge | null = null;
-type Identity = { userId: string; getToken: ConnectTokenSource };
+type Identity = {
+  userId: string;
+  getToken: ConnectTokenSource;
+  /** Set at start-up from the stored session: given way to by the first feature's own. */
+  provisional?: boolean;
+};
 // Who asked for the live connection to be a user's (the account channel, the drawings
 // channel), each with where its connect tokens come from; the newest one's are used. None:
 // anonymous.
@@ -90,6 +95,13 @@ function connectAs(userId: string | null): void {
 }
 
 export type ConnectOptions = {
+  /**
+   * The user the stored session names, with where its connect tokens come from: the
+   * connection opens as that user at once, so the private channels the first screen joins
+   * need no reconnect (one connection per page load). A token that cannot be had (the
+   * session ended meanwhile) opens it anonymously instead.
+   */
+  identity?: { userId: string; getToken: ConnectTokenSource };
   url?: string;
   timeoutMs?: number;
   /** A WebSocket implementation; the browser's own by default. */
@@ -117,6 +129,26 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
   }
   const url = options.url ?? liveUrl();
   const timeoutMs = options.timeoutMs ?? CONNECT_TIMEOUT_MS;
+  if (options.identity && identities.length === 0) {
+    const { userId, getToken } = options.identity;
+    const provisional: Identity = {
+      userId,
+      provisional: true,
+      getToken: async () => {
+        try {
+          const token = await getToken();
+          provisionalTokenIssued = true;
+          return token;
+        } catch {
+          // No token for the stored session: anonymous, and the next identity reconnects.
+          dropProvisional();
+          return '';
+        }
+      },
+    };
+    provisionalTokenIssued = false;
+    identities.push(provisional);
+  }
   const centrifuge = new Centrifuge(url, {
     data: CONNECT_DATA,
     name: 'browser',
@@ -165,8 +197,10 @@ export async function connectLive(options: ConnectOptions = {}): Promise<void> {
  * again before the token expires.
  */
 export function identifyLive(userId: string, getToken: ConnectTokenSource): void {
-  const known = identities.findIndex((i) => i.getToken === getToken);
-  if (known >= 0) identities.splice(known, 1);
+  for (let i = identities.length - 1; i >= 0; i -= 1) {
+    const identity = identities[i];
+    if (identity?.getToken === getToken || identity?.provisional) identities.splice(i, 1);
+  }
   identities.push({ userId, getToken });
   connectAs(userId);
 }
@@ -181,6 +215,29 @@ export function forgetLive(getToken: ConnectTokenSource): void {
   const known = identities.findIndex((i) => i.getToken === getToken);
   if (known < 0) return;
   identities.splice(known, 1);
+  queueMicrotask(() => connectAs(currentIdentity()?.userId ?? null));
+}
+
+// Whether the start-up identity's token was handed to the gateway (the connection is the
+// user's), or it has not been asked for or failed (the connection is or will be anonymous).
+let provisionalTokenIssued = false;
+
+/** Forgets the start-up identity; the connection is anonymous unless its token was used. */
+function dropProvisional(): boolean {
+  const at = identities.findIndex((i) => i.provisional);
+  if (at < 0) return false;
+  identities.splice(at, 1);
+  if (!provisionalTokenIssued) connectedAs = currentIdentity()?.userId ?? null;
+  return true;
+}
+
+/**
+ * Drops the start-up identity when no feature took over from it (a logout, or a session
+ * found ended while the app starts): a connection opened with its token goes anonymous, as
+ * the user's tokens end; one still opening goes on anonymously (its token request fails).
+ */
+export function forgetProvisionalLive(): void {
+  if (!dropProvisional() || !provisionalTokenIssued) return;
   queueMicrotask(() => connectAs(currentIdentity()?.userId ?? null));
 }
 

@@ -1,3 +1,4 @@
+import { beforeAll } from 'vitest';
 import type React from 'react';
 import { StyleProvider } from '@ant-design/cssinjs';
 import { render } from '@testing-library/react';
@@ -5,7 +6,7 @@ import userEvent from '@testing-library/user-event';
 import type { User } from '@ct/domain';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { AppProviders } from '../app/providers';
-import { routes } from '../app/routes';
+import { loadPages, routes } from '../app/routes';
 import { STORAGE_KEYS } from '../shared/storage';
 import { reloadAuthFromStorage } from '../features/auth/store';
 
@@ -30,6 +31,10 @@ export function storeSession(user: User, options: { withTrader?: boolean } = {})
   }
   reloadAuthFromStorage();
 }
+
+// The pages are chunks of their own (routes.tsx): loaded once per test file, as the
+// route table imported them before, so a lookup's deadline never waits for a module load.
+beforeAll(() => loadPages(), 120_000);
 
 /** Renders the real route table at a path, inside the app's providers. */
 export function renderApp(path: string) {

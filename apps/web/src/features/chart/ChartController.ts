@@ -32,6 +32,7 @@ import { layoutMarkers, type ChartMarker, type DrawnMarker } from '../../shared/
 import { chartLayout, type ChartColors } from '../../shared/chartTheme';
 import { klineToBar, normalizeBars, prependHistory } from './history';
 import { formatBarTime, formatTickMark } from './periods';
+import { firstChartDrawn } from '../../shared/firstChart';
 
 /** Older history is fetched when fewer bars than this are left of the visible range. */
 export const HISTORY_TRIGGER_BARS = 20;
@@ -286,6 +287,7 @@ export class ChartController {
         phase: 'ready',
         historyExhausted: this.bars.length === 0,
       });
+      firstChartDrawn();
       this.showNewestInLegend();
       this.updateDataset();
     } catch (error) {

@@ -1,11 +1,26 @@
-import { useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
+import { lazyAfterFirstChart } from '../../shared/firstChart';
 import { useChartTradeStore } from '../../shared/tradeAction';
-import { BottomPanel } from './bottom-panel/BottomPanel';
 import { useBottomPanelStore } from './bottom-panel/store';
 import { ChartGrid } from './chart-grid/ChartGrid';
 import { SideButtons, SidePanel } from './side-panel/SidePanel';
 import { openSidePanel } from './side-panel/store';
 import { Toolbar } from './Toolbar';
+
+// The trade tables and the account bar follow the first drawn chart (shared/firstChart.ts).
+const BottomPanel = lazyAfterFirstChart(() =>
+  import('./bottom-panel/BottomPanel').then((m) => ({ default: m.BottomPanel })),
+);
+
+/** The bottom panel's place while its code loads: its size and bar, nothing in them. */
+function BottomPanelShell() {
+  const size = useBottomPanelStore((s) => s.size);
+  return (
+    <section className={`bottom-panel bottom-panel-${size}`} aria-busy="true">
+      <div className="bottom-panel-bar" />
+    </section>
+  );
+}
 
 /** Wide workspace: toolbar, chart grid over the bottom panel, side panel on the right. */
 export function WideLayout() {
@@ -27,7 +42,9 @@ export function WideLayout() {
           <div className="workspace-charts" hidden={maximized}>
             <ChartGrid />
           </div>
-          <BottomPanel />
+          <Suspense fallback={<BottomPanelShell />}>
+            <BottomPanel />
+          </Suspense>
         </main>
         <SidePanel />
         <SideButtons />

@@ -1,7 +1,16 @@
+import { lazy, Suspense } from 'react';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
-import { AssistantLauncher } from '../assistant/AssistantLauncher';
-import { NarrowLayout } from './narrow/NarrowLayout';
+import { lazyAfterFirstChart } from '../../shared/firstChart';
 import { WideLayout } from './WideLayout';
+
+// A phone's layout is a chunk of its own (a desktop never needs it); the assistant's button
+// follows the first drawn chart (shared/firstChart.ts).
+const NarrowLayout = lazy(() =>
+  import('./narrow/NarrowLayout').then((m) => ({ default: m.NarrowLayout })),
+);
+const AssistantLauncher = lazyAfterFirstChart(() =>
+  import('../assistant/AssistantLauncher').then((m) => ({ default: m.AssistantLauncher })),
+);
 
 /** /desktop picks its layout by width; /phone always uses the narrow layout. */
 export function WorkspacePage({ forceNarrow = false }: { forceNarrow?: boolean }) {
@@ -9,8 +18,16 @@ export function WorkspacePage({ forceNarrow = false }: { forceNarrow?: boolean }
   const narrow = forceNarrow || usesNarrowLayout(breakpoint);
   return (
     <>
-      {narrow ? <NarrowLayout /> : <WideLayout />}
-      <AssistantLauncher placement={narrow ? 'above-bottom-bar' : 'beside-side-buttons'} />
+      {narrow ? (
+        <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+          <NarrowLayout />
+        </Suspense>
+      ) : (
+        <WideLayout />
+      )}
+      <Suspense fallback={null}>
+        <AssistantLauncher placement={narrow ? 'above-bottom-bar' : 'beside-side-buttons'} />
+      </Suspense>
     </>
   );
 }

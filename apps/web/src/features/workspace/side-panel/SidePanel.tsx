@@ -6,12 +6,17 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Button, Empty, Typography } from 'antd';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
+import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { navigateTo } from '../../../shared/navigation';
 import { messages } from '../../../i18n/messages';
 import { clickSideButton, closeSidePanel, SIDE_BUTTONS, useSidePanelStore } from './store';
 import type { SideButton } from './store';
-import { TradingPanel } from './TradingPanel';
+
+// The order ticket follows the first drawn chart (shared/firstChart.ts).
+const TradingPanel = lazyAfterFirstChart(() =>
+  import('./TradingPanel').then((m) => ({ default: m.TradingPanel })),
+);
 
 const w = messages.workspace;
 
@@ -70,7 +75,11 @@ export function SidePanel() {
   let content: ReactNode;
   switch (active) {
     case 'trading':
-      content = <TradingPanel />;
+      content = (
+        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
+          <TradingPanel />
+        </Suspense>
+      );
       break;
     case 'analysis':
       content = (

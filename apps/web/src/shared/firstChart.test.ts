@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+
+describe('after the first chart', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.resetModules();
+  });
+
+  it('waits for the first drawn chart, not for the fallback', async () => {
+    vi.useFakeTimers();
+    const { afterFirstChart, firstChartDrawn } = await import('./firstChart');
+    const order: string[] = [];
+    void afterFirstChart().then(() => order.push('panels'));
+    await Promise.resolve();
+    expect(order).toEqual([]);
+    firstChartDrawn();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['panels']);
+    // later waits resolve at once: the chart has been drawn
+    void afterFirstChart().then(() => order.push('later'));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual(['panels', 'later']);
+  });
+
+  it('gives up waiting after the fallback when no chart draws', async () => {
+    vi.useFakeTimers();
+    const { afterFirstChart, FIRST_CHART_WAIT_MS } = await import('./firstChart');
+    let done = false;
+    void afterFirstChart().then(() => (done = true));
+    await vi.advanceTimersByTimeAsync(FIRST_CHART_WAIT_MS - 1);
+    expect(done).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(done).toBe(true);
+  });
+});

@@ -1,0 +1,29 @@
+import { lazy } from 'react';
+
+/*
+ * The chart comes first. The workspace's panels around it (the trade tables, the order
+ * ticket, the assistant) are chunks of their own that start loading once the first chart is
+ * drawn, or after FIRST_CHART_WAIT_MS when no chart draws by then (a slow history load, a
+ * page without a chart). Their code is then not parsed and run before the bars are.
+ */
+
+/** Longest the panels wait for the first drawn chart. */
+export const FIRST_CHART_WAIT_MS = 3000;
+
+let markDrawn: () => void = () => undefined;
+const drawn = new Promise<void>((resolve) => {
+  markDrawn = resolve;
+});
+
+/** A chart has drawn its first bars (ChartController, once per page; later calls do nothing). */
+export function firstChartDrawn(): void {
+  markDrawn();
+}
+
+/** Resolves when the first chart is drawn, or after `waitMs`, whichever comes first. */
+export function afterFirstChart(waitMs = FIRST_CHART_WAIT_MS): Promise<void> {
+  return Promise.race([drawn, new Promise<void>((resolve) => setTimeout(resolve, waitMs))]);
+}
+
+/** React.lazy whose chunk is asked for only after the first chart (see above). */
+export const lazyAfterFirstChart: typeof lazy = (load) => lazy(() => afterFirstChart().then(load));
