@@ -342,6 +342,11 @@ describe('a strategy live on paper', () => {
       const closedByStrategy = taggedRows().filter({ hasText: 'Strategy' });
       await closedByStrategy.first().waitFor({ timeout: 15_000 });
       expect(await closedByStrategy.first().innerText()).not.toContain('Manual');
+      // the Close Reason column is far right: the table scrolls inside itself
+      await closedByStrategy
+        .first()
+        .getByRole('cell', { name: 'Strategy', exact: true })
+        .scrollIntoViewIfNeeded();
       await screenshot(page, 'live-runs-settled-strategy-1440-light');
     },
     FIRST_ORDER_MS + 60_000,
