@@ -205,6 +205,10 @@ describe('strategy workbench', () => {
     expect(await row.first().innerText()).toMatch(/%/);
     await animationsDone(history);
     await screenshot(page, 'strategy-history');
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await animationsDone(history);
+    await screenshot(page, 'strategy-history-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await row.first().getByRole('button', { name: 'View Details' }).click();
     await dialog('Backtest Results').getByText('Performance Metrics').waitFor();
     await dialog('Backtest Results')
