@@ -50,7 +50,8 @@ function noticeChanges(list: LiveRunList): LiveRunList {
   const before = queryClient.getQueryData<LiveRunList>(liveRunKeys.list);
   for (const run of list.runs) {
     const old = before?.runs.find((r) => r.id === run.id);
-    if (old && progressOf(old) !== progressOf(run)) {
+    // an answer older than an event the cache already took (fewer evaluations) moves nothing
+    if (old && progressOf(old) !== progressOf(run) && run.evaluations >= old.evaluations) {
       void queryClient.invalidateQueries({ queryKey: liveRunKeys.evaluations(run.id) });
       void queryClient.invalidateQueries({ queryKey: liveRunKeys.comparison(run.id) });
     }
