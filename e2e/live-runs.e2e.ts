@@ -11,7 +11,9 @@ import { animationsDone, waitUntil } from './support/wait.ts';
  * the paper engine (tagged Live in the positions table, a violet marker on the chart), the
  * Live Runs panel shows its evaluations and the comparison with its backtest, and Stop ends
  * it. Bars close on the product's clock (crypto trades around the clock), so the journey
- * waits for the next minute; it leaves no run running and no position of the run open.
+ * waits for the next minute; it leaves no run running and no position of the run open. At
+ * the next bar close the strategy closes its position (the settlement says Strategy) and the
+ * panel, opened again, shows that evaluation without Refresh.
  */
 
 const baseURL = inject('baseURL');
@@ -300,6 +302,55 @@ describe('a strategy live on paper', () => {
     await screenshot(page, 'live-runs-panel-1024-light');
     await page.setViewportSize({ width: 1440, height: 900 });
   });
+
+  it(
+    'reopened after its next bar close, the panel shows that evaluation without Refresh; the strategy’s close says Strategy in Orders',
+    async () => {
+      await closeDialogs();
+      // the next bar close (the panel is closed meanwhile): the strategy closes the position
+      // it holds and opens a new one
+      const run = await waitUntil(
+        async () =>
+          (
+            (await (await page.request.get('/api/live-runs')).json()) as {
+              runs: { id: string; evaluations: number; orders: number }[];
+            }
+          ).runs.find((r) => r.id === runId),
+        (r) => (r?.orders ?? 0) >= 3,
+        FIRST_ORDER_MS,
+      );
+      expect(run?.orders).toBeGreaterThanOrEqual(3);
+
+      await openPanel();
+      await panel().getByRole('tab', { name: 'Evaluations' }).click();
+      const evaluations = panel().getByRole('table', { name: 'Evaluations' });
+      await evaluations
+        .getByText(/Close Sell 1 filled @/)
+        .first()
+        .waitFor({ timeout: 15_000 });
+      const shown = await waitUntil(
+        async () => Number((await newestRun().locator('td').nth(6).innerText()).trim()),
+        (n) => n >= (run?.evaluations ?? 0),
+      );
+      expect(shown).toBeGreaterThanOrEqual(run?.evaluations ?? 0);
+      await animationsDone(panel());
+      await screenshot(page, 'live-runs-panel-next-evaluation-1440-light');
+
+      // its settlement says who closed it, as a stop-loss's says Stop loss
+      await closeDialogs();
+      await page.getByRole('tab', { name: 'Orders', exact: true }).click();
+      const closedByStrategy = taggedRows().filter({ hasText: 'Strategy' });
+      await closedByStrategy.first().waitFor({ timeout: 15_000 });
+      expect(await closedByStrategy.first().innerText()).not.toContain('Manual');
+      // the Close Reason column is far right: the table scrolls inside itself
+      await closedByStrategy
+        .first()
+        .getByRole('cell', { name: 'Strategy', exact: true })
+        .scrollIntoViewIfNeeded();
+      await screenshot(page, 'live-runs-settled-strategy-1440-light');
+    },
+    FIRST_ORDER_MS + 60_000,
+  );
 
   it('Stop asks first, then the run stops', async () => {
     await openPanel();

@@ -8,7 +8,7 @@ import { animationsDone, waitUntil } from './support/wait.ts';
  * The strategy workbench against the started product: the code editor opened from a chart's
  * toolbar shows the Default strategy's code, Run Code backtests it on that chart's bars and
  * shows metrics and trades, the trades are drawn on the chart, the run's printed lines reach
- * the log, and a saved strategy auto-saves, keeps its runs and shows them again.
+ * the log, and a saved strategy auto-saves, keeps its runs (saved or not) and shows them again.
  */
 
 const baseURL = inject('baseURL');
@@ -186,15 +186,29 @@ describe('strategy workbench', () => {
     await results.getByRole('button', { name: 'Save Results' }).click();
     await toast('Run results saved successfully');
     await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await results.waitFor({ state: 'hidden' });
+
+    // a second run, closed without Save Results, is kept all the same
+    await editor().getByRole('button', { name: 'Run Code' }).click();
+    await results.getByText('Performance Metrics').waitFor({ timeout: 90_000 });
+    await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await results.waitFor({ state: 'hidden' });
 
     await editor().getByRole('button', { name: 'Run History' }).click();
     const history = dialog('Strategy Run History');
     const row = history.locator('tbody tr.ant-table-row');
     await row.first().waitFor({ timeout: 15_000 });
-    expect(await row.count()).toBe(1);
+    expect(await row.count()).toBe(2);
+    // newest first: the run kept by itself, then the one saved
+    expect(await row.nth(0).innerText()).toContain('Auto');
+    expect(await row.nth(1).innerText()).toContain('Saved');
     expect(await row.first().innerText()).toMatch(/%/);
     await animationsDone(history);
     await screenshot(page, 'strategy-history');
+    await page.setViewportSize({ width: 1024, height: 800 });
+    await animationsDone(history);
+    await screenshot(page, 'strategy-history-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
     await row.first().getByRole('button', { name: 'View Details' }).click();
     await dialog('Backtest Results').getByText('Performance Metrics').waitFor();
     await dialog('Backtest Results')

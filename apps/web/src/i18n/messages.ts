@@ -464,6 +464,11 @@ export const messages = {
     conventions: (text: string) => `Conventions: ${text}`,
     historyTitle: 'Strategy Run History',
     runTime: 'Run Time',
+    /** A run kept by itself (the newest 50 per strategy), beside the results saved. */
+    historyAuto: 'Auto',
+    historyAutoTitle: 'Kept automatically: the newest 50 runs of this strategy are kept',
+    historySaved: 'Saved',
+    historySavedTitle: 'Saved with Save Results: kept until deleted',
     symbol: 'Symbol',
     totalProfit: 'Total Profit/Loss',
     winRate: 'Win Rate',

@@ -162,6 +162,8 @@ export const strategyResultSummarySchema = z
     has_logs: z.boolean(),
     /** Bytes the result takes of the user's quota. */
     size_bytes: z.number(),
+    /** Kept by itself after the run (the newest 50 per strategy) rather than saved. */
+    automatic: z.boolean(),
     created_at: z.number(),
   })
   .loose();

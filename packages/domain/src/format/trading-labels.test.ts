@@ -39,12 +39,13 @@ describe('trading labels', () => {
     ]);
   });
 
-  it('maps close reasons 0 to 3 and anything else to Unknown', () => {
-    expect([0, 1, 2, 3, 4, -1, 0.5].map(closeReasonLabel)).toEqual([
+  it('maps close reasons 0 to 4 and anything else to Unknown', () => {
+    expect([0, 1, 2, 3, 4, 5, -1, 0.5].map(closeReasonLabel)).toEqual([
       'Manual',
       'Take profit',
       'Stop loss',
       'Stop out',
+      'Strategy',
       'Unknown',
       'Unknown',
       'Unknown',

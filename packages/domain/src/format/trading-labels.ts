@@ -34,11 +34,11 @@ export function settlementLabel(isSettled: number): 'Full' | 'Partial' | 'Unknow
   return 'Unknown';
 }
 
-const CLOSE_REASON_LABELS = ['Manual', 'Take profit', 'Stop loss', 'Stop out'] as const;
+const CLOSE_REASON_LABELS = ['Manual', 'Take profit', 'Stop loss', 'Stop out', 'Strategy'] as const;
 
 /**
  * Why a settlement closed its volume: closeReason 0 Manual (the trader), 1 Take profit,
- * 2 Stop loss, 3 Stop out, anything else Unknown. The order log's message uses the same
+ * 2 Stop loss, 3 Stop out, 4 Strategy (a live run's strategy), anything else Unknown. The order log's message uses the same
  * texts for the automatic closes.
  */
 export function closeReasonLabel(reason: number): (typeof CLOSE_REASON_LABELS)[number] | 'Unknown' {

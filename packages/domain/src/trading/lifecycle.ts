@@ -115,8 +115,17 @@ export const ACTION = { open: 1, close: 2, modify: 3 } as const;
 /** Settlement isSettled: 2 Full, 1 Partial. */
 export const SETTLED = { partial: 1, full: 2 } as const;
 
-/** Why a position (or part of it) was closed. */
-export const CLOSE_REASON = { manual: 0, takeProfit: 1, stopLoss: 2, stopOut: 3 } as const;
+/**
+ * Why a position (or part of it) was closed: the trader (manual), its take-profit or
+ * stop-loss, a stop-out, or the strategy of a live run that holds it.
+ */
+export const CLOSE_REASON = {
+  manual: 0,
+  takeProfit: 1,
+  stopLoss: 2,
+  stopOut: 3,
+  strategy: 4,
+} as const;
 export type CloseReason = (typeof CLOSE_REASON)[keyof typeof CLOSE_REASON];
 
 /** Side of a cmd code: 1 buy, 2 sell. */

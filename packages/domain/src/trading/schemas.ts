@@ -6,6 +6,7 @@ import {
   integerInputSchema,
   opaqueTextSchema,
 } from '../api/text.ts';
+import { liveRunStatusSchema } from '../live-runs/schemas.ts';
 import { EXPIRE_TYPES } from './calendar.ts';
 
 /*
@@ -211,7 +212,7 @@ export const settleSchema = z.object({
   openCommission: z.number(),
   closeCommission: z.number(),
   currency: z.string(),
-  /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out (closeReasonLabel). */
+  /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out, 4 a live run's strategy (closeReasonLabel). */
   closeReason: z.number().int(),
   closeType: z.number().int(),
   /** The closed position's comment: a live run's orders carry `live:<run id>`. */
@@ -384,7 +385,7 @@ export const accountEventSchema = z.discriminatedUnion('type', [
     tradeId: z.string(),
     volume: z.number(),
     full: z.boolean(),
-    /** 0 manual, 1 take-profit, 2 stop-loss. */
+    /** 0 manual, 1 take-profit, 2 stop-loss, 3 stop-out, 4 a live run's strategy. */
     closeReason: z.number().int(),
   }),
   z.object({
@@ -416,6 +417,20 @@ export const accountEventSchema = z.discriminatedUnion('type', [
     ...eventBase,
     pId: z.string(),
     message: z.string(),
+  }),
+  /**
+   * A live run trading this account evaluated a bar close (its orders, if any, have their
+   * own events before it): its status after it ('failed' when it was the last failure
+   * allowed), whether the evaluation failed, and its counters.
+   */
+  z.object({
+    type: z.literal('live_run_evaluated'),
+    ...eventBase,
+    runId: z.string(),
+    status: liveRunStatusSchema,
+    failed: z.boolean(),
+    evaluations: z.number().int(),
+    orders: z.number().int(),
   }),
 ]);
 export type AccountEvent = z.infer<typeof accountEventSchema>;

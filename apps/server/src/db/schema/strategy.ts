@@ -1,5 +1,6 @@
 import {
   bigint,
+  boolean,
   doublePrecision,
   index,
   integer,
@@ -89,7 +90,11 @@ export const backtestRuns = pgTable(
   ],
 );
 
-/** Results a user saved for a strategy (run history); they go with the strategy. */
+/**
+ * A strategy's run history; the results go with the strategy. A user's saved results
+ * (Save Results) and the runs kept automatically (`automatic`: every backtest of a saved
+ * strategy, the newest 50 per strategy, pruned first when a save needs room).
+ */
 export const strategyResults = pgTable(
   'strategy_results',
   {
@@ -112,6 +117,8 @@ export const strategyResults = pgTable(
     sizeBytes: integer('size_bytes').notNull().default(0),
     /** Entries of `deals`, so that a listing need not read them. */
     dealCount: integer('deal_count').notNull().default(0),
+    /** Kept by itself after a run (not saved by the user): pruned, never refused. */
+    automatic: boolean('automatic').notNull().default(false),
   },
   (t) => [
     index('strategy_results_strategy_idx').on(t.strategyId, t.symbolId, t.id),

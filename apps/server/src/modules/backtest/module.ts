@@ -53,6 +53,13 @@ export function registerBacktest(
     error: (message) => app.log.error(message),
   });
   const logs = new LogHub(options.logSockets, options.broker ?? null);
+  const resultLimits = {
+    maxBytes: options.results?.maxBytes ?? DEFAULT_RESULT_LIMITS.maxBytes,
+    quotaBytes: options.results?.quotaBytes ?? DEFAULT_RESULT_LIMITS.quotaBytes,
+  };
+  // a stored run joins its strategy's run history (the strategy service comes second: it
+  // reads runs through the backtest service, which waits for their writes)
+  let strategies: StrategyService | null = null;
   const service = createBacktestService({
     db: options.db,
     pool: sandbox,
@@ -61,12 +68,17 @@ export function registerBacktest(
     now: options.now,
     loadImported: options.loadImported,
     onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
+    afterStore: async (run) => {
+      await strategies?.keepRunResult(run);
+    },
   });
-  const resultLimits = {
-    maxBytes: options.results?.maxBytes ?? DEFAULT_RESULT_LIMITS.maxBytes,
-    quotaBytes: options.results?.quotaBytes ?? DEFAULT_RESULT_LIMITS.quotaBytes,
-  };
-  const strategies = createStrategyService(options.db, options.now, service.findRun, resultLimits);
+  strategies = createStrategyService(
+    options.db,
+    options.now,
+    service.findRun,
+    resultLimits,
+    service.storedFor,
+  );
   backtestRoutes(app, service, logs, sandbox, options.publicOrigins);
   strategyRoutes(app, strategies, resultLimits.maxBytes);
   app.addHook('onClose', async () => {

@@ -77,6 +77,8 @@ export type BacktestDeps = {
   loadImported?: BarsLoader;
   /** A run could not be stored (logged; the answer was already sent). */
   onStoreError?: (error: unknown) => void;
+  /** After a run is stored, in the same write (its strategy's run history keeps it). */
+  afterStore?: (run: NewRun) => Promise<void>;
 };
 
 /** What the harness writes to fd 3; checked, since a strategy can write there too (also read by modules/live-runs). */
@@ -139,16 +141,17 @@ function strategyMs(outcome: ProcessOutcome | null): number | null {
 export function createBacktestService(deps: BacktestDeps) {
   const { db, pool, logs, market, now } = deps;
   const activeByUser = new Map<number, number>();
-  /** Runs being stored; reading a run waits for its write. */
-  const storing = new Map<string, Promise<void>>();
+  /** Runs being stored; reading a run (or a user's run history) waits for its write. */
+  const storing = new Map<string, { userId: number; write: Promise<void> }>();
 
   function keep(runId: string, run: NewRun): void {
     const write = insertRun(db, run)
+      .then(() => deps.afterStore?.(run))
       .catch((error: unknown) => {
         deps.onStoreError?.(error);
       })
       .finally(() => storing.delete(runId));
-    storing.set(runId, write);
+    storing.set(runId, { userId: run.userId, write });
   }
 
   function conventionsOf(symbol: string, initialCapital?: number): BacktestConventions {
@@ -404,13 +407,20 @@ export function createBacktestService(deps: BacktestDeps) {
 
     /** A kept run of the user's (waits for the run's write when it is still being stored). */
     async findRun(userId: number, runId: string) {
-      await storing.get(runId);
+      await storing.get(runId)?.write;
       return findRun(db, userId, runId);
+    },
+
+    /** Waits until the user's finished runs are stored (a run history lists them). */
+    async storedFor(userId: number): Promise<void> {
+      await Promise.all(
+        [...storing.values()].filter((s) => s.userId === userId).map((s) => s.write),
+      );
     },
 
     /** Waits until every finished run is stored (shutdown, tests). */
     async flush(): Promise<void> {
-      await Promise.all([...storing.values()]);
+      await Promise.all([...storing.values()].map((s) => s.write));
     },
   };
 

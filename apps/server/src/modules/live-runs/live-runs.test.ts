@@ -1,4 +1,5 @@
 import {
+  accountEventSchema,
   formatContractDate,
   liveRunComparisonSchema,
   liveRunEvaluationsSchema,
@@ -7,6 +8,7 @@ import {
   liveRunStartedSchema,
   orderLogSchema,
   roundTo,
+  settlesPageSchema,
   type LiveRunComparison,
 } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -82,6 +84,16 @@ async function closeBar(
   });
 }
 
+async function settlements(app: LiveApp, who: Account) {
+  const res = await app.inject({
+    method: 'GET',
+    url: '/trading/order/settles',
+    cookies: { ct_sid: who.cookie },
+    query: { uuid: who.uuid, token: who.token },
+  });
+  return settlesPageSchema.parse(res.json<{ data: unknown }>().data).settles;
+}
+
 async function orderLogs(app: LiveApp, who: Account) {
   const res = await app.inject({
     method: 'GET',
@@ -107,10 +119,14 @@ describe('a strategy that opens on one bar and closes two bars later', () => {
   let who: Account;
   let runId: string;
   const streamed: string[] = [];
+  const heard: { channel: string; data: unknown }[] = [];
 
   beforeAll(async () => {
     t = await openTestDatabase();
     app = await buildLiveApp(t.db, clock, market, 57_000);
+    app.services.broker.listen((publication) => {
+      if (publication.channel.startsWith('account:')) heard.push(publication);
+    });
     who = await account(app, t.db);
     await saveStrategy(app, who, 'Open and close', openThenCloseStrategy(OPEN_DATE, CLOSE_DATE));
   });
@@ -187,6 +203,41 @@ describe('a strategy that opens on one bar and closes two bars later', () => {
       net_profit: roundTo(gross - 20, 2),
       error: null,
     });
+  });
+
+  it('its close is the strategy’s: the settlement and the order log say so, not Manual', async () => {
+    const [settled] = await settlements(app, who);
+    expect(settled).toMatchObject({ closeReason: 4, comment: `live:${runId}`, isSettled: 2 });
+    const [closing] = await orderLogs(app, who);
+    expect(closing).toMatchObject({ actionType: 2, message: 'Strategy' });
+  });
+
+  it('tells the account’s channel of each evaluation, after the orders it sent', async () => {
+    const events = heard.map(({ channel, data }) => {
+      const event = accountEventSchema.parse(data);
+      expect(channel).toBe(`account:${who.uuid}`);
+      return event.type === 'live_run_evaluated'
+        ? [event.type, event.runId, event.status, event.evaluations, event.orders, event.at]
+        : [event.type];
+    });
+    const evaluated = (m: number, orders: number) => [
+      'live_run_evaluated',
+      runId,
+      'running',
+      m,
+      orders,
+      // the bar's close: when the evaluation ran for
+      NINE + m * MINUTE,
+    ];
+    expect(events).toEqual([
+      evaluated(1, 0),
+      ['position_opened'],
+      evaluated(2, 1),
+      evaluated(3, 1),
+      ['position_closed'],
+      evaluated(4, 2),
+      evaluated(5, 2),
+    ]);
   });
 
   it('compares with its own backtest: every trade matched, the gap is spread and commission', async () => {

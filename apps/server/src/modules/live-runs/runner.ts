@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import {
+  CLOSE_REASON,
   bucketStart,
   formatContractDate,
   liveRunComment,
@@ -24,6 +25,7 @@ import type { SandboxPool } from '../backtest/sandbox/pool.ts';
 import type { MarketFeed, QuoteEvent } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { closePosition } from '../trading/close-position.ts';
+import { publishAccountEvent } from '../trading/events.ts';
 import type { TradingContext } from '../trading/context.ts';
 import { placeMarketOrder } from '../trading/place-market-order.ts';
 import { runStrategy } from './evaluate.ts';
@@ -425,6 +427,18 @@ export class LiveRunner {
       say(`${LIVE_LOG_PREFIX} ${failWith}`);
       this.runs.delete(row.id);
     }
+    // the account's pages hear of it after the commit, like of the orders it sent
+    publishAccountEvent(this.options.trading, {
+      type: 'live_run_evaluated',
+      uuid: row.traderUuid,
+      symbol: row.symbol,
+      at: atMs,
+      runId: row.id,
+      status: failWith === null ? 'running' : 'failed',
+      failed,
+      evaluations: run.row.evaluations,
+      orders: run.row.orders,
+    });
     this.options.onEvaluated?.({ runId: row.id, closeMs: atMs, fillsAt, view });
   }
 
@@ -516,14 +530,19 @@ export class LiveRunner {
     let reference: number | null = null;
     let commission = 0;
     try {
-      const { data } = await closePosition(this.options.trading, trader, {
-        uuid: trader.uuid,
-        token: '',
-        orderId: held.positionId,
-        volume: held.volume,
-        closeTypeYT: 0,
-        clientOrderId,
-      });
+      const { data } = await closePosition(
+        this.options.trading,
+        trader,
+        {
+          uuid: trader.uuid,
+          token: '',
+          orderId: held.positionId,
+          volume: held.volume,
+          closeTypeYT: 0,
+          clientOrderId,
+        },
+        CLOSE_REASON.strategy,
+      );
       const price = data.settle.closePrice;
       // closing a buy sells at the bid; closing a sell buys at the ask, a spread above the bid
       const spread = quote ? quote.ask - quote.bid : null;

@@ -18,7 +18,7 @@ import type { StrategyRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { BacktestRunRow } from '../../db/schema.ts';
-import { findRun as findStoredRun } from '../backtest/store.ts';
+import { findRun as findStoredRun, type NewRun } from '../backtest/store.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
 import {
   countStrategies,
@@ -30,11 +30,14 @@ import {
   findVersion,
   insertResult,
   insertStrategy,
+  keepAutomaticResult,
   keepVersion,
   listResults,
   listStrategies,
   listVersions,
   lockUserResults,
+  pruneAutomaticResults,
+  pruneAutomaticResultsFor,
   resultDeals,
   storedResultBytes,
   updateStrategyCode,
@@ -71,6 +74,8 @@ export type ResultView = {
   run_id: string | null;
   has_logs: boolean;
   size_bytes: number;
+  /** Kept by itself after the run (true) or saved by the user (false). */
+  automatic: boolean;
   created_at: number;
 };
 
@@ -85,6 +90,7 @@ function resultView(row: ResultSummaryRow, strategyName: string): ResultView {
     run_id: row.runId,
     has_logs: row.hasLogs,
     size_bytes: row.sizeBytes,
+    automatic: row.automatic,
     created_at: row.createdAt,
   };
 }
@@ -98,6 +104,17 @@ export type ResultLimits = {
 };
 
 export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxBytes: 8 * MIB, quotaBytes: 64 * MIB };
+
+/** Runs kept automatically per strategy (older automatic ones are pruned; saved ones stay). */
+export const AUTOMATIC_RESULTS_PER_STRATEGY = 50;
+
+type ResultValues = {
+  deals: unknown[];
+  performance: Record<string, unknown> | null;
+  error: string | null;
+  logs: string[] | null;
+  runId: string | null;
+};
 
 /** A result larger than a saved result may be (413). */
 export class ResultTooLargeError extends AppError {
@@ -123,8 +140,31 @@ export function createStrategyService(
   findRun: (userId: number, runId: string) => Promise<BacktestRunRow | null> = (userId, runId) =>
     findStoredRun(db, userId, runId),
   limits: ResultLimits = DEFAULT_RESULT_LIMITS,
+  /** Waits for the user's runs being stored, which join their run history. */
+  runsStoredFor: (userId: number) => Promise<void> = () => Promise.resolve(),
 ) {
   const seconds = () => Math.floor(now() / 1000);
+
+  const sizeOf = (values: ResultValues): number =>
+    jsonBytes(values.deals) +
+    jsonBytes(values.performance) +
+    (values.error === null ? 0 : Buffer.byteLength(values.error)) +
+    jsonBytes(values.logs);
+
+  /**
+   * Room for `sizeBytes` more in the user's quota, inside the caller's transaction (which
+   * holds the user's results lock): the oldest automatic results are deleted as far as
+   * needed. Returns the bytes the results would then take, or null when even without any
+   * automatic result they would pass the quota (then nothing was deleted).
+   */
+  async function makeRoom(tx: Db, userId: number, sizeBytes: number): Promise<number | null> {
+    const { total, automatic } = await storedResultBytes(tx, userId);
+    const over = total + sizeBytes - limits.quotaBytes;
+    if (over <= 0) return total + sizeBytes;
+    if (total - automatic + sizeBytes > limits.quotaBytes) return null;
+    const freed = await pruneAutomaticResultsFor(tx, userId, over);
+    return total - freed + sizeBytes;
+  }
 
   async function ownStrategy(userId: number, name: string): Promise<StrategyRow> {
     const row = await findStrategy(db, userId, name);
@@ -249,13 +289,7 @@ export function createStrategyService(
      */
     async saveResult(userId: number, request: SaveResultRequest): Promise<ResultView> {
       const strategy = await ownStrategy(userId, request.strategy_name);
-      let values: {
-        deals: unknown[];
-        performance: Record<string, unknown> | null;
-        error: string | null;
-        logs: string[] | null;
-        runId: string | null;
-      } = {
+      let values: ResultValues = {
         deals: request.deals ?? [],
         performance: request.performance ?? null,
         error: request.error ?? null,
@@ -273,11 +307,17 @@ export function createStrategyService(
           runId: run.runId,
         };
       }
-      const sizeBytes =
-        jsonBytes(values.deals) +
-        jsonBytes(values.performance) +
-        (values.error === null ? 0 : Buffer.byteLength(values.error)) +
-        jsonBytes(values.logs);
+      const sizeBytes = sizeOf(values);
+      // the run is in the history already, kept by itself: saving it keeps it for good
+      const runId = values.runId;
+      const kept =
+        runId === null
+          ? null
+          : await db.transaction(async (tx) => {
+              await lockUserResults(tx, userId);
+              return keepAutomaticResult(tx, strategy.id, runId);
+            });
+      if (kept) return resultView(kept, strategy.name);
       if (sizeBytes > limits.maxBytes) {
         throw new ResultTooLargeError(
           `The result is ${formatMiB(sizeBytes)}; a saved result may be at most ${formatMiB(limits.maxBytes)}`,
@@ -285,10 +325,12 @@ export function createStrategyService(
       }
       const row = await db.transaction(async (tx) => {
         await lockUserResults(tx, userId);
-        const stored = await storedResultBytes(tx, userId);
-        if (stored + sizeBytes > limits.quotaBytes) {
+        // automatic results give way to a save; saved ones alone count against it
+        const after = await makeRoom(tx, userId, sizeBytes);
+        if (after === null) {
+          const { total, automatic } = await storedResultBytes(tx, userId);
           throw new QuotaExceededError(
-            `Saved results would take ${formatMiB(stored + sizeBytes)} of your ${formatMiB(limits.quotaBytes)}; delete older results first`,
+            `Saved results would take ${formatMiB(total - automatic + sizeBytes)} of your ${formatMiB(limits.quotaBytes)}; delete older results first`,
           );
         }
         return insertResult(tx, {
@@ -298,6 +340,7 @@ export function createStrategyService(
           ...values,
           sizeBytes,
           dealCount: values.deals.length,
+          automatic: false,
           createdAt: seconds(),
         });
       });
@@ -307,6 +350,44 @@ export function createStrategyService(
       );
     },
 
+    /**
+     * Keeps a stored run of a saved strategy in its run history by itself (the Default
+     * strategy's runs and runs of no strategy are not kept there): the newest
+     * AUTOMATIC_RESULTS_PER_STRATEGY per strategy. A run larger than a saved result may
+     * be, or one that does not fit the quota even without the user's older automatic
+     * results, is left out (its run is still kept with the user's last runs).
+     */
+    async keepRunResult(run: NewRun): Promise<void> {
+      const name = run.strategyName;
+      if (name === null || isReservedStrategyName(name)) return;
+      const strategy = await findStrategy(db, run.userId, name);
+      if (!strategy) return;
+      const values: ResultValues = {
+        deals: run.deals,
+        performance: run.performance,
+        error: run.error,
+        logs: run.logs,
+        runId: run.runId,
+      };
+      const sizeBytes = sizeOf(values);
+      if (sizeBytes > limits.maxBytes) return;
+      await db.transaction(async (tx) => {
+        await lockUserResults(tx, run.userId);
+        if ((await makeRoom(tx, run.userId, sizeBytes)) === null) return;
+        await insertResult(tx, {
+          userId: run.userId,
+          strategyId: strategy.id,
+          symbolId: run.symbol,
+          ...values,
+          sizeBytes,
+          dealCount: values.deals.length,
+          automatic: true,
+          createdAt: run.createdAt,
+        });
+        await pruneAutomaticResults(tx, strategy.id, AUTOMATIC_RESULTS_PER_STRATEGY);
+      });
+    },
+
     async listResults(
       userId: number,
       strategyName: string,
@@ -314,6 +395,8 @@ export function createStrategyService(
     ): Promise<{ results: ResultView[]; total: number }> {
       if (isReservedStrategyName(strategyName)) return { results: [], total: 0 };
       const strategy = await ownStrategy(userId, strategyName);
+      // a run that just finished is listed, though it is stored after its answer
+      await runsStoredFor(userId);
       const { rows, total } = await listResults(
         db,
         strategy.id,

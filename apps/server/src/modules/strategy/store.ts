@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, notInArray, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, notInArray, sql } from 'drizzle-orm';
 import {
   strategies,
   strategyResults,
@@ -118,16 +118,93 @@ const summaryColumns = {
   createdAt: strategyResults.createdAt,
   sizeBytes: strategyResults.sizeBytes,
   dealCount: strategyResults.dealCount,
+  automatic: strategyResults.automatic,
   hasLogs: sql<boolean>`${strategyResults.logs} is not null`,
 };
 
-/** Bytes of all saved results of the user. */
-export async function storedResultBytes(db: Db, userId: number): Promise<number> {
+/** Bytes of all results of the user's run histories, and of the automatic ones among them. */
+export async function storedResultBytes(
+  db: Db,
+  userId: number,
+): Promise<{ total: number; automatic: number }> {
   const [row] = await db
-    .select({ n: sql<number>`coalesce(sum(${strategyResults.sizeBytes}), 0)`.mapWith(Number) })
+    .select({
+      total: sql<number>`coalesce(sum(${strategyResults.sizeBytes}), 0)`.mapWith(Number),
+      automatic:
+        sql<number>`coalesce(sum(${strategyResults.sizeBytes}) filter (where ${strategyResults.automatic}), 0)`.mapWith(
+          Number,
+        ),
+    })
     .from(strategyResults)
     .where(eq(strategyResults.userId, userId));
-  return row?.n ?? 0;
+  return { total: row?.total ?? 0, automatic: row?.automatic ?? 0 };
+}
+
+/**
+ * Deletes the user's oldest automatic results (of any strategy) until `bytes` are freed or
+ * none is left; returns the bytes freed. Saved results are never touched.
+ */
+export async function pruneAutomaticResultsFor(
+  tx: Db,
+  userId: number,
+  bytes: number,
+): Promise<number> {
+  const rows = await tx
+    .select({ id: strategyResults.id, sizeBytes: strategyResults.sizeBytes })
+    .from(strategyResults)
+    .where(and(eq(strategyResults.userId, userId), eq(strategyResults.automatic, true)))
+    .orderBy(asc(strategyResults.id));
+  const ids: number[] = [];
+  let freed = 0;
+  for (const row of rows) {
+    if (freed >= bytes) break;
+    ids.push(row.id);
+    freed += row.sizeBytes;
+  }
+  if (ids.length > 0) await tx.delete(strategyResults).where(inArray(strategyResults.id, ids));
+  return freed;
+}
+
+/** Deletes all but the newest `keep` automatic results of a strategy. */
+export async function pruneAutomaticResults(
+  tx: Db,
+  strategyId: number,
+  keep: number,
+): Promise<void> {
+  const automaticOf = and(
+    eq(strategyResults.strategyId, strategyId),
+    eq(strategyResults.automatic, true),
+  );
+  const newest = tx
+    .select({ id: strategyResults.id })
+    .from(strategyResults)
+    .where(automaticOf)
+    .orderBy(desc(strategyResults.id))
+    .limit(keep);
+  await tx.delete(strategyResults).where(and(automaticOf, notInArray(strategyResults.id, newest)));
+}
+
+/**
+ * Turns the automatic result of run `runId` of a strategy into a saved one; null when the
+ * strategy has no automatic result of that run.
+ */
+export async function keepAutomaticResult(
+  tx: Db,
+  strategyId: number,
+  runId: string,
+): Promise<ResultSummaryRow | null> {
+  const [row] = await tx
+    .update(strategyResults)
+    .set({ automatic: false })
+    .where(
+      and(
+        eq(strategyResults.strategyId, strategyId),
+        eq(strategyResults.runId, runId),
+        eq(strategyResults.automatic, true),
+      ),
+    )
+    .returning(summaryColumns);
+  return row ?? null;
 }
 
 /** Serializes the quota check and insert of one user's saves (until the transaction ends). */

@@ -8,6 +8,7 @@ import {
   closingCmd,
   normalizeQuantity,
   validateQuantity,
+  type CloseReason,
   type CloseRequest,
   type PositionView,
   type SettleView,
@@ -29,16 +30,21 @@ export type CloseData = { order: PositionView; settle: SettleView };
  * Closes `volume` of a position at the live quote (a buy at the bid, a sell at the ask).
  * The volume follows the close quantity rule (the market rule capped at the available
  * volume). The position row is locked, so concurrent closes never close more than it has.
+ * `reason` is who closes it: the trader through the API (manual), or a live run's strategy
+ * (its settlement and order log row say so); it is part of the request's idempotency key.
  */
 export async function closePosition(
   ctx: TradingContext,
   trader: TraderRow,
   req: CloseRequest,
+  reason: CloseReason = CLOSE_REASON.manual,
 ): Promise<{ msg: string; data: CloseData }> {
   const key = idempotencyKey(trader.uuid, req.clientOrderId, 'close', {
     orderId: req.orderId,
     volume: req.volume,
     closeTypeYT: req.closeTypeYT,
+    // the trader's closes keep the key they always had
+    ...(reason !== CLOSE_REASON.manual && { reason }),
   });
   const nowMs = ctx.now();
 
@@ -77,7 +83,7 @@ export async function closePosition(
         instrument,
         volume,
         quote,
-        reason: CLOSE_REASON.manual,
+        reason,
         closeType: req.closeTypeYT,
         clientOrderId: req.clientOrderId ?? null,
         nowMs,

@@ -7,7 +7,7 @@ import type { LiveRunView } from './api';
 import { Pnl, quantity, RunStatus, Time } from './cells';
 import { ComparisonView } from './ComparisonView';
 import { EvaluationsTable } from './EvaluationsTable';
-import { useLiveRuns } from './queries';
+import { useLiveRunEvents, useLiveRuns } from './queries';
 import { selectRun, useLiveRunsUi } from './store';
 
 const m = messages.liveRuns;
@@ -84,6 +84,7 @@ export function LiveRunsModal() {
   const selectedId = useLiveRunsUi((s) => s.selectedId);
   const { traders } = useAccounts();
   const query = useLiveRuns(open);
+  useLiveRunEvents(open);
   const runs = query.data?.runs ?? NO_RUNS;
   const selected = runs.find((r) => r.id === selectedId) ?? null;
 

@@ -8,7 +8,9 @@ import { disposeAutoSave } from '../strategy/actions';
 import { StrategyToolbar } from '../strategy/editor/StrategyToolbar';
 import { resetEditorStore, useEditorStore, useWorkbenchStore } from '../strategy/store';
 import { LiveRunPanels } from './LiveRunPanels';
-import { refetchLiveRuns } from './queries';
+import type { AccountEvent } from '@ct/domain';
+import { handleAccountPublication } from '../trading/accountLive';
+import { liveRunKeys, liveRunKeysChangedBy, refetchLiveRuns } from './queries';
 import { registerLiveRuns } from './register';
 import { resetLiveRunsUi, useLiveRunsUi } from './store';
 import { buildComparison, buildEvaluation, buildRun, OTHER_RUN_ID, RUN_ID } from './testSupport';
@@ -317,6 +319,82 @@ describe('the Live Runs panel', () => {
     await waitFor(() => expect(evaluationCalls()).toHaveLength(2));
   });
 
+  it('follows the run’s events: an evaluation shows without Refresh', async () => {
+    let evaluations = 0;
+    const server = stubServer({
+      'GET /api/live-runs': () =>
+        json({
+          runs: [
+            buildRun({
+              evaluations,
+              orders: evaluations,
+              open_positions: evaluations,
+              last_evaluation_at: evaluations ? 1_700_000_720 : null,
+            }),
+          ],
+        }),
+      [`GET /api/live-runs/${RUN_ID}/evaluations`]: () =>
+        json({ evaluations: evaluations ? [buildEvaluation()] : [], total: evaluations }),
+    });
+    useLiveRunsUi.setState({ panelOpen: true, selectedId: RUN_ID });
+    renderWithProviders(<LiveRunPanels />);
+    const panel = await dialog('Live Runs');
+    await within(panel).findByText('No evaluation yet: the first runs at the next bar close');
+    const listCalls = server.called('GET /api/live-runs').length;
+
+    // the bar closed: the run bought, then its evaluation was written
+    evaluations = 1;
+    act(() =>
+      handleAccountPublication({
+        type: 'live_run_evaluated',
+        uuid: 'acc-1',
+        symbol: 'BTCUSDT',
+        at: 1_700_000_720_500,
+        runId: RUN_ID,
+        status: 'running',
+        failed: false,
+        evaluations: 1,
+        orders: 1,
+      }),
+    );
+    const table = within(panel).getByRole('table', { name: 'Evaluations' });
+    await within(table).findByText(/filled @ 45010/);
+    await waitFor(() =>
+      expect(server.called('GET /api/live-runs').length).toBeGreaterThan(listCalls),
+    );
+    // one fetch of the evaluations per evaluation, though the list's answer shows it too
+    expect(server.called(`GET /api/live-runs/${RUN_ID}/evaluations`)).toHaveLength(2);
+  });
+
+  it('reopened, shows what happened while it was closed', async () => {
+    let evaluations = 0;
+    stubServer({
+      'GET /api/live-runs': () =>
+        json({
+          runs: [
+            buildRun({
+              evaluations,
+              last_evaluation_at: evaluations ? 1_700_000_720 : null,
+            }),
+          ],
+        }),
+      [`GET /api/live-runs/${RUN_ID}/evaluations`]: () =>
+        json({ evaluations: evaluations ? [buildEvaluation()] : [], total: evaluations }),
+    });
+    useLiveRunsUi.setState({ panelOpen: true, selectedId: RUN_ID });
+    renderWithProviders(<LiveRunPanels />);
+    let panel = await dialog('Live Runs');
+    await within(panel).findByText('No evaluation yet: the first runs at the next bar close');
+    act(() => useLiveRunsUi.setState({ panelOpen: false }));
+    await waitFor(() => expect(document.querySelector('.live-runs-modal')).toBeNull());
+
+    evaluations = 2;
+    act(() => useLiveRunsUi.setState({ panelOpen: true }));
+    panel = await dialog('Live Runs');
+    const table = await within(panel).findByRole('table', { name: 'Evaluations' });
+    await within(table).findByText(/filled @ 45010/);
+  });
+
   it('compares the run with its backtest: P&L, the gap by cause, the trades', async () => {
     stubServer({
       'GET /api/live-runs': () => json({ runs: [buildRun()] }),
@@ -348,5 +426,43 @@ describe('the Live Runs panel', () => {
     expect(rows[1]).toMatch(/^Only forwardSell2/);
     expect(rows[1]).toContain('(open)');
     expect(rows[2]).toMatch(/^Only backtestBuy2/);
+  });
+});
+
+describe('the live runs’ queries an account event changes', () => {
+  const base = { uuid: 'acc-1', symbol: 'BTCUSDT', at: 1_700_000_720_000 };
+  it('an evaluation: the list, the run’s evaluations and its comparison', () => {
+    const event: AccountEvent = {
+      ...base,
+      type: 'live_run_evaluated',
+      runId: RUN_ID,
+      status: 'failed',
+      failed: true,
+      evaluations: 3,
+      orders: 0,
+    };
+    expect(liveRunKeysChangedBy(event)).toEqual([
+      liveRunKeys.list,
+      liveRunKeys.evaluations(RUN_ID),
+      liveRunKeys.comparison(RUN_ID),
+    ]);
+  });
+
+  it('a position opened or closed: the list (P&L, open positions); a pending order: nothing', () => {
+    expect(
+      liveRunKeysChangedBy({ ...base, type: 'position_opened', orderId: '31', pId: null }),
+    ).toEqual([liveRunKeys.list]);
+    expect(
+      liveRunKeysChangedBy({
+        ...base,
+        type: 'position_closed',
+        orderId: '31',
+        tradeId: '7',
+        volume: 2,
+        full: true,
+        closeReason: 4,
+      }),
+    ).toEqual([liveRunKeys.list]);
+    expect(liveRunKeysChangedBy({ ...base, type: 'pending_added', pId: '5' })).toEqual([]);
   });
 });

@@ -54,6 +54,12 @@ describe('which orders a run sent', () => {
     );
     expect(anyRunning(undefined)).toBe(false);
   });
+
+  it('does not poll for runs of the account whose live channel is followed', () => {
+    const runs = [buildRun({ uuid: 'acc-1' }), buildRun({ uuid: 'acc-2', status: 'stopped' })];
+    expect(anyRunning(runs, 'acc-1')).toBe(false);
+    expect(anyRunning([...runs, buildRun({ uuid: 'acc-2' })], 'acc-1')).toBe(true);
+  });
 });
 
 describe('the comparison', () => {

@@ -15,7 +15,7 @@ import type { ComparedTradeView, LiveRunComparison, LiveRunView, MatchedTradeVie
 
 const m = messages.liveRuns;
 
-/** The runs list is asked again this often while one of them is running (ms). */
+/** The runs list is asked again this often while a run no event follows is running (ms). */
 export const LIVE_RUN_POLL_MS = 5_000;
 /** Evaluations per page of a run's list. */
 export const EVALUATIONS_PAGE_SIZE = 10;
@@ -73,9 +73,16 @@ export function shortRunId(id: string): string {
   return id.slice(0, 8);
 }
 
-/** True while a run of the list is running (the list is then polled). */
-export function anyRunning(runs: readonly LiveRunView[] | undefined): boolean {
-  return (runs ?? []).some((run) => run.status === 'running');
+/**
+ * True while a run of the list is running on an account other than `followed` (the one
+ * whose live channel the page follows; none: every account): the list is then polled, as
+ * no event tells of that run.
+ */
+export function anyRunning(
+  runs: readonly LiveRunView[] | undefined,
+  followed: string | null = null,
+): boolean {
+  return (runs ?? []).some((run) => run.status === 'running' && run.uuid !== followed);
 }
 
 /** The tag colour of a status (antd preset names). */

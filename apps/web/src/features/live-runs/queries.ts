@@ -1,4 +1,6 @@
-import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { AccountEvent } from '@ct/domain';
+import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
@@ -10,14 +12,21 @@ import {
   type LiveRunList,
   type LiveRunStarted,
 } from './api';
+import { useConnectionStore } from '../../realtime/connection';
+import { useAuthStore } from '../auth/store';
+import { onAccountEvent, useAccountLiveUpdates } from '../trading/accountLive';
 import { anyRunning, LIVE_RUN_POLL_MS } from './logic';
 
 /*
  * The live runs' server state in the one TanStack Query cache, under keys named by what they
- * hold. The list is asked again every 5 s while one of its runs is running and the panel
- * shows it; a run whose evaluations, orders or status moved since the last answer has its
- * evaluations and comparison fetched again ("the list notices, the query fetches"), so
- * neither polls on its own.
+ * hold. While the panel is open it follows the account channel's events ("sockets notify,
+ * the query fetches"): a run's evaluation refetches the list, that run's evaluations and
+ * its comparison; a position opened or closed refetches the list (P&L, open positions).
+ * Runs of accounts other than the current one have no channel joined: for them the list is
+ * also asked again every 5 s while one of its runs is running and the panel shows it. A
+ * run whose evaluations, orders or status moved since the last answer has its evaluations
+ * and comparison fetched again ("the list notices, the query fetches"), so neither polls on
+ * its own. Opening the panel asks for the list afresh (events may have come while closed).
  */
 
 const m = messages.liveRuns;
@@ -41,7 +50,8 @@ function noticeChanges(list: LiveRunList): LiveRunList {
   const before = queryClient.getQueryData<LiveRunList>(liveRunKeys.list);
   for (const run of list.runs) {
     const old = before?.runs.find((r) => r.id === run.id);
-    if (old && progressOf(old) !== progressOf(run)) {
+    // an answer older than an event the cache already took (fewer evaluations) moves nothing
+    if (old && progressOf(old) !== progressOf(run) && run.evaluations >= old.evaluations) {
       void queryClient.invalidateQueries({ queryKey: liveRunKeys.evaluations(run.id) });
       void queryClient.invalidateQueries({ queryKey: liveRunKeys.comparison(run.id) });
     }
@@ -58,14 +68,20 @@ export const liveRunsQuery = queryOptions({
     }),
 });
 
-/** The user's runs, fetched afresh when shown and every 5 s while one is running. */
+/**
+ * The user's runs, fetched afresh when shown, on their events (useLiveRunEvents), and every
+ * 5 s while a run of another account than the current one (whose events the page does not
+ * hear) is running.
+ */
 export function useLiveRuns(enabled = true) {
+  const followed = useAuthStore((s) => s.currentTrader?.uuid ?? null);
   return useQuery(
     {
       ...liveRunsQuery,
       enabled,
       refetchOnMount: 'always',
-      refetchInterval: (query) => (anyRunning(query.state.data?.runs) ? LIVE_RUN_POLL_MS : false),
+      refetchInterval: (query) =>
+        anyRunning(query.state.data?.runs, followed) ? LIVE_RUN_POLL_MS : false,
     },
     queryClient,
   );
@@ -124,4 +140,80 @@ export function putRunStatus(answer: LiveRunStarted): void {
   );
   void refetchLiveRuns();
   void queryClient.invalidateQueries({ queryKey: liveRunKeys.evaluations(answer.id) });
+}
+
+// ---- Live events ----
+
+/** The queries of the live runs an event of the account channel changes. */
+export function liveRunKeysChangedBy(event: AccountEvent): QueryKey[] {
+  switch (event.type) {
+    case 'live_run_evaluated':
+      return [
+        liveRunKeys.list,
+        liveRunKeys.evaluations(event.runId),
+        liveRunKeys.comparison(event.runId),
+      ];
+    case 'position_opened':
+    case 'position_closed':
+    case 'pending_filled':
+      // a run's P&L and open positions (its own orders, or the trader closing one by hand)
+      return [liveRunKeys.list];
+    default:
+      return [];
+  }
+}
+
+/**
+ * Takes an account event: an evaluation's counters go into the listed run at once (so the
+ * list's answer does not invalidate its evaluations a second time), then the queries it
+ * changed are refetched.
+ */
+export function applyLiveRunEvent(event: AccountEvent): void {
+  if (event.type === 'live_run_evaluated') {
+    queryClient.setQueryData<LiveRunList>(liveRunKeys.list, (old) =>
+      old
+        ? {
+            runs: old.runs.map((run) =>
+              run.id === event.runId
+                ? {
+                    ...run,
+                    status: event.status,
+                    evaluations: event.evaluations,
+                    orders: event.orders,
+                    last_evaluation_at: Math.floor(event.at / 1000),
+                  }
+                : run,
+            ),
+          }
+        : old,
+    );
+  }
+  for (const queryKey of liveRunKeysChangedBy(event)) {
+    void queryClient.invalidateQueries({ queryKey });
+  }
+}
+
+const refetchList = () =>
+  // a fetch already under way (the opening's) is not asked twice
+  queryClient.invalidateQueries({ queryKey: liveRunKeys.list }, { cancelRefetch: false });
+
+/**
+ * While `open`, the live runs' queries follow the current account's events (its channel is
+ * held joined meanwhile); the list is asked afresh at the opening and after the live
+ * connection came back, since events may have been missed then.
+ */
+export function useLiveRunEvents(open: boolean): void {
+  useAccountLiveUpdates();
+  useEffect(() => {
+    if (!open) return;
+    void refetchList();
+    const stopEvents = onAccountEvent(applyLiveRunEvent);
+    const stopConnection = useConnectionStore.subscribe((state, previous) => {
+      if (state.status === 'connected' && previous.status !== 'connected') void refetchList();
+    });
+    return () => {
+      stopEvents();
+      stopConnection();
+    };
+  }, [open]);
 }

@@ -1,4 +1,4 @@
-import { Button, Modal, Space, Table } from 'antd';
+import { Button, Modal, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { messages } from '../../i18n/messages';
@@ -9,7 +9,10 @@ import { useResultsPage } from './queries';
 const m = messages.strategy;
 const NO_RESULTS: StrategyResultSummaryPage = { results: [], total: 0 };
 
-/** Strategy Run History: the saved results of a strategy, 10 per page, newest first. */
+/**
+ * Strategy Run History: the results of a strategy, 10 per page, newest first: those saved
+ * with Save Results and the runs kept by themselves, each marked Saved or Auto.
+ */
 export function RunHistoryModal({
   strategy,
   onClose,
@@ -63,7 +66,20 @@ export function RunHistoryModal({
           {
             title: m.runTime,
             dataIndex: 'created_at',
-            render: (t: number) => dayjs(t * 1000).format('YYYY-MM-DD HH:mm:ss'),
+            render: (t: number, r) => (
+              <Space size={6}>
+                <span className="num">{dayjs(t * 1000).format('YYYY-MM-DD HH:mm:ss')}</span>
+                {r.automatic ? (
+                  <Tag bordered={false} title={m.historyAutoTitle}>
+                    {m.historyAuto}
+                  </Tag>
+                ) : (
+                  <Tag bordered={false} color="blue" title={m.historySavedTitle}>
+                    {m.historySaved}
+                  </Tag>
+                )}
+              </Space>
+            ),
           },
           { title: m.symbol, dataIndex: 'symbol_id' },
           {

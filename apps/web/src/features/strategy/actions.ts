@@ -41,6 +41,7 @@ import {
   putSavedResult,
   putSavedStrategy,
   refetchStrategies,
+  refreshResults,
   strategyKeys,
   strategyListKnown,
 } from './queries';
@@ -328,6 +329,8 @@ export async function runCode(): Promise<Outcome> {
     useEditorStore.setState({ running: false });
   }
   if (failure) notify.error(failure.split('\n').filter(Boolean).slice(-1)[0] ?? failure);
+  // a kept run of a saved strategy joins its run history
+  if (answer?.run_id && selected && !isDefaultStrategy(selected)) refreshResults(selected);
   // the assistant answers about this run ("why does this fail?")
   recordBacktest({
     strategyName: selected,

@@ -81,6 +81,7 @@ const result = {
   run_id: null,
   has_logs: false,
   size_bytes: 2048,
+  automatic: false,
   created_at: 1_700_000_000,
 };
 

@@ -165,8 +165,9 @@ export function refetchStrategies(): Promise<SavedStrategy[]> {
 }
 
 /**
- * A saved result joins the top of the first page of its strategy's history (newest first);
- * the later pages shift by one, so they are fetched again when shown.
+ * A saved result joins the top of the first page of its strategy's history (newest first),
+ * or replaces its row there when it was kept by itself already; the later pages are fetched
+ * again when shown (they shift by one, or hold the row).
  */
 export function putSavedResult(result: StrategyResultSummary): void {
   const name = result.strategy_name;
@@ -175,19 +176,24 @@ export function putSavedResult(result: StrategyResultSummary): void {
   })) {
     const page = key[2];
     if (!isFirstPage(page)) continue;
-    queryClient.setQueryData<StrategyResultSummaryPage>(key, (old) =>
-      old
-        ? {
-            results: [result, ...old.results].slice(0, page.limit),
-            total: old.total + 1,
-          }
-        : old,
-    );
+    queryClient.setQueryData<StrategyResultSummaryPage>(key, (old) => {
+      if (!old) return old;
+      // a run kept by itself and now saved stays in its place, marked saved
+      if (old.results.some((r) => r.id === result.id)) {
+        return { ...old, results: old.results.map((r) => (r.id === result.id ? result : r)) };
+      }
+      return { results: [result, ...old.results].slice(0, page.limit), total: old.total + 1 };
+    });
   }
   void queryClient.invalidateQueries({
     queryKey: strategyKeys.results(name),
     predicate: (query) => !isFirstPage(query.queryKey[2]),
   });
+}
+
+/** A run of `name` finished: the server keeps it in the history by itself, shown when next asked. */
+export function refreshResults(name: string): void {
+  void queryClient.invalidateQueries({ queryKey: strategyKeys.results(name) });
 }
 
 /**

@@ -25,6 +25,9 @@ export function listsChangedBy(event: AccountEvent): TradeList[] {
     case 'pending_expired':
     case 'pending_rejected':
       return ['pendings', 'logs'];
+    case 'live_run_evaluated':
+      // the orders the run sent have their own events
+      return [];
   }
 }
 
@@ -57,6 +60,8 @@ export function changeOf(event: AccountEvent): string {
       return changeIds.pendingExpired(event.pId);
     case 'pending_rejected':
       return changeIds.pendingRejected(event.pId);
+    case 'live_run_evaluated':
+      return `evaluated:${event.runId}:${event.evaluations}`;
   }
 }
 

@@ -42,7 +42,10 @@ let stopFollowing: (() => void) | null = null;
 function follow(): () => void {
   followers += 1;
   if (followers === 1) {
-    const stopEvents = onAccountEvent((event) => refreshSummary(event.uuid));
+    // a live run's evaluation changes no money by itself: its orders have their own events
+    const stopEvents = onAccountEvent((event) => {
+      if (event.type !== 'live_run_evaluated') refreshSummary(event.uuid);
+    });
     const stopConnection = useConnectionStore.subscribe((state, previous) => {
       const uuid = useAuthStore.getState().currentTrader?.uuid;
       // back after a drop: what happened meanwhile came with no event

@@ -361,27 +361,35 @@ describe('trade tables', () => {
     expect(call?.query.get('lastSortId')).toBe('-1');
   });
 
-  it('orders: the close reason says whether the trader, the take-profit or the stop-loss closed it', async () => {
+  it('orders: the close reason says whether the trader, the take-profit, the stop-loss or a live run’s strategy closed it', async () => {
     stubTradingFetch({
       '/trading/order/settles': ok({
         settles: [
+          buildSettle({
+            tradeId: '34',
+            sortId: 34,
+            closeReason: 4,
+            comment: 'live:0f8fad5b-d9cb-469f-a165-70867728950e',
+          }),
           buildSettle({ tradeId: '33', sortId: 33, closeReason: 2 }),
           buildSettle({ tradeId: '32', sortId: 32, closeReason: 1, isSettled: 2 }),
           buildSettle({ tradeId: '31', sortId: 31, closeReason: 0 }),
         ],
         lastSortId: -1,
-        total: 3,
+        total: 4,
       }),
     });
     renderWithProviders(<SettledOrdersTable />);
-    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(3));
+    await waitFor(() => expect(rowsOf('Orders')).toHaveLength(4));
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent);
     const column = headers.indexOf('Close Reason');
     // after the profit, so the columns before it keep their places
     expect(headers[column - 1]).toBe('Profit');
     expect(
       rowsOf('Orders').map((row) => within(row).getAllByRole('cell')[column]?.textContent),
-    ).toEqual(['Stop loss', 'Take profit', 'Manual']);
+    ).toEqual(['Strategy', 'Stop loss', 'Take profit', 'Manual']);
+    // the strategy's close is in a row that names its run
+    expect(within(rowsOf('Orders')[0]!).getByText('Live')).toBeInTheDocument();
   });
 
   it('orders: a settlement of a live run’s position carries the Live tag, the trader’s own none', async () => {

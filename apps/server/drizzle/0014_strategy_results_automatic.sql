@@ -1,0 +1,1 @@
+ALTER TABLE "strategy_results" ADD COLUMN "automatic" boolean DEFAULT false NOT NULL;
