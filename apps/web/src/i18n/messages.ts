@@ -476,6 +476,16 @@ export const messages = {
     socketError: 'WebSocket connection error',
     connectionClosed: 'Connection closed',
     editorLoading: 'Loading editor...',
+    proposal: {
+      title: 'Review the proposed change',
+      hint: (target: string) =>
+        `Accept puts it into ${target} (Ctrl+Z undoes it); Reject leaves the code as it is.`,
+      current: 'Current code',
+      proposed: 'Proposed code',
+      accept: 'Accept',
+      reject: 'Reject',
+      unchanged: 'The editor already holds this code',
+    },
   },
   assistant: {
     title: 'AI Trading Assistant',
