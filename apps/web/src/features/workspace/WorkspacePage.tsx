@@ -10,7 +10,8 @@ export function WorkspacePage({ forceNarrow = false }: { forceNarrow?: boolean }
   return (
     <>
       {narrow ? <NarrowLayout /> : <WideLayout />}
-      <AssistantLauncher placement={narrow ? 'above-bottom-bar' : 'beside-side-buttons'} />
+      {/* The narrow layout shows it with its chart (NarrowLayout). */}
+      {!narrow && <AssistantLauncher placement="side-strip" />}
     </>
   );
 }

@@ -5,6 +5,7 @@ import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts/AccountSection';
+import { AssistantLauncher } from '../../assistant/AssistantLauncher';
 import { AccountBar } from '../../trading/account/AccountBar';
 import { NarrowTradingRuntime } from '../../trading/NarrowTradingRuntime';
 import { ChartCellView } from '../chart-grid/ChartCellView';
@@ -31,7 +32,13 @@ function TradingView() {
         {
           key: 'chart',
           label: n.chart,
-          children: <ChartCellView cell={activeChart} index={0} active={false} mobile />,
+          children: (
+            <>
+              <ChartCellView cell={activeChart} index={0} active={false} mobile />
+              {/* Only with the chart: the tables and My fill the width with controls. */}
+              <AssistantLauncher placement="above-bottom-bar" />
+            </>
+          ),
         },
         ...TRADE_TABLES.map(({ key, label, Table }) => ({
           key,
