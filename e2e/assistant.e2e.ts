@@ -256,6 +256,8 @@ describe('AI Trading Assistant', () => {
     await results.waitFor({ state: 'hidden' });
     await editor.getByRole('button', { name: 'Close' }).first().click();
     await editor.waitFor({ state: 'hidden' });
+    // the chat made way for the diff; the round button brings it back as it was
+    await page.getByRole('button', { name: 'AI Trading Assistant' }).click();
     await code.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 5_000 });
   });
 
@@ -318,7 +320,11 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
   async function applyAnswer(): Promise<void> {
     await script({ content: ['Shorter:\n\n```python\n', `${offered}\n`, '```\n'] });
     await ask('Make my strategy shorter');
-    const code = lastAnswer().getByRole('figure', { name: 'python code' });
+    const answer = chat()
+      .getByRole('article', { name: 'Assistant' })
+      .filter({ hasText: 'Shorter:' })
+      .last();
+    const code = answer.getByRole('figure', { name: 'python code' });
     await code.getByRole('button', { name: 'Apply' }).waitFor({ timeout: 30_000 });
     await code.getByRole('button', { name: 'Apply' }).click();
     await proposal().getByRole('button', { name: 'Accept' }).waitFor({ timeout: 30_000 });
@@ -351,7 +357,7 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
     await page.locator('.ant-select-dropdown:visible').getByTitle(name, { exact: true }).click();
     await waitUntil(
       () => mainEditorText(),
-      (t) => t.includes('level_52 = 52 * 2'),
+      (t) => t.includes('level_20 = 20 * 2'),
       30_000,
     );
     const launcher = page.getByRole('button', { name: 'AI Trading Assistant' });
@@ -376,11 +382,11 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
     expect(sides.modified).toBe(offered);
     await screenshot(page, 'assistant-apply-saved-diff');
     // nothing reached the editor, so nothing reached the server
-    expect(await mainEditorText()).toContain('level_52 = 52 * 2');
+    expect(await mainEditorText()).toContain('level_20 = 20 * 2');
     expect(saves).toEqual([]);
     await proposal().getByRole('button', { name: 'Reject' }).click();
     await proposal().waitFor({ state: 'detached' });
-    expect(await mainEditorText()).toContain('level_52 = 52 * 2');
+    expect(await mainEditorText()).toContain('level_20 = 20 * 2');
     expect(saves).toEqual([]);
     expect(await savedCode()).toBe(work);
   });
@@ -414,7 +420,7 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
     await page.keyboard.press('Control+Z');
     await waitUntil(
       () => mainEditorText(),
-      (t) => t.includes('level_52 = 52 * 2'),
+      (t) => t.includes('level_20 = 20 * 2'),
     );
     await waitUntil(
       () => savedCode(),
@@ -430,6 +436,100 @@ function overlaps(
 ): boolean {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 }
+
+/**
+ * The visible controls (buttons, links, fields, tabs) whose boxes meet the round button's,
+ * by their names; empty when there is no button.
+ */
+function controlsUnderLauncher(p: Page): Promise<string[]> {
+  return p.evaluate(() => {
+    const launcher = document.querySelector('.assistant-launcher');
+    if (!launcher) return [];
+    const r = launcher.getBoundingClientRect();
+    const controls = document.querySelectorAll<HTMLElement>(
+      'button, a[href], input, select, textarea, [role="button"], [role="tab"], [role="checkbox"], [role="radio"], [role="combobox"], [role="menuitem"], [role="slider"]',
+    );
+    return Array.from(controls)
+      .filter((el) => el !== launcher && !launcher.contains(el) && !el.contains(launcher))
+      .filter((el) => {
+        const b = el.getBoundingClientRect();
+        if (b.width === 0 || b.height === 0 || getComputedStyle(el).visibility === 'hidden') {
+          return false;
+        }
+        return b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom;
+      })
+      .map((el) => el.getAttribute('aria-label') || el.textContent?.trim() || el.tagName);
+  });
+}
+
+async function expectClear(p: Page, control: Locator): Promise<void> {
+  const round = await p.getByRole('button', { name: 'AI Trading Assistant' }).boundingBox();
+  const box = await control.boundingBox();
+  expect(box).not.toBeNull();
+  if (round && box) expect(overlaps(round, box)).toBe(false);
+}
+
+describe('the round button covers no control', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`1440 × 900 with the order ticket's TP and SL on, and 1024 × 768 (${scheme})`, async () => {
+      for (const viewport of [
+        { width: 1440, height: 900 },
+        { width: 1024, height: 768 },
+      ]) {
+        const desk = await newContext(browser, 'desktop', baseURL);
+        try {
+          const p = await desk.newPage();
+          await p.setViewportSize(viewport);
+          await p.emulateMedia({ colorScheme: scheme });
+          await loginThroughPage(p, password);
+          await p.waitForURL(/\/desktop/, { timeout: 30_000 });
+          const panel = p.getByRole('complementary', { name: 'Trading' });
+          const side = p.getByRole('navigation', { name: 'Side panel buttons' });
+          await side.waitFor({ timeout: 30_000 });
+          if (!(await panel.isVisible()))
+            await side.getByRole('button', { name: 'Trading' }).click();
+          const ticket = p.getByRole('group', { name: 'BTCUSDT Order' }).first();
+          await ticket.getByRole('checkbox', { name: 'Take Profit' }).check();
+          await ticket.getByRole('checkbox', { name: 'Stop Loss' }).check();
+          const place = p.getByRole('button', { name: 'Place Buy Order' });
+          await place.waitFor();
+          await p.getByRole('toolbar', { name: 'Chart tools' }).first().waitFor();
+          await expectClear(p, place);
+          await expectClear(p, p.getByRole('toolbar', { name: 'Chart tools' }).first());
+          expect(await controlsUnderLauncher(p)).toEqual([]);
+          await screenshot(p, `assistant-button-${viewport.width}-${scheme}`);
+        } finally {
+          await desk.close();
+        }
+      }
+    });
+
+    it(`390 × 844: above the bottom bar with the chart, none on My (${scheme})`, async () => {
+      const phoneContext = await newContext(browser, 'phone', baseURL);
+      try {
+        const p = await phoneContext.newPage();
+        await p.setViewportSize({ width: 390, height: 844 });
+        await p.emulateMedia({ colorScheme: scheme });
+        await loginThroughPage(p, password);
+        const button = p.getByRole('button', { name: 'AI Trading Assistant' });
+        await button.waitFor({ timeout: 30_000 });
+        const bar = p.getByRole('navigation', { name: 'Main navigation' });
+        const round = (await button.boundingBox())!;
+        expect(round.y + round.height).toBeLessThanOrEqual((await bar.boundingBox())!.y);
+        await expectClear(p, p.getByRole('toolbar', { name: 'Chart tools' }).first());
+        expect(await controlsUnderLauncher(p)).toEqual([]);
+        await screenshot(p, `assistant-button-390-${scheme}`);
+        await bar.getByRole('button', { name: 'My' }).click();
+        await p.getByRole('button', { name: 'Logout' }).waitFor();
+        expect(await button.count()).toBe(0);
+        expect(await controlsUnderLauncher(p)).toEqual([]);
+        await screenshot(p, `assistant-button-390-my-${scheme}`);
+      } finally {
+        await phoneContext.close();
+      }
+    });
+  }
+});
 
 describe('AI Trading Assistant on a phone', () => {
   let phoneContext: BrowserContext;

@@ -141,6 +141,8 @@ export default function AssistantPanel() {
       size={600}
       mask={false}
       zIndex={overEditor ? OVER_EDITOR_Z_INDEX : DRAWER_Z_INDEX}
+      // over the editor, whose dialog holds the focus: the chat takes it while open
+      focusable={overEditor ? { trap: true } : undefined}
       onClose={closeAssistant}
       className="assistant-drawer"
       styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}
