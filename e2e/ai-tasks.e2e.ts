@@ -285,8 +285,17 @@ describe('AI strategy tasks', () => {
       .locator('.ant-notification-notice')
       .filter({ hasText: `AI task ${taskId} completed` });
     await notice.waitFor({ timeout: 30_000 });
+    // the notice outlives the editor's page: pressed on the profile, it goes back to the
+    // workspace and opens the Details there at once
+    await closeTop(taskList());
+    await closeTop(editor());
+    const side = page.getByRole('navigation', { name: 'Side panel buttons' });
+    await side.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Open Profile Page' }).click();
+    await page.waitForURL(/\/profile/);
     await notice.getByRole('button', { name: 'View Details' }).click();
     await notice.waitFor({ state: 'detached' });
+    await page.waitForURL(/\/desktop/);
     const details = dialog(`AI Task Details · ${taskId}`);
     await details.getByText('Basic Information').waitFor({ timeout: 30_000 });
     expect(await details.getByText(MAIN).count()).toBe(1);
