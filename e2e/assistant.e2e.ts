@@ -381,6 +381,21 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
     );
     expect(sides.modified).toBe(offered);
     await screenshot(page, 'assistant-apply-saved-diff');
+    // the diff in the dark theme on a 1024 px screen
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await waitUntil(
+      () => page.evaluate(() => document.documentElement.dataset.theme),
+      (theme) => theme === 'dark',
+    );
+    await proposal().getByRole('button', { name: 'Reject' }).waitFor();
+    await screenshot(page, 'assistant-apply-saved-diff-1024-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await waitUntil(
+      () => page.evaluate(() => document.documentElement.dataset.theme),
+      (theme) => theme === 'light',
+    );
     // nothing reached the editor, so nothing reached the server
     expect(await mainEditorText()).toContain('level_20 = 20 * 2');
     expect(saves).toEqual([]);

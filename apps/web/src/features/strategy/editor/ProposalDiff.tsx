@@ -52,9 +52,16 @@ export function ProposalDiff({ proposal, dark }: { proposal: CodeProposal; dark:
           <Typography.Text type="secondary">{m.proposal.hint(target)}</Typography.Text>
         </span>
       </header>
-      <div className="strategy-proposal-legend" aria-hidden="true">
-        <span>{m.proposal.current}</span>
-        <span>{m.proposal.proposed}</span>
+      {/* Colours, not sides: narrow editors show the diff inline. */}
+      <div className="strategy-proposal-legend">
+        <span>
+          <i className="strategy-proposal-swatch strategy-proposal-removed" aria-hidden="true" />
+          {m.proposal.current}
+        </span>
+        <span>
+          <i className="strategy-proposal-swatch strategy-proposal-added" aria-hidden="true" />
+          {m.proposal.proposed}
+        </span>
       </div>
       <div className="strategy-proposal-diff" data-testid="strategy-diff">
         <DiffEditor
