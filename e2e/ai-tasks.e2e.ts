@@ -10,8 +10,8 @@ import { waitUntil } from './support/wait.ts';
  * two tasks whose model never answers (they hold both worker slots), a task created from the
  * task list then waits ('Waiting'); deleting the two frees the slots and the list, polling
  * by itself, shows the task go to COMPLETED. Its Details show the code and the in- and
- * out-of-sample results, its Conversation History the steps, and Create as Strategy puts it
- * into the editor's strategy dropdown.
+ * out-of-sample results, its Conversation History the steps, and Create as Strategy opens it
+ * in the editor, selected.
  */
 
 const baseURL = inject('baseURL');
@@ -285,8 +285,17 @@ describe('AI strategy tasks', () => {
       .locator('.ant-notification-notice')
       .filter({ hasText: `AI task ${taskId} completed` });
     await notice.waitFor({ timeout: 30_000 });
+    // the notice outlives the editor's page: pressed on the profile, it goes back to the
+    // workspace and opens the Details there at once
+    await closeTop(taskList());
+    await closeTop(editor());
+    const side = page.getByRole('navigation', { name: 'Side panel buttons' });
+    await side.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Open Profile Page' }).click();
+    await page.waitForURL(/\/profile/);
     await notice.getByRole('button', { name: 'View Details' }).click();
     await notice.waitFor({ state: 'detached' });
+    await page.waitForURL(/\/desktop/);
     const details = dialog(`AI Task Details · ${taskId}`);
     await details.getByText('Basic Information').waitFor({ timeout: 30_000 });
     expect(await details.getByText(MAIN).count()).toBe(1);
@@ -345,7 +354,7 @@ describe('AI strategy tasks', () => {
     await closeTop(history);
   });
 
-  it('Create as Strategy puts it into the editor’s strategy dropdown', async () => {
+  it('Create as Strategy opens it in the editor, selected', async () => {
     const details = dialog(`AI Task Details · ${taskId}`);
     await details.getByRole('button', { name: 'Create as Strategy' }).click();
     const nameDialog = dialog('Create Strategy');
@@ -360,14 +369,13 @@ describe('AI strategy tasks', () => {
     await toast('Strategy created successfully');
     await nameDialog.waitFor({ state: 'hidden' });
 
-    await closeTop(details);
-    await closeTop(taskList());
-    await editor().locator('.ant-select').first().click();
-    const option = page
-      .locator('.ant-select-dropdown:visible .ant-select-item-option')
-      .filter({ hasText: strategyName });
-    await option.waitFor();
-    await option.click();
+    // the task modals make way for the editor, which shows the new strategy selected
+    await details.waitFor({ state: 'hidden' });
+    await taskList().waitFor({ state: 'hidden' });
+    await waitUntil(
+      async () => (await editor().locator('.ant-select').first().textContent()) ?? '',
+      (label) => label.includes(strategyName),
+    );
     const text = await waitUntil(
       async () =>
         (await editor().locator('.monaco-editor .view-lines').innerText()).replace(/\u00a0/g, ' '),

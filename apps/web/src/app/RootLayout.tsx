@@ -1,9 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { MonitorPanelHost } from '../features/performance/MonitorPanelHost';
 import { registerNavigate } from '../shared/navigation';
-import { NetworkErrorDialog } from './network/NetworkErrorDialog';
 import { useVisibilityNetworkCheck } from './network/useVisibilityNetworkCheck';
+
+// Asked for only when the network check fails (rare): its Modal is not in the first load.
+const NetworkErrorDialog = lazy(() =>
+  import('./network/NetworkErrorDialog').then((m) => ({ default: m.NetworkErrorDialog })),
+);
 
 /** Lets code outside React navigate through the router (HTTP client, store actions). */
 function NavigationBridge() {
@@ -20,7 +24,12 @@ function NavigationBridge() {
 
 function NetworkWatch() {
   const { dialogOpen, refresh, cancel } = useVisibilityNetworkCheck();
-  return <NetworkErrorDialog open={dialogOpen} onRefresh={refresh} onCancel={cancel} />;
+  if (!dialogOpen) return null;
+  return (
+    <Suspense fallback={null}>
+      <NetworkErrorDialog open onRefresh={refresh} onCancel={cancel} />
+    </Suspense>
+  );
 }
 
 export function RootLayout() {

@@ -501,6 +501,16 @@ export const messages = {
     socketError: 'WebSocket connection error',
     connectionClosed: 'Connection closed',
     editorLoading: 'Loading editor...',
+    proposal: {
+      title: 'Review the proposed change',
+      hint: (target: string) =>
+        `Accept puts it into ${target} (Ctrl+Z undoes it); Reject leaves the code as it is.`,
+      current: 'Current code (removed lines)',
+      proposed: 'Proposed code (added lines)',
+      accept: 'Accept',
+      reject: 'Reject',
+      unchanged: 'The editor already holds this code',
+    },
   },
   assistant: {
     title: 'AI Trading Assistant',
@@ -533,7 +543,7 @@ export const messages = {
     copyFailed: 'Copy failed',
     apply: 'Apply',
     applied: 'Applied',
-    applyTitle: 'Put this code into the Python Code Editor',
+    applyTitle: 'Review this code as a change in the Python Code Editor',
     editorUnavailable: 'The Python Code Editor could not be opened',
     codeLanguage: (language: string) => `${language} code`,
     context: (label: string) => `Context: ${label}`,

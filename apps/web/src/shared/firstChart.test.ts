@@ -15,6 +15,8 @@ describe('after the first chart', () => {
     expect(order).toEqual([]);
     firstChartDrawn();
     await vi.advanceTimersByTimeAsync(0);
+    expect(order).toEqual([]); // the frame that draws the chart comes first
+    await vi.advanceTimersByTimeAsync(20);
     expect(order).toEqual(['panels']);
     // later waits resolve at once: the chart has been drawn
     void afterFirstChart().then(() => order.push('later'));

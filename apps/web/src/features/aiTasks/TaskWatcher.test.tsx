@@ -1,5 +1,7 @@
 import { act, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { registerNavigate } from '../../shared/navigation';
 import { queryClient } from '../../shared/queryClient';
 import { renderWithProviders } from '../../test/render';
 import { disposeAutoSave } from '../strategy/actions';
@@ -103,8 +105,8 @@ describe('a task finishing while the editor is open', () => {
 });
 
 describe('Open in Editor when the strategy cannot be created', () => {
-  it("says 'Strategy creation failed: …' and puts the code into the editor", async () => {
-    stubServer({
+  it("says 'Strategy creation failed: …' and offers the code as a diff, saving nothing", async () => {
+    const server = stubServer({
       'GET /api/ai/strategy/7': () => json(buildTask()),
       'POST /api/ai/strategies/from-ai': () =>
         json({ code: 40900, msg: 'conflict', detail: 'Strategy already exists: X' }, 409),
@@ -116,7 +118,51 @@ describe('Open in Editor when the strategy cannot be created', () => {
       success: false,
       message: 'Strategy creation failed: Strategy already exists: X',
     });
-    expect(useEditorStore.getState().code).toBe(buildTask().code);
+    // the selection keeps its code until the user accepts the diff
+    expect(useEditorStore.getState().code).toBe('');
+    expect(useEditorStore.getState().proposal).toMatchObject({
+      code: buildTask().code,
+      source: 'ai-task',
+    });
     expect(useEditorStore.getState().selected).toBe('Default Strategy');
+    expect(server.called('POST /api/strategies/')).toHaveLength(0);
+  });
+});
+
+describe('a notice outliving the editor’s page (the profile)', () => {
+  let leave = () => {};
+  /** The editor's page, until the user leaves it for the profile. */
+  function Page() {
+    const [shown, setShown] = useState(true);
+    leave = () => setShown(false);
+    return shown ? <TaskWatcher /> : <div>Profile</div>;
+  }
+
+  it('View Details goes back to the workspace, where the details open at once', async () => {
+    stubServer({
+      'GET /api/ai/strategies': listAnswers(
+        { tasks: [pendingTask({ status: 'PROCESSING' })], total: 1 },
+        { tasks: [buildTask({ code: null, full_code: null })], total: 1 },
+      ),
+      'GET /api/ai/strategy/7': () => json(buildTask()),
+    });
+    const routes: string[] = [];
+    const unregister = registerNavigate((to) => routes.push(to));
+    window.history.replaceState(null, '', '/desktop?layout=2');
+    try {
+      const { user } = renderWithProviders(<Page />);
+      await waitFor(() => expect(queryClient.getQueryData(FIRST_PAGE)).toBeDefined());
+      await act(() => queryClient.invalidateQueries({ queryKey: aiTaskKeys.pages }));
+      const view = await screen.findByRole('button', { name: 'View Details' });
+      expect(routes).toEqual([]);
+      // the user goes to the profile: the editor and its task modals unmount, the notice stays
+      act(() => leave());
+      await user.click(view);
+      expect(routes).toEqual(['/desktop?layout=2']);
+      expect(useAiTasksUi.getState().detailsId).toBe(7);
+    } finally {
+      unregister();
+      window.history.replaceState(null, '', '/');
+    }
   });
 });

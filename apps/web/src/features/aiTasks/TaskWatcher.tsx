@@ -2,7 +2,7 @@ import { App, Button, Space } from 'antd';
 import { useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
 import { useWorkbenchStore } from '../strategy/store';
-import { openDetails, openTaskInEditor } from './actions';
+import { openTaskInEditor, returnToTasks, tasksMounted, viewTaskDetails } from './actions';
 import { DEFAULT_TASK_PAGE_SIZE, finishedSince } from './logic';
 import { useTaskPage } from './queries';
 
@@ -12,15 +12,19 @@ const FIRST_PAGE = { skip: 0, limit: DEFAULT_TASK_PAGE_SIZE };
 const PLACEMENT = 'bottomLeft';
 
 /**
- * While the editor is open it watches the newest tasks (the list's first page, polled only
- * while one of them is waiting or processing) and announces each that finishes: a completed
- * task offers its Details and to open its code in the editor.
+ * Mounted with the task modals (in the Python Code Editor). While the editor is open it
+ * watches the newest tasks (the list's first page, polled only while one of them is waiting
+ * or processing) and announces each that finishes: a completed task offers its Details and
+ * to open its code in the editor, from whichever page the user is on by then.
  */
 export function TaskWatcher() {
   const open = useWorkbenchStore((s) => s.open);
   const { notification } = App.useApp();
   const { data } = useTaskPage(FIRST_PAGE, open);
   const seen = useRef(new Map<number, string>());
+
+  // The notices outlive this page: their buttons come back here from another (the profile).
+  useEffect(() => tasksMounted(window.location.pathname + window.location.search), []);
 
   useEffect(() => {
     if (!data) return;
@@ -31,7 +35,7 @@ export function TaskWatcher() {
           size="small"
           onClick={() => {
             notification.destroy(key);
-            openDetails(id);
+            viewTaskDetails(id);
           }}
         >
           {m.viewDetails}
@@ -52,6 +56,7 @@ export function TaskWatcher() {
                 size="small"
                 onClick={() => {
                   notification.destroy(key);
+                  returnToTasks();
                   void openTaskInEditor(id);
                 }}
               >

@@ -2,11 +2,11 @@ import { DEFAULT_AI_TASK_TYPE, SHARED_ACTIONS, actionResultSchema } from '@ct/do
 import { messages } from '../../i18n/messages';
 import { isChildFrame } from '../../realtime/connection';
 import { requestSharedAction } from '../../realtime/frameActions';
+import { navigateTo } from '../../shared/navigation';
 import { notify } from '../../shared/notify';
 import { done, failed, refused, type Outcome } from '../../shared/outcome';
 import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
-import { selectStrategy, workbenchTarget } from '../strategy/actions';
-import { replaceAsEdit } from '../strategy/editorBridge';
+import { proposeCode, selectStrategy, workbenchTarget } from '../strategy/actions';
 import { newStrategyNameProblem } from '../strategy/logic';
 import { putSavedStrategy, refetchStrategies, strategyListKnown } from '../strategy/queries';
 import { useEditorStore, useWorkbenchStore } from '../strategy/store';
@@ -33,6 +33,31 @@ const sm = messages.strategy;
 const ui = (patch: Partial<AiTasksUi>) => useAiTasksUi.setState(patch);
 
 // ---- Opening and closing ----
+
+/** Where the modals mount when the user is elsewhere: the desktop workspace. */
+const WORKSPACE = '/desktop';
+
+/** The modals mounted on the page at `path` (they live in the Python Code Editor). */
+export function tasksMounted(path: string): () => void {
+  ui({ mounted: true, shownOn: path });
+  return () => ui({ mounted: false });
+}
+
+/**
+ * The task modals' page: where the user is when they are mounted there; from a page without
+ * them (the profile) the page they were last shown on (the workspace), where whatever the
+ * store asks for opens at once.
+ */
+export function returnToTasks(): void {
+  const { mounted, shownOn } = useAiTasksUi.getState();
+  if (!mounted) navigateTo(shownOn ?? WORKSPACE);
+}
+
+/** View Details (the completion notice): the task's Details, here or on the workspace. */
+export function viewTaskDetails(id: number): void {
+  openDetails(id);
+  returnToTasks();
+}
 
 export function openTaskList(): void {
   ui({ listOpen: true });
@@ -233,8 +258,31 @@ async function putStrategy(answer: Parameters<typeof putSavedStrategy>[0]): Prom
 }
 
 /**
- * Create as Strategy: the completed task's code saved as a new strategy named `rawName`; it
- * joins the editor's strategy list. A name the rules refuse comes back `inline`.
+ * The editor, in front of the task modals (closed), with the new strategy `name` selected.
+ * A pending auto-save of the previous selection is saved first: nothing is replaced.
+ */
+function showInEditor(name: string): void {
+  showInEditorAsIs();
+  selectStrategy(name);
+}
+
+/** The editor in front of the task modals (closed), its selection unchanged. */
+function showInEditorAsIs(): void {
+  ui({
+    listOpen: false,
+    detailsId: null,
+    conversationId: null,
+    resultsId: null,
+    strategyFromId: null,
+  });
+  const workbench = useWorkbenchStore.getState();
+  if (workbench.request && !workbench.open) useWorkbenchStore.setState({ open: true });
+}
+
+/**
+ * Create as Strategy: the completed task's code saved as a new strategy named `rawName` (a
+ * taken name is refused, never overwritten), then shown selected in the editor. A name the
+ * rules refuse comes back `inline`.
  */
 export async function createStrategyFromTask(
   taskId: number,
@@ -243,9 +291,10 @@ export async function createStrategyFromTask(
   const problem = newStrategyNameProblem(rawName);
   if (problem) return { success: false, message: problem, inline: true };
   try {
-    const answer = await saveTaskAsStrategy(rawName.trim(), taskId);
+    const name = rawName.trim();
+    const answer = await saveTaskAsStrategy(name, taskId);
     await putStrategy(answer);
-    closeCreateStrategy();
+    showInEditor(name);
     return done(sm.created);
   } catch (error) {
     const detail = failureDetail(error);
@@ -256,7 +305,7 @@ export async function createStrategyFromTask(
 /**
  * Open in Editor (the completion notice): the task's code saved as a new strategy named
  * AI_Strategy_<local date-time> and selected in the editor. When the save fails the code is
- * still put into the editor (as an edit of the selection).
+ * offered to the selection as a diff (Accept or Reject): saved code is never replaced unasked.
  */
 export async function openTaskInEditor(taskId: number, now = new Date()): Promise<Outcome> {
   let code: string | null;
@@ -266,18 +315,16 @@ export async function openTaskInEditor(taskId: number, now = new Date()): Promis
     return { success: false, message: m.taskFailed };
   }
   if (!code) return refused(m.noCode);
-  const workbench = useWorkbenchStore.getState();
-  if (workbench.request && !workbench.open) useWorkbenchStore.setState({ open: true });
-  ui({ listOpen: false, detailsId: null, conversationId: null, resultsId: null });
   const name = autoStrategyName(now);
   try {
     const answer = await saveTaskAsStrategy(name, taskId);
     await putStrategy(answer);
-    selectStrategy(name);
+    showInEditor(name);
     return done(m.autoCreated(name));
   } catch (error) {
     const detail = failureDetail(error);
-    if (!replaceAsEdit('ai-task', code)) useEditorStore.setState({ code });
+    showInEditorAsIs();
+    proposeCode(code, 'ai-task');
     return failed(detail ? m.autoCreateFailedDetail(detail) : m.autoCreateFailed);
   }
 }

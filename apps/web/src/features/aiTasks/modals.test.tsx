@@ -8,7 +8,7 @@ import { resetAssistantSettings } from '../assistant/settingsStore';
 import { disposeAutoSave } from '../strategy/actions';
 import { StrategyToolbar } from '../strategy/editor/StrategyToolbar';
 import { strategiesQuery } from '../strategy/queries';
-import { resetEditorStore, useWorkbenchStore } from '../strategy/store';
+import { resetEditorStore, useEditorStore, useWorkbenchStore } from '../strategy/store';
 import { AiTaskPanels } from './AiTaskPanels';
 import { registerAiTasks } from './register';
 import { resetAiTasksUi, useAiTasksUi } from './store';
@@ -388,10 +388,13 @@ describe('AI Task Details', () => {
     expect(within(modal).queryByRole('button', { name: 'Create as Strategy' })).toBeNull();
   });
 
-  it("Create as Strategy names it in 'Create Strategy'; the strategy joins the editor's list", async () => {
+  it("Create as Strategy names it in 'Create Strategy'; the editor opens on the new strategy", async () => {
     queryClient.setQueryData(strategiesQuery.queryKey, [
       { name: 'Mine', code: '# mine', created_at: 1, updated_at: 2 },
     ]);
+    // a saved strategy is selected; the editor was closed behind the notice's Details
+    useEditorStore.setState({ selected: 'Mine', code: '# mine' });
+    useWorkbenchStore.setState({ open: false });
     const server = stubServer({
       'GET /api/ai/strategy/7': () => json(buildTask()),
       'POST /api/ai/strategies/from-ai': (_url, body) =>
@@ -428,7 +431,15 @@ describe('AI Task Details', () => {
       'AI crossover',
       'Mine',
     ]);
-    expect(useAiTasksUi.getState().strategyFromId).toBeNull();
+    expect(useAiTasksUi.getState()).toMatchObject({ strategyFromId: null, detailsId: null });
+    // the editor opens with the new strategy selected; the saved one was not touched
+    expect(useWorkbenchStore.getState().open).toBe(true);
+    expect(useEditorStore.getState()).toMatchObject({
+      selected: 'AI crossover',
+      code: buildTask().code,
+      proposal: null,
+    });
+    expect(server.called('POST /api/strategies/')).toHaveLength(0);
   });
 });
 

@@ -19,6 +19,10 @@ export type AiTasksUi = {
   resultsId: number | null;
   /** The task the nested 'Create Strategy' name dialog saves. */
   strategyFromId: number | null;
+  /** The page (path and query) the modals were last mounted on; null while they are. */
+  shownOn: string | null;
+  /** Whether the modals are mounted on the current page. */
+  mounted: boolean;
 };
 
 function initialUi(): AiTasksUi {
@@ -31,6 +35,8 @@ function initialUi(): AiTasksUi {
     conversationId: null,
     resultsId: null,
     strategyFromId: null,
+    shownOn: null,
+    mounted: false,
   };
 }
 

@@ -3,7 +3,7 @@ import type { Period } from '@ct/domain';
 import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
-import { useLastBacktest } from '../strategy/store';
+import { useLastBacktest, useWorkbenchStore } from '../strategy/store';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { editorCode, registerEditorTarget } from './apply';
 import { buildChatContext } from './context';
@@ -23,11 +23,13 @@ function activeWorkspaceChart(): AssistantChart | null {
 }
 
 /**
- * Where the round button sits: over a full-page chart's price scale (above the time axis,
- * so it covers no bars), left of the workspace's side buttons, or above the phone layout's
- * bottom bar (never over it).
+ * Where the round button sits, always on a spot that holds no control: over a full-page
+ * chart's price scale (above the time axis, so it covers no bars), at the foot of the
+ * workspace's side-button strip (below its buttons), or above the phone layout's bottom bar
+ * (never over it). While the Python Code Editor is open it moves above the editor's mask,
+ * into the empty band above the editor: the assistant stays reachable there.
  */
-export type LauncherPlacement = 'price-scale' | 'beside-side-buttons' | 'above-bottom-bar';
+export type LauncherPlacement = 'price-scale' | 'side-strip' | 'above-bottom-bar';
 
 type Props = {
   /** The chart page's chart; the workspace's active chart when absent. */
@@ -39,6 +41,7 @@ type Props = {
 export function AssistantLauncher({ chart, placement = 'price-scale' }: Props) {
   const open = useChatStore((s) => s.open);
   const used = useChatStore((s) => s.opened);
+  const overEditor = useWorkbenchStore((s) => s.open);
   const chartRef = useRef(chart);
   useEffect(() => {
     chartRef.current = chart;
@@ -72,7 +75,9 @@ export function AssistantLauncher({ chart, placement = 'price-scale' }: Props) {
           <Button
             type="primary"
             shape="circle"
-            className={`assistant-launcher assistant-launcher-${placement}`}
+            className={`assistant-launcher assistant-launcher-${placement}${
+              overEditor ? ' assistant-launcher-over-editor' : ''
+            }`}
             icon={<RobotOutlined />}
             aria-label={messages.assistant.open}
             onClick={openAssistant}

@@ -2,6 +2,7 @@ import { PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons'
 import { Button, Drawer, Modal, Tooltip } from 'antd';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { messages } from '../../i18n/messages';
+import { useWorkbenchStore } from '../strategy/store';
 import { useApplyCode } from './apply';
 import { ChatInput } from './ChatInput';
 import { Conversation } from './Conversation';
@@ -19,8 +20,10 @@ import './assistant.css';
 
 const a = messages.assistant;
 
-/** Below the editor and settings modals, so Apply shows the editor above the chat. */
+/** Below the workspace's modals, so a modal opened while chatting shows above the chat. */
 const DRAWER_Z_INDEX = 999;
+/** Above the Python Code Editor (z-index 1000) when opened over it; Apply then closes it. */
+const OVER_EDITOR_Z_INDEX = 1010;
 
 function send(text: string) {
   void sendMessage(text);
@@ -98,6 +101,7 @@ function Chat({ phone }: { phone: boolean }) {
  */
 export default function AssistantPanel() {
   const open = useChatStore((s) => s.open);
+  const overEditor = useWorkbenchStore((s) => s.open);
   const phone = usesNarrowLayout(useBreakpoint());
 
   const content = (
@@ -136,7 +140,9 @@ export default function AssistantPanel() {
       placement="right"
       size={600}
       mask={false}
-      zIndex={DRAWER_Z_INDEX}
+      zIndex={overEditor ? OVER_EDITOR_Z_INDEX : DRAWER_Z_INDEX}
+      // over the editor, whose dialog holds the focus: the chat takes it while open
+      focusable={overEditor ? { trap: true } : undefined}
       onClose={closeAssistant}
       className="assistant-drawer"
       styles={{ body: { padding: 0, display: 'flex', flexDirection: 'column' } }}

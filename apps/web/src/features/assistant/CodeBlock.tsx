@@ -1,6 +1,6 @@
 import { CheckOutlined, CopyOutlined, ImportOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
 import { copyText } from './clipboard';
@@ -13,7 +13,7 @@ type Props = {
   language: string | null;
   /** The block's plain text, as copied and applied. */
   code: string;
-  /** Puts the code into the Python Code Editor; no Apply button without it. */
+  /** Offers the code to the Python Code Editor (as a diff); no Apply button without it. */
   onApply?: ((code: string) => Promise<unknown> | unknown) | undefined;
   /** The highlighted code to show. */
   children: ReactNode;
@@ -23,6 +23,8 @@ type Props = {
 export function CodeBlock({ language, code, onApply, children }: Props) {
   const [copied, flashCopied] = useFlash();
   const [applied, flashApplied] = useFlash();
+  // closed on Apply: the chat closes for the diff, and a hover tooltip would stay behind
+  const [applyTip, setApplyTip] = useState(false);
 
   const copy = async () => {
     try {
@@ -35,6 +37,7 @@ export function CodeBlock({ language, code, onApply, children }: Props) {
 
   const apply = async () => {
     if (!onApply) return;
+    setApplyTip(false);
     try {
       await onApply(code);
       flashApplied();
@@ -57,7 +60,7 @@ export function CodeBlock({ language, code, onApply, children }: Props) {
             {copied ? a.copied : a.copy}
           </Button>
           {onApply && (
-            <Tooltip title={a.applyTitle}>
+            <Tooltip title={a.applyTitle} open={applyTip} onOpenChange={setApplyTip}>
               <Button
                 size="small"
                 type="text"

@@ -85,6 +85,25 @@ describe('Copy and Apply on a code block', () => {
     expect(screen.getByRole('button', { name: 'Apply' })).toBeInTheDocument();
   });
 
+  it('closes the Apply tooltip on Apply (the chat makes way for the diff)', async () => {
+    renderWithProviders(<Markdown text={ANSWER} onApply={vi.fn(async () => {})} />);
+    const apply = screen.getByRole('button', { name: 'Apply' });
+    act(() => {
+      fireEvent.mouseEnter(apply);
+      vi.advanceTimersByTime(200);
+    });
+    const tip = 'Review this code as a change in the Python Code Editor';
+    expect(screen.getByRole('tooltip')).toHaveTextContent(tip);
+    await act(async () => {
+      fireEvent.click(apply);
+    });
+    act(() => vi.advanceTimersByTime(500));
+    const popup = screen.queryByRole('tooltip')?.closest('.ant-tooltip');
+    expect(popup === null || popup === undefined || popup.matches('.ant-tooltip-hidden')).toBe(
+      true,
+    );
+  });
+
   it('offers no Apply where there is no code editor', () => {
     renderWithProviders(<Markdown text={ANSWER} />);
     expect(screen.queryByRole('button', { name: 'Apply' })).toBeNull();

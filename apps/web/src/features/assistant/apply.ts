@@ -5,6 +5,7 @@ import type { CodeEditorRequest } from '../strategy/codeEditorHook';
 import { readEditorCode, useCodeEditorHook } from '../strategy/codeEditorHook';
 import { useWorkbenchStore } from '../strategy/store';
 import { cachedTemplate } from '../strategy/strategyTemplate';
+import { closeAssistant } from './store';
 
 // Monaco's loader loads with Apply (or the editor), not with the page.
 
@@ -59,36 +60,34 @@ async function waitForEditor(loader: Loader): Promise<MonacoEditor.ICodeEditor> 
 }
 
 /**
- * Apply: puts `code` into the Python Code Editor, opening it first when closed. The
- * change is an ordinary edit of the selected strategy (one undo step): a saved strategy
- * auto-saves it; the read-only Default strategy is never saved, so the applied code stays
- * an unsaved copy until it is saved as a new strategy.
+ * Apply: offers `code` for the Python Code Editor, opening it first when closed (a trader
+ * expects to see the change where the code lives). The editor shows the change as a diff
+ * with Accept and Reject; nothing is edited or saved before Accept. Accepting makes it an
+ * ordinary edit of the selected strategy (one undo step; a saved strategy auto-saves it, the
+ * read-only Default strategy keeps it as an unsaved copy). The chat makes way for the diff.
+ * Resolves false when the editor already holds this code.
  */
-export async function applyCode(code: string): Promise<void> {
+export async function applyCode(code: string): Promise<boolean> {
   const open = useCodeEditorHook.getState().open;
   if (!open) throw new Error(messages.assistant.editorUnavailable);
-  const { loader } = await import('@monaco-editor/react');
+  const [{ loader }, { proposeCode }] = await Promise.all([
+    import('@monaco-editor/react'),
+    import('../strategy/actions'),
+  ]);
   const workbench = useWorkbenchStore.getState();
   if (!workbench.open) {
     const request = workbench.request ?? targetSource?.() ?? null;
     if (!request) throw new Error(messages.assistant.editorUnavailable);
     open(request);
   }
-  const editor = await waitForEditor(loader);
-  const model = editor.getModel();
-  if (!model) throw new Error(messages.assistant.editorUnavailable);
-  editor.pushUndoStop();
-  editor.executeEdits('ai-assistant-apply', [
-    { range: model.getFullModelRange(), text: code, forceMoveMarkers: true },
-  ]);
-  editor.pushUndoStop();
-  editor.setPosition({ lineNumber: 1, column: 1 });
-  editor.revealLine(1);
-  editor.focus();
+  await waitForEditor(loader);
+  const offered = proposeCode(code, 'ai-assistant-apply');
+  if (offered) closeAssistant();
+  return offered;
 }
 
 /** Apply, where the Python Code Editor exists (it is not offered on phones); else null. */
-export function useApplyCode(): ((code: string) => Promise<void>) | null {
+export function useApplyCode(): ((code: string) => Promise<boolean>) | null {
   const available = useCodeEditorHook((s) => s.open !== null);
   return available ? applyCode : null;
 }

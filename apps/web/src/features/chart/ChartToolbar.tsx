@@ -81,11 +81,6 @@ type ToolSpec = {
 const GAP_PX = 2;
 const DIVIDER_PX = 1 + 2 * 4;
 const PADDING_PX = 2 * 4;
-/**
- * Phones: the assistant's button sits in the tool column above its bottom end (36 px up, 44 px
- * tall, features/assistant/assistant.css); tools stop above it, so none is under it.
- */
-const PHONE_LAUNCHER_PX = 36 + 44 + 4;
 
 /**
  * The toolbar's height and its buttons' height in px; null until measured (or where the
@@ -221,7 +216,8 @@ export function ChartToolbar({
   );
   const shown = room
     ? toolsThatFit(
-        room.height - (mobile ? PHONE_LAUNCHER_PX : 0),
+        // phones: the assistant's button sits in the price scale column, not here
+        room.height,
         entries.map((e) => e.entry),
         { tool: room.tool + GAP_PX, divider: DIVIDER_PX + GAP_PX, padding: PADDING_PX },
       )

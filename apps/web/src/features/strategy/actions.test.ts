@@ -5,10 +5,14 @@ import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import { jsonResponse } from '../../test/fixtures';
 import {
+  acceptProposal,
   autoSave,
   deleteCurrentStrategy,
   disposeAutoSave,
   editCode,
+  flushAutoSave,
+  proposeCode,
+  rejectProposal,
   restoreVersion,
   saveAsNewStrategy,
   saveCurrentStrategy,
@@ -221,6 +225,97 @@ describe('auto-save guard reads the cache', () => {
     // loads are setValue (no undo step), never edits
     expect(fake.log).toEqual([`load ${SAVED}`, 'load # b']);
     expect(useEditorStore.getState()).toMatchObject({ selected: 'Other', code: '# b' });
+  });
+});
+
+describe('an offered change (the assistant’s Apply) waits for Accept', () => {
+  const OFFER = 'def main(data_array):\n    return []  # offered\n';
+
+  /** The editor as mounted: its edits reach `editCode`, as Monaco's change event does. */
+  function mountedEditor(text: string) {
+    const fake = fakeEditor(text);
+    const executeEdits = fake.editor.executeEdits.bind(fake.editor);
+    fake.editor.executeEdits = (source, edits) => {
+      executeEdits(source, edits);
+      editCode(fake.model.getValue());
+    };
+    detach = attachEditor(fake.editor);
+    return fake;
+  }
+
+  it('offers a diff of a saved strategy; nothing is edited or sent before Accept', async () => {
+    const calls = serve();
+    useEditorStore.setState({ selected: 'Mine', code: SAVED });
+    const fake = mountedEditor(SAVED);
+
+    expect(proposeCode(OFFER, 'ai-assistant-apply')).toBe(true);
+
+    expect(useEditorStore.getState().proposal).toEqual({
+      code: OFFER,
+      original: SAVED,
+      source: 'ai-assistant-apply',
+    });
+    expect(await flushAutoSave()).toBeNull();
+    expect(fake.log).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(useEditorStore.getState().code).toBe(SAVED);
+  });
+
+  it('Reject drops it: the editor and the server keep the saved code', async () => {
+    const calls = serve();
+    useEditorStore.setState({ selected: 'Mine', code: SAVED });
+    const fake = mountedEditor(SAVED);
+    proposeCode(OFFER, 'ai-assistant-apply');
+
+    rejectProposal();
+
+    expect(useEditorStore.getState().proposal).toBeNull();
+    expect(await flushAutoSave()).toBeNull();
+    expect(fake.log).toEqual([]);
+    expect(calls).toEqual([]);
+    expect(list()?.[0]?.code).toBe(SAVED);
+  });
+
+  it('Accept makes it one undoable edit, then auto-saved as the saved strategy’s code', async () => {
+    const calls = serve();
+    useEditorStore.setState({ selected: 'Mine', code: SAVED });
+    const fake = mountedEditor(SAVED);
+    proposeCode(OFFER, 'ai-assistant-apply');
+
+    acceptProposal();
+
+    expect(useEditorStore.getState().proposal).toBeNull();
+    expect(fake.log).toEqual(['undo stop', `edit ${OFFER}`, 'undo stop']);
+    expect(await flushAutoSave()).toBe('success');
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      path: '/api/strategies/',
+      body: { name: 'Mine', code: OFFER, create: false, keep_version: true },
+    });
+    // later edits auto-save as usual
+    editCode('# typed after');
+    expect(await flushAutoSave()).toBe('success');
+    expect(calls[1]?.body).toEqual({ name: 'Mine', code: '# typed after', create: false });
+  });
+
+  it('an offer of the code the editor holds changes nothing and says so', () => {
+    const info = vi.spyOn(notify, 'info');
+    useEditorStore.setState({ selected: 'Mine', code: SAVED });
+    mountedEditor(SAVED);
+    expect(proposeCode(SAVED, 'ai-assistant-apply')).toBe(false);
+    expect(useEditorStore.getState().proposal).toBeNull();
+    expect(info).toHaveBeenCalledWith('The editor already holds this code');
+  });
+
+  it('selecting another strategy lets a pending offer lapse', () => {
+    serve();
+    useEditorStore.setState({ selected: 'Mine', code: SAVED });
+    const fake = mountedEditor(SAVED);
+    proposeCode(OFFER, 'ai-assistant-apply');
+    selectStrategy('Other');
+    expect(useEditorStore.getState().proposal).toBeNull();
+    expect(fake.log).toEqual(['load # b']);
   });
 });
 

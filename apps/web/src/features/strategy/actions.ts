@@ -25,7 +25,7 @@ import {
   type StrategyResult,
 } from './api';
 import { askUser, type Ask } from './confirm';
-import { loadCode, replaceAsEdit } from './editorBridge';
+import { currentCode, loadCode, replaceAsEdit } from './editorBridge';
 import {
   AutoSaver,
   isDefaultStrategy,
@@ -69,8 +69,15 @@ const editor = () => useEditorStore.getState();
 
 // ---- Auto-save ----
 
+/** The strategy whose next auto-save keeps the code it replaces as a version (an Accept). */
+let keepVersionOf: string | null = null;
+
 const saver = new AutoSaver(
-  async (name, code) => putSavedStrategy(await saveStrategy(name, code)),
+  async (name, code) => {
+    const keepVersion = keepVersionOf === name;
+    keepVersionOf = null;
+    putSavedStrategy(await saveStrategy(name, code, keepVersion ? { keepVersion: true } : {}));
+  },
   (state, name) => {
     useEditorStore.setState({ indicator: state });
     if (state === 'skipped') notify.warning(m.autoSaveSkipped(name));
@@ -122,6 +129,8 @@ export async function refreshWorkbench(): Promise<void> {
 export function selectStrategy(name: string): void {
   if (name === editor().selected && !isDefaultStrategy(name)) return; // its code is shown
   void saver.flush(); // a pending auto-save of the previous selection
+  // an offered change was compared with the previous selection's code: it lapses
+  useEditorStore.setState({ proposal: null });
   if (isDefaultStrategy(name)) {
     const template = cachedTemplate();
     useEditorStore.setState({ selected: name, templatePending: template === null });
@@ -144,6 +153,43 @@ export function showArrivedTemplate(template: string): void {
 export function closeEditor(): void {
   void saver.flush();
   closeWorkbench();
+}
+
+// ---- Offered changes (the assistant's Apply) ----
+
+/**
+ * Offers `code` for the editor: a diff of the editor's code and `code` with Accept and
+ * Reject. Nothing changes (and nothing is saved) until Accept. False when the editor already
+ * holds exactly this code (said as an info toast).
+ */
+export function proposeCode(code: string, source: string): boolean {
+  const original = currentCode();
+  if (original === code) {
+    notify.info(m.proposal.unchanged);
+    useEditorStore.setState({ proposal: null });
+    return false;
+  }
+  useEditorStore.setState({ proposal: { code, original, source } });
+  return true;
+}
+
+/**
+ * Accept: the offered code becomes an ordinary edit of the editor (one undo step, Ctrl+Z
+ * returns to the code it replaced), auto-saved like typing for a saved strategy; that save
+ * keeps the replaced code as a version whatever its age (Restore previous version finds it).
+ */
+export function acceptProposal(): void {
+  const { proposal, selected } = editor();
+  if (!proposal) return;
+  useEditorStore.setState({ proposal: null });
+  keepVersionOf = selected;
+  // a mounted editor reports the edit to `editCode` itself, as it does typing
+  if (!replaceAsEdit(proposal.source, proposal.code)) editCode(proposal.code);
+}
+
+/** Reject: the offered code is dropped; the editor and the server keep what they hold. */
+export function rejectProposal(): void {
+  useEditorStore.setState({ proposal: null });
 }
 
 // ---- Saving ----
@@ -259,7 +305,7 @@ export async function deleteCurrentStrategy(options: { ask?: Ask } = {}): Promis
         await deleteStrategy(name);
         outcome = done(m.deleted);
         saver.cancel();
-        useEditorStore.setState({ selected: null });
+        useEditorStore.setState({ selected: null, proposal: null });
         loadCode('');
         forgetStrategy(name);
       } catch {

@@ -24,6 +24,7 @@ export type WorkbenchEditor = {
     source: string,
     edits: { range: IRange; text: string; forceMoveMarkers?: boolean }[],
   ): unknown;
+  focus?(): void;
 };
 
 let current: WorkbenchEditor | null = null;
@@ -44,6 +45,11 @@ export function attachEditor(editor: WorkbenchEditor): () => void {
   };
 }
 
+/** The editor's code as the user sees it (the store's copy when no editor is mounted). */
+export function currentCode(): string {
+  return current?.getModel()?.getValue() ?? useEditorStore.getState().code;
+}
+
 /** Shows `text` as the loaded code of the selection (not an edit: no undo step). */
 export function loadCode(text: string): void {
   useEditorStore.setState({ code: text });
@@ -62,5 +68,6 @@ export function replaceAsEdit(source: string, text: string): boolean {
     { range: model.getFullModelRange(), text, forceMoveMarkers: true },
   ]);
   current.pushUndoStop();
+  current.focus?.();
   return true;
 }

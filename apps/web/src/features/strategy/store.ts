@@ -48,6 +48,20 @@ export type ShownResult = {
 };
 
 /**
+ * A change offered for the editor's code (the assistant's Apply, a task's code that could not
+ * be saved as a strategy): shown as a diff until the user accepts or rejects it; nothing of it
+ * reaches the editor, and so the server, before Accept.
+ */
+export type CodeProposal = {
+  /** The code offered. */
+  code: string;
+  /** The editor's code it was compared with when offered. */
+  original: string;
+  /** The edit's source, as Monaco records it (e.g. 'ai-assistant-apply'). */
+  source: string;
+};
+
+/**
  * The editor's UI state (server state is in the query cache, see `queries.ts`): the
  * selection, the editor's text as last loaded or edited (the Monaco model owns the text; this
  * copy is what the actions read), the save indicator, the run and which panels are open.
@@ -67,6 +81,8 @@ export type EditorState = {
   logsOpen: boolean;
   versionsOpen: boolean;
   historyOpen: boolean;
+  /** A change waiting for Accept or Reject (shown as a diff over the editor). */
+  proposal: CodeProposal | null;
 };
 
 function initialEditorState(): EditorState {
@@ -83,6 +99,7 @@ function initialEditorState(): EditorState {
     logsOpen: false,
     versionsOpen: false,
     historyOpen: false,
+    proposal: null,
   };
 }
 

@@ -25,9 +25,12 @@ export function WorkspacePage({ forceNarrow = false }: { forceNarrow?: boolean }
       ) : (
         <WideLayout />
       )}
-      <Suspense fallback={null}>
-        <AssistantLauncher placement={narrow ? 'above-bottom-bar' : 'beside-side-buttons'} />
-      </Suspense>
+      {/* The narrow layout shows it with its chart (NarrowLayout). */}
+      {!narrow && (
+        <Suspense fallback={null}>
+          <AssistantLauncher placement="side-strip" />
+        </Suspense>
+      )}
     </>
   );
 }

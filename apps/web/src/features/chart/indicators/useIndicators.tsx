@@ -1,12 +1,16 @@
 import type { Bar } from '@ct/domain';
-import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { chartKeyOf } from './chartKey';
 import { IndicatorLayer, type IndicatorHost, type IndicatorReading } from './IndicatorLayer';
-import { IndicatorsDialog } from './IndicatorsDialog';
 import { useChartIndicators } from './store';
+
+// The dialog is a chunk of its own, loaded the first time a trader opens it.
+const IndicatorsDialog = lazy(() =>
+  import('./IndicatorsDialog').then((m) => ({ default: m.IndicatorsDialog })),
+);
 
 const NOTHING_DRAWN = createStore<number>(() => 0);
 
@@ -37,6 +41,8 @@ export function useIndicators(
   const chartKey = chartKeyOf(chartId);
   const { data } = useChartIndicators(chartKey);
   const [open, setOpen] = useState(false);
+  // Mounted from the first opening on, so its closing animation still plays.
+  const [opened, setOpened] = useState(false);
   const [layer, setLayer] = useState<IndicatorLayer | null>(null);
   const colorsRef = useRef(colors);
   // what the layer draws changed: the legend reads its values again
@@ -73,7 +79,14 @@ export function useIndicators(
 
   return {
     readingsAt,
-    open: () => setOpen(true),
-    dialog: <IndicatorsDialog chartKey={chartKey} open={open} onClose={() => setOpen(false)} />,
+    open: () => {
+      setOpened(true);
+      setOpen(true);
+    },
+    dialog: opened ? (
+      <Suspense fallback={null}>
+        <IndicatorsDialog chartKey={chartKey} open={open} onClose={() => setOpen(false)} />
+      </Suspense>
+    ) : null,
   };
 }

@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import { messages } from '../../../i18n/messages';
 import { readChoice, STORAGE_KEYS, writeString } from '../../../shared/storage';
 
 export const PANEL_SIZES = ['minimized', 'medium', 'maximized'] as const;
@@ -7,6 +8,12 @@ export const PANEL_TABS = ['trade', 'wallet'] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 export const TRADE_SUB_TABS = ['positions', 'orders', 'pending', 'orderLogs'] as const;
 export type TradeSubTab = (typeof TRADE_SUB_TABS)[number];
+export const TRADE_SUB_TAB_LABELS: Record<TradeSubTab, string> = {
+  positions: messages.bottomPanel.positions,
+  orders: messages.bottomPanel.orders,
+  pending: messages.bottomPanel.pending,
+  orderLogs: messages.bottomPanel.orderLogs,
+};
 
 export type BottomPanelState = { size: PanelSize; tab: PanelTab; subTab: TradeSubTab };
 

@@ -1,16 +1,35 @@
 import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import { Segmented, Tabs, Typography } from 'antd';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
+import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts/AccountSection';
 import { AccountBar } from '../../trading/account/AccountBar';
-import { NarrowTradingRuntime } from '../../trading/NarrowTradingRuntime';
 import { ChartCellView } from '../chart-grid/ChartCellView';
 import { DEFAULT_CELLS, useActiveChart } from '../../../shared/chartGrid';
-import { TRADE_TABLES } from '../trade/TradeTables';
+import { TRADE_SUB_TAB_LABELS, TRADE_SUB_TABS, type TradeSubTab } from '../bottom-panel/store';
 import { useMobileTradingModal } from './mobileModal';
+
+// The tables, the trading modals and the assistant's button follow the first drawn chart
+// (shared/firstChart.ts): the Chart tab is what a phone shows first.
+const TradeTable = lazyAfterFirstChart(() =>
+  import('../trade/TradeTables').then(({ TRADE_TABLES }) => ({
+    default: function TradeTable({ tab }: { tab: TradeSubTab }) {
+      const Table = TRADE_TABLES.find((t) => t.key === tab)!.Table;
+      return <Table active narrow />;
+    },
+  })),
+);
+const NarrowTradingRuntime = lazyAfterFirstChart(() =>
+  import('../../trading/NarrowTradingRuntime').then((m) => ({
+    default: m.NarrowTradingRuntime,
+  })),
+);
+const AssistantLauncher = lazyAfterFirstChart(() =>
+  import('../../assistant/AssistantLauncher').then((m) => ({ default: m.AssistantLauncher })),
+);
 
 const n = messages.narrow;
 
@@ -31,12 +50,25 @@ function TradingView() {
         {
           key: 'chart',
           label: n.chart,
-          children: <ChartCellView cell={activeChart} index={0} active={false} mobile />,
+          children: (
+            <>
+              <ChartCellView cell={activeChart} index={0} active={false} mobile />
+              {/* Only with the chart: the tables and My fill the width with controls. */}
+              <Suspense fallback={null}>
+                <AssistantLauncher placement="above-bottom-bar" />
+              </Suspense>
+            </>
+          ),
         },
-        ...TRADE_TABLES.map(({ key, label, Table }) => ({
+        ...TRADE_SUB_TABS.map((key) => ({
           key,
-          label,
-          children: subTab === key ? <Table active narrow /> : null,
+          label: TRADE_SUB_TAB_LABELS[key],
+          children:
+            subTab === key ? (
+              <Suspense fallback={<div className="page-loading" aria-busy="true" />}>
+                <TradeTable tab={key} />
+              </Suspense>
+            ) : null,
         })),
       ]}
     />
@@ -71,7 +103,9 @@ export function NarrowLayout() {
   useMobileTradingModal();
   return (
     <div className="workspace-narrow">
-      <NarrowTradingRuntime />
+      <Suspense fallback={null}>
+        <NarrowTradingRuntime />
+      </Suspense>
       <div className="narrow-content">
         {tab === 'trading' ? (
           <TradingView />

@@ -13,7 +13,7 @@ import { AccountBar } from '../../trading/account/AccountBar';
 import { usePositionTotals, type PositionTotals } from '../../trading/account/totals';
 import { formatPnl, formatQuantity } from '../../trading/format';
 import { useFollowPositionQuotes, useWatchSymbols } from '../../trading/positionQuotes';
-import type { TradeSubTab } from '../bottom-panel/store';
+import { TRADE_SUB_TAB_LABELS, type TradeSubTab } from '../bottom-panel/store';
 import { FloatingPnlCell, MarketPriceCell } from './cells';
 import {
   buttonColumn,
@@ -249,8 +249,8 @@ export const TRADE_TABLES: {
   label: string;
   Table: (props: TradeTableProps) => React.JSX.Element;
 }[] = [
-  { key: 'positions', label: b.positions, Table: PositionsTable },
-  { key: 'orders', label: b.orders, Table: SettledOrdersTable },
-  { key: 'pending', label: b.pending, Table: PendingOrdersTable },
-  { key: 'orderLogs', label: b.orderLogs, Table: OrderLogsTable },
+  { key: 'positions', label: TRADE_SUB_TAB_LABELS.positions, Table: PositionsTable },
+  { key: 'orders', label: TRADE_SUB_TAB_LABELS.orders, Table: SettledOrdersTable },
+  { key: 'pending', label: TRADE_SUB_TAB_LABELS.pending, Table: PendingOrdersTable },
+  { key: 'orderLogs', label: TRADE_SUB_TAB_LABELS.orderLogs, Table: OrderLogsTable },
 ];
