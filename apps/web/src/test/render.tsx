@@ -32,9 +32,22 @@ export function storeSession(user: User, options: { withTrader?: boolean } = {})
   reloadAuthFromStorage();
 }
 
-// The pages are chunks of their own (routes.tsx): loaded once per test file, as the
-// route table imported them before, so a lookup's deadline never waits for a module load.
-beforeAll(() => loadPages(), 120_000);
+// The pages and the panels that follow the first chart are chunks of their own (routes.tsx,
+// shared/firstChart.ts): loaded once per test file, as the route table imported them before,
+// so a lookup's deadline never waits for a module load.
+beforeAll(
+  () =>
+    Promise.all([
+      loadPages(),
+      import('../features/workspace/bottom-panel/BottomPanel'),
+      import('../features/workspace/side-panel/TradingPanel'),
+      import('../features/workspace/narrow/NarrowLayout'),
+      import('../features/workspace/trade/TradeTables'),
+      import('../features/trading/NarrowTradingRuntime'),
+      import('../features/assistant/AssistantLauncher'),
+    ]),
+  120_000,
+);
 
 /** Renders the real route table at a path, inside the app's providers. */
 export function renderApp(path: string) {

@@ -1,7 +1,12 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
+import { firstChartDrawn } from '../shared/firstChart';
 import { resetQueryClient } from '../shared/queryClient';
+
+// jsdom draws no chart: the panels that follow the first drawn chart (shared/firstChart.ts)
+// load at once instead of after its 3 s fallback.
+firstChartDrawn();
 
 // antd's async UI (toasts, tab switches) can take longer than the 1 s default under load.
 configure({ asyncUtilTimeout: 5000 });

@@ -6,6 +6,9 @@ import { resetAssistantSettings, useAssistantSettings } from './settingsStore';
 import { closeAssistant, openAssistant, resetChat, setChatClock, useChatStore } from './store';
 import { json, PROVIDERS, QWEN_NO_KEY, sse, stubServer } from './testSupport';
 
+/** The chat's error bubbles (the error toasts are alerts too). */
+const bubbleAlerts = () => screen.queryAllByRole('alert').filter((a) => !a.closest('.ant-message'));
+
 const OLLAMA = {
   apiKey: '',
   provider: 'ollama',
@@ -134,7 +137,8 @@ describe('the AI Trading Assistant chat', () => {
     const { user } = renderWithProviders(<AssistantPanel />);
     await ask(user, 'Hello');
     expect(await screen.findByText('An error occurred, please try again')).toBeInTheDocument();
-    const alert = await screen.findByRole('alert');
+    await waitFor(() => expect(bubbleAlerts()).toHaveLength(1));
+    const alert = bubbleAlerts()[0]!;
     expect(alert).toHaveTextContent('Sorry, an error occurred. Please try again.');
     expect(alert).toHaveTextContent('Ollama failed to answer (HTTP 500).');
   });
@@ -155,10 +159,11 @@ describe('the AI Trading Assistant chat', () => {
     openAssistant();
     const { user } = renderWithProviders(<AssistantPanel />);
     await ask(user, 'One');
-    expect(await screen.findByRole('alert')).toHaveTextContent('Too many chat messages.');
+    await waitFor(() => expect(bubbleAlerts()).toHaveLength(1));
+    expect(bubbleAlerts()[0]).toHaveTextContent('Too many chat messages.');
     await waitFor(() => expect(useChatStore.getState().streaming).toBe(false));
     await ask(user, 'Two');
-    await waitFor(() => expect(screen.getAllByRole('alert')).toHaveLength(2));
+    await waitFor(() => expect(bubbleAlerts()).toHaveLength(2));
   });
 
   it('keeps the conversation when closed and reopened; a new conversation clears it', async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerNavigate } from '../../shared/navigation';
-import { registerNotifier } from '../../shared/notify';
+import { recordToasts, type RecordedToast } from '../../test/toasts';
 import { STORAGE_KEYS } from '../../shared/storage';
 import { buildUser, jsonResponse } from '../../test/fixtures';
 import { storeSession } from '../../test/render';
@@ -8,14 +8,15 @@ import { logout, switchTrader, useAuthStore } from './store';
 
 describe('auth actions', () => {
   const navigate = vi.fn();
-  const toast = { success: vi.fn(), error: vi.fn(), warning: vi.fn(), info: vi.fn() };
+  let toasts: RecordedToast[] = [];
   const cleanups: (() => void)[] = [];
 
   beforeEach(() => {
     navigate.mockReset();
-    Object.values(toast).forEach((fn) => fn.mockReset());
     cleanups.push(registerNavigate(navigate));
-    cleanups.push(registerNotifier(toast as unknown as Parameters<typeof registerNotifier>[0]));
+    const recorder = recordToasts();
+    toasts = recorder.toasts;
+    cleanups.push(recorder.unregister);
   });
   afterEach(() => cleanups.splice(0).forEach((fn) => fn()));
 
@@ -24,14 +25,14 @@ describe('auth actions', () => {
     expect(switchTrader('acc-2')).toBe(true);
     expect(useAuthStore.getState().currentTrader?.name).toBe('Second Account');
     expect(JSON.parse(localStorage.getItem(STORAGE_KEYS.currentTrader)!).uuid).toBe('acc-2');
-    expect(toast.success).toHaveBeenCalledWith('Trading account switched');
+    expect(toasts).toEqual([{ type: 'success', text: 'Trading account switched' }]);
   });
 
   it('switchTrader ignores an unknown account', () => {
     storeSession(buildUser());
     expect(switchTrader('nope')).toBe(false);
     expect(useAuthStore.getState().currentTrader?.uuid).toBe('acc-1');
-    expect(toast.success).not.toHaveBeenCalled();
+    expect(toasts).toEqual([]);
   });
 
   it('logout calls the server, forgets the session and goes to /login', async () => {

@@ -1,6 +1,6 @@
 import type { IndicatorConfig } from '@ct/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { registerNotifier } from '../../../shared/notify';
+import { recordToasts, type RecordedToast } from '../../../test/toasts';
 import { queryClient, resetQueryClient } from '../../../shared/queryClient';
 import { jsonResponse } from '../../../test/fixtures';
 import {
@@ -37,19 +37,12 @@ function server() {
 
 // Toasts are recorded here rather than drawn: antd's static message would render after the
 // test's document is gone.
-const toasts: string[] = [];
+let toasts: RecordedToast[] = [];
 let unregister = () => {};
 beforeEach(() => {
   resetQueryClient();
   resetIndicatorSaves();
-  toasts.length = 0;
-  const record = (text: unknown) => void toasts.push(String(text));
-  unregister = registerNotifier({
-    success: record,
-    error: record,
-    warning: record,
-    info: record,
-  } as unknown as Parameters<typeof registerNotifier>[0]);
+  ({ toasts, unregister } = recordToasts());
 });
 afterEach(() => {
   unregister();
@@ -73,7 +66,7 @@ describe('saving a chart’s indicators', () => {
     s.refuse = true;
     await setChartIndicators('0', [sma(20), { ...sma(50), id: 'b2' }]);
     expect(queryClient.getQueryData(indicatorKeys.of('0'))).toEqual([sma(20)]);
-    expect(toasts).toEqual([expect.stringMatching(/: Refused$/)]);
+    expect(toasts.map((t) => t.text)).toEqual([expect.stringMatching(/: Refused$/)]);
   });
 
   it('parameters typed key by key are saved once, with the last value', async () => {

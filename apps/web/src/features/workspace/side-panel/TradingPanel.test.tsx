@@ -46,17 +46,20 @@ describe('trading panel', () => {
     });
   });
 
-  it('holds the order ticket of the active chart’s instrument', () => {
+  it('holds the order ticket of the active chart’s instrument', async () => {
     renderSide();
-    expect(screen.getByRole('heading', { name: 'BTCUSDT Paper Trading' })).toBeInTheDocument();
+    // the ticket is a chunk of its own (it follows the first drawn chart)
+    expect(
+      await screen.findByRole('heading', { name: 'BTCUSDT Paper Trading' }),
+    ).toBeInTheDocument();
     expect(screen.getByRole('group', { name: 'BTCUSDT Order' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'Place Buy Order' })).toBeEnabled();
   });
 
-  it('asks to log in to a trading account without one', () => {
+  it('asks to log in to a trading account without one', async () => {
     useAuthStore.setState({ currentTrader: null });
     renderSide();
-    expect(screen.getByText('Please login to trading account first')).toBeInTheDocument();
+    expect(await screen.findByText('Please login to trading account first')).toBeInTheDocument();
   });
 
   it('an edit-order action takes the side panel, even from another panel; Close ends it', async () => {
@@ -66,7 +69,9 @@ describe('trading panel', () => {
     expect(useSidePanelStore.getState().active).toBe('trading');
     expect(await screen.findByRole('heading', { name: 'Edit Order' })).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Close' }));
-    expect(screen.getByRole('heading', { name: 'BTCUSDT Paper Trading' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'BTCUSDT Paper Trading' }),
+    ).toBeInTheDocument();
   });
 
   it('leaving the trading panel ends the edit', async () => {
@@ -75,6 +80,8 @@ describe('trading panel', () => {
     expect(await screen.findByRole('heading', { name: 'Edit Order' })).toBeInTheDocument();
     act(() => clickSideButton('settings'));
     act(() => clickSideButton('trading'));
-    expect(screen.getByRole('heading', { name: 'BTCUSDT Paper Trading' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('heading', { name: 'BTCUSDT Paper Trading' }),
+    ).toBeInTheDocument();
   });
 });
