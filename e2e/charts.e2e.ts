@@ -331,17 +331,17 @@ describe('charts', () => {
       await page.mouse.down();
       await page.mouse.move(box.x + box.width - 120, y, { steps: 8 });
       await page.mouse.up();
-      const after = await waitUntil(
-        () => dataset(chart),
-        (d) => d.bars !== before.bars,
-        1500,
-      );
+      // A page of history adds 300 bars; a minute turning meanwhile adds one (not a load).
+      const loaded = (d: Awaited<ReturnType<typeof dataset>>) =>
+        Number(d.bars) > Number(before.bars) + 1;
+      const after = await waitUntil(() => dataset(chart), loaded, 1500);
       const shift = Number(before.visibleFrom) - Number(after.visibleFrom);
-      if (after.bars !== before.bars) loadedShift = shift;
+      if (loaded(after)) loadedShift = shift;
       else shifts.push(shift);
     }
     const grown = await dataset(chart);
-    expect(Number(grown.bars)).toBe(800);
+    expect(Number(grown.bars)).toBeGreaterThanOrEqual(800);
+    expect(Number(grown.bars)).toBeLessThanOrEqual(801);
     expect(Number(grown.oldest)).toBeLessThan(Number(start.oldest));
     // The drag that brought history in moved the view like the drags before it: no jump.
     const usual = shifts.at(-1)!;
@@ -497,7 +497,7 @@ describe('charts on a phone', () => {
         ).toBeLessThanOrEqual(0);
         expect(await page.getByRole('button', { name: 'Python Code Editor' }).count()).toBe(0);
         for (const name of ['Candles', 'Line', 'Buy BTCUSDT', 'Sell BTCUSDT']) {
-          const target = (await page.getByRole('button', { name }).boundingBox())!;
+          const target = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
           expect(Math.min(target.width, target.height), name).toBeGreaterThanOrEqual(44);
         }
         // One-line legend; bid and ask whole within the chart.

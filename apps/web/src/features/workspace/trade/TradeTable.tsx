@@ -103,8 +103,13 @@ export function TradeTable<T extends object>({
         scroll={narrow ? undefined : { x: tableScrollWidth(columns) }}
         onRow={withMenu ? menu.onRow : undefined}
         summary={
-          totals && !narrow && view.rows.length > 0
-            ? () => <TotalsRow columns={columns} totals={totals} />
+          totals && view.rows.length > 0
+            ? () =>
+                narrow ? (
+                  <CardTotalsRow totals={totals} />
+                ) : (
+                  <TotalsRow columns={columns} totals={totals} />
+                )
             : undefined
         }
         locale={{
@@ -150,6 +155,23 @@ function TotalsRow<T>({ columns, totals }: { columns: TableColumnsType<T>; total
   return (
     <Table.Summary fixed="bottom">
       <Table.Summary.Row className="trade-totals">{cells}</Table.Summary.Row>
+    </Table.Summary>
+  );
+}
+
+/** The totals under the cards of the narrow layout: one line, in the columns' order. */
+function CardTotalsRow({ totals }: { totals: TotalCells }) {
+  return (
+    <Table.Summary fixed="bottom">
+      <Table.Summary.Row className="trade-totals">
+        <Table.Summary.Cell index={0}>
+          <div className="trade-totals-card">
+            {Object.entries(totals).map(([key, total]) =>
+              total?.content ? <span key={key}>{total.content}</span> : null,
+            )}
+          </div>
+        </Table.Summary.Cell>
+      </Table.Summary.Row>
     </Table.Summary>
   );
 }
