@@ -298,6 +298,9 @@ describe('trade tables', () => {
     }
     expect(within(card).getByTitle('Floating P&L')).toHaveTextContent('+150.00');
     expect(within(card).queryByRole('button')).not.toBeInTheDocument();
+    // the totals stay under the cards: the label, the open volumes and the floating P&L
+    const totals = document.querySelector<HTMLElement>('.trade-totals-card');
+    expect(totals).toHaveTextContent(/^Total ?Buy 1.5 ?Sell 0 ?\+150\.00 USD$/);
     await user.dblClick(rowsOf('Positions')[0]!);
     const menu = await screen.findByRole('menu');
     expect(
