@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser';
+import { clearTrades } from './support/trading.ts';
 import { waitUntil } from './support/wait.ts';
 
 // Live charts in a real browser: candles drawn on the canvas (pixels, not elements), the
@@ -131,6 +132,9 @@ describe('charts', () => {
     context = await newContext(browser, 'desktop', baseURL);
     page = await context.newPage();
     await login(page);
+    // Another journey's BTCUSDT position far from the market would stretch the price scale
+    // (it takes the trader's lines in) and squash the bars these journeys count.
+    await clearTrades(page, 'BTCUSDT');
   });
 
   afterAll(async () => {
