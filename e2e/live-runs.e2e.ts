@@ -137,8 +137,19 @@ async function openEditor(): Promise<void> {
 
 async function openPanel(): Promise<void> {
   await openEditor();
-  await editor().getByRole('button', { name: 'Live Runs' }).click();
-  await panel().getByRole('table', { name: 'Live Runs' }).waitFor();
+  // The editor may still be zooming in: a click during its animation can miss the button,
+  // so the click is made again until the panel shows.
+  await animationsDone(editor());
+  const table = panel().getByRole('table', { name: 'Live Runs' });
+  for (let attempt = 0; attempt < 3 && !(await table.isVisible()); attempt += 1) {
+    try {
+      await editor().getByRole('button', { name: 'Live Runs' }).click({ timeout: 5_000 });
+      await table.waitFor({ timeout: 10_000 });
+    } catch {
+      // not shown (or the button covered by the panel on its way): look again
+    }
+  }
+  await table.waitFor();
 }
 
 async function setTheme(mode: 'dark' | 'light'): Promise<void> {

@@ -19,10 +19,19 @@ export async function waitUntil<T>(
   return value;
 }
 
-/** Waits until no CSS animation or transition runs in the element or below it (a modal's zoom). */
+/**
+ * Waits until no CSS animation or transition runs in the element or below it (a modal's
+ * zoom). Endless ones (a spinner of a refresh in flight) never end and are not waited for.
+ */
 export async function animationsDone(locator: Locator): Promise<void> {
   const running = await waitUntil(
-    () => locator.evaluate((el) => el.getAnimations({ subtree: true }).length),
+    () =>
+      locator.evaluate(
+        (el) =>
+          el
+            .getAnimations({ subtree: true })
+            .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity).length,
+      ),
     (count) => count === 0,
   );
   expect(running, 'animations still running').toBe(0);
