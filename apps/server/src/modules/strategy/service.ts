@@ -116,6 +116,11 @@ type ResultValues = {
   runId: string | null;
 };
 
+/** What a stored run puts into a result: its trades, figures, error, logs and id. */
+function runValues({ deals, performance, error, logs, runId }: ResultValues): ResultValues {
+  return { deals, performance, error, logs, runId };
+}
+
 /** A result larger than a saved result may be (413). */
 export class ResultTooLargeError extends AppError {
   constructor(message: string) {
@@ -299,13 +304,7 @@ export function createStrategyService(
       if (request.run_id) {
         const run = await findRun(userId, request.run_id);
         if (!run) throw new NotFoundError(`Run not found: ${request.run_id}`);
-        values = {
-          deals: run.deals,
-          performance: run.performance,
-          error: run.error,
-          logs: run.logs,
-          runId: run.runId,
-        };
+        values = runValues(run);
       }
       const sizeBytes = sizeOf(values);
       // the run is in the history already, kept by itself: saving it keeps it for good
@@ -362,13 +361,7 @@ export function createStrategyService(
       if (name === null || isReservedStrategyName(name)) return;
       const strategy = await findStrategy(db, run.userId, name);
       if (!strategy) return;
-      const values: ResultValues = {
-        deals: run.deals,
-        performance: run.performance,
-        error: run.error,
-        logs: run.logs,
-        runId: run.runId,
-      };
+      const values = runValues(run);
       const sizeBytes = sizeOf(values);
       if (sizeBytes > limits.maxBytes) return;
       await db.transaction(async (tx) => {
