@@ -1,13 +1,18 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 
 describe('after the first chart', () => {
+  // A fresh module each time: the test setup has already marked its own copy drawn.
+  beforeEach(() => vi.resetModules());
   afterEach(() => {
     vi.useRealTimers();
     vi.resetModules();
   });
 
   it('waits for the first drawn chart, not for the fallback', async () => {
-    vi.useFakeTimers();
+    // The frame is faked too: jsdom's own would come in real time, between the checks.
+    vi.useFakeTimers({
+      toFake: ['setTimeout', 'clearTimeout', 'requestAnimationFrame', 'cancelAnimationFrame'],
+    });
     const { afterFirstChart, firstChartDrawn } = await import('./firstChart');
     const order: string[] = [];
     void afterFirstChart().then(() => order.push('panels'));
