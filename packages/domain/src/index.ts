@@ -40,3 +40,4 @@ export * from './indicators/params.ts';
 export * from './indicators/compute.ts';
 export * from './indicators/batch.ts';
 export * from './live-runs/index.ts';
+export * from './optimization/index.ts';

@@ -1,0 +1,3 @@
+export * from './params.ts';
+export * from './constraint.ts';
+export * from './space.ts';
