@@ -1,3 +1,5 @@
 export * from './params.ts';
 export * from './constraint.ts';
 export * from './space.ts';
+export * from './normal.ts';
+export * from './overfitting.ts';
