@@ -177,6 +177,22 @@ function claimSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
         if (!left) break;
         await updateHeldTask(db, left.id, 'drain', { status: 'COMPLETED', updatedAt: 0 });
       }
+
+      // one task at a time: when the heavy user's running task ends, both users run none;
+      // the one served least recently (the neighbour, never) goes next, not the older queue
+      const alone = await pendingTasks(db, 3);
+      const running = await claimTask(db, 'solo', at, LEASE_MS);
+      expect(running?.id).toBe(alone[0]);
+      const [newcomer] = await pendingTasks(db, 1);
+      await updateHeldTask(db, running?.id ?? 0, 'solo', { status: 'COMPLETED', updatedAt: 0 });
+      const order: number[] = [];
+      for (;;) {
+        const next = await claimTask(db, 'solo', at, LEASE_MS);
+        if (!next) break;
+        order.push(next.id);
+        await updateHeldTask(db, next.id, 'solo', { status: 'COMPLETED', updatedAt: 0 });
+      }
+      expect(order).toEqual([newcomer, alone[1], alone[2]]);
     });
   });
 }

@@ -98,10 +98,11 @@ export async function countMessages(db: Db, taskId: number): Promise<number> {
  *
  * The order is round robin over users, counted in the database so that every worker on every
  * node follows it: a waiting task's turn is its user's running tasks (live leases) plus its
- * user's waiting tasks older than it; the lowest turn goes first, ties by age. So the next
- * task is the oldest one of the user with the fewest running tasks (ties: whose oldest
- * waiting task is older), and a claimer that finds that row locked by another claimer takes
- * the next user's, not the same user's second.
+ * user's waiting tasks older than it; the lowest turn goes first; equal turns go to the user
+ * whose latest task started longest ago (or never), then by age. So the next task is the
+ * oldest one of the user with the fewest running tasks (ties: the user served least
+ * recently, then whose oldest waiting task is older), and a claimer that finds that row
+ * locked by another claimer takes the next user's, not the same user's second.
  */
 export async function claimTask(
   db: Db,
@@ -121,6 +122,10 @@ export async function claimTask(
           + (select count(*) from ${aiTasks} as earlier
               where earlier.user_id = ${aiTasks.userId} and earlier.id < ${aiTasks.id}
                 and ${claimable(sql`earlier.status`, sql`earlier.lease_until_ms`, nowMs)})`,
+        // equal turns: the user served least recently first (round robin also when every
+        // user's running count is back to 0, as with one task at a time)
+        sql`(select max(served.started_at) from ${aiTasks} as served
+              where served.user_id = ${aiTasks.userId}) asc nulls first`,
         asc(aiTasks.id),
       )
       .limit(1)
