@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
  * `POST /v1/chat/completions` streams real server-sent events (`data: {chunk}`, reasoning
  * first, then content, a final chunk with `finish_reason`, `data: [DONE]`), `GET /v1/models`
  * lists models. Each chat request takes the next script from a queue (the default script
- * when it is empty), so a test can make it fail, stall or drop mid-stream. It records every
+ * when it is empty), so a test can make it fail, stall, drop mid-stream, or send a huge or
+ * trickling answer (`repeat`). It records every
  * request it got.
  *
  * Standalone: `node --import tsx apps/server/src/test/openai-test-server.ts --port 11434`.
@@ -30,6 +31,11 @@ export type TestScript = {
   reasoningField?: 'reasoning_content' | 'reasoning';
   /** Answer pieces, streamed after the reasoning. */
   content?: string[];
+  /**
+   * After `content`: the answer piece `piece`, `times` more times. A huge answer (or a long
+   * trickle, with `delayMs`) without a huge script; written as the client reads it.
+   */
+  repeat?: { piece: string; times: number };
   /** Pause before each piece, in milliseconds (default 0). */
   delayMs?: number;
   /**
@@ -193,7 +199,18 @@ export async function startOpenAiTestServer(
     const write = async (text: string) => {
       if (script.delayMs) await new Promise((resolve) => setTimeout(resolve, script.delayMs));
       if (record.closedEarly) throw new Error('client went away');
-      res.write(text);
+      // a client that reads slowly holds the writer back: memory never holds the whole answer
+      if (!res.write(text)) {
+        await new Promise<void>((resolve) => {
+          const done = () => {
+            res.off('drain', done);
+            res.off('close', done);
+            resolve();
+          };
+          res.on('drain', done);
+          res.on('close', done);
+        });
+      }
     };
     try {
       res.write(chunk({ role: 'assistant', content: '' }));
@@ -202,6 +219,10 @@ export async function startOpenAiTestServer(
       for (const piece of script.reasoning ?? [])
         await write(chunk({ [field]: piece, content: '' }));
       for (const piece of script.content ?? []) await write(chunk({ content: piece }));
+      if (script.repeat) {
+        const text = chunk({ content: script.repeat.piece });
+        for (let i = 0; i < script.repeat.times; i++) await write(text);
+      }
       const end = script.end ?? 'done';
       if (end === 'stall') return;
       if (end === 'drop') {

@@ -100,7 +100,10 @@ export function chatSizeProblem(request: ChatRequest): string | null {
  * - `bad_request`: the provider refused the request otherwise (HTTP 400, 413, 422);
  * - `upstream`: the provider failed (HTTP 5xx) or sent an error inside the stream;
  * - `unreachable`: the provider's address could not be reached;
- * - `timeout`: no first token, or no next token, within the server's limits;
+ * - `timeout`: no first token, no next token, or no end of the answer within the server's
+ *   limits (what arrived before stays);
+ * - `too_long`: the answer passed the server's size limit; it was cut there (what arrived
+ *   before stays);
  * - `dropped`: the stream ended before the answer was complete.
  */
 export const CHAT_ERROR_CODES = [
@@ -111,6 +114,7 @@ export const CHAT_ERROR_CODES = [
   'upstream',
   'unreachable',
   'timeout',
+  'too_long',
   'dropped',
 ] as const;
 export type ChatErrorCode = (typeof CHAT_ERROR_CODES)[number];

@@ -35,8 +35,23 @@ export type ChatService = {
   /**
    * Streams the answer into `send`: reasoning and content as they arrive, then `done`, or one
    * `error` event. Never throws. `signal` aborts the upstream request (the browser went away).
+   * An answer that takes longer than the total time limit, or passes the size limit, is
+   * aborted upstream and ends with a `timeout` or `too_long` error after what was sent.
    */
-  stream(chat: PreparedChat, send: (event: ChatEvent) => void, signal: AbortSignal): Promise<void>;
+  stream(
+    chat: PreparedChat,
+    send: (event: ChatEvent) => void,
+    signal: AbortSignal,
+    limits?: AnswerLimits,
+  ): Promise<void>;
+};
+
+/** The bounds of one answer; the chat's settings when absent. */
+export type AnswerLimits = {
+  /** The longest the whole answer may take (AI_ANSWER_TIMEOUT_MS for a chat). */
+  totalTimeoutMs?: number;
+  /** The most characters of reasoning and content together (AI_ANSWER_MAX_CHARS). */
+  maxChars?: number;
 };
 
 export type ChatServiceDeps = {
@@ -50,7 +65,14 @@ export type ChatServiceDeps = {
   warn: (details: Record<string, unknown>, message: string) => void;
 };
 
-type StopReason = 'first-token' | 'idle' | 'client';
+type StopReason = 'first-token' | 'idle' | 'total' | 'too-long' | 'client';
+
+/** The first `room` characters of `text`, never ending inside a surrogate pair. */
+function head(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const code = text.charCodeAt(room - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room);
+}
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
@@ -162,7 +184,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       };
     },
 
-    async stream(chat, send, signal) {
+    async stream(chat, send, signal, limits = {}) {
+      const totalMs = limits.totalTimeoutMs ?? config.answerTimeoutMs;
+      const maxChars = limits.maxChars ?? config.answerMaxChars;
       const upstream = new AbortController();
       // set from timers and the client's signal, read after the library returns or throws
       const state: { stopped: StopReason | null } = { stopped: null };
@@ -174,6 +198,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       if (signal.aborted) return;
       signal.addEventListener('abort', onClientGone, { once: true });
       let timer = setTimeout(() => stop('first-token'), config.firstTokenTimeoutMs);
+      // the whole answer's bound: a stream that trickles a piece at a time still ends
+      const totalTimer = setTimeout(() => stop('total'), totalMs);
       const rearm = () => {
         clearTimeout(timer);
         timer = setTimeout(() => stop('idle'), config.idleTimeoutMs);
@@ -194,6 +220,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
       let finishReason: string | null | undefined;
       let sawToken = false;
+      // characters sent so far: nothing past `maxChars` is sent, or kept by anyone
+      let used = 0;
+      /** The part of `text` within the size limit; past it the stream stops. */
+      const within = (text: string): string => {
+        const kept = head(text, maxChars - used);
+        used += kept.length;
+        if (kept.length < text.length) stop('too-long');
+        return kept;
+      };
       try {
         const stream = await client.chat.completions.create(
           { model: chat.model, messages: chat.messages, stream: true },
@@ -203,10 +238,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           // some servers send `choices: null` in their usage chunk
           const choice = chunk.choices?.[0];
           const delta = (choice?.delta ?? {}) as Record<string, unknown>;
-          const reasoning = reasoningOf(delta);
+          const reasoning = within(reasoningOf(delta));
           if (reasoning !== '') send({ event: 'reasoning', data: { text: reasoning } });
-          const content = typeof delta.content === 'string' ? delta.content : '';
+          const content = within(typeof delta.content === 'string' ? delta.content : '');
           if (content !== '') send({ event: 'content', data: { text: content } });
+          if (state.stopped !== null) break;
           if (reasoning !== '' || content !== '') sawToken = true;
           // before the first token the first-token limit holds; after it, the idle limit
           if (sawToken) rearm();
@@ -258,6 +294,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         );
       } finally {
         clearTimeout(timer);
+        clearTimeout(totalTimer);
         signal.removeEventListener('abort', onClientGone);
       }
 
@@ -268,6 +305,22 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             errorEvent(
               'timeout',
               `${chat.provider.label} sent no answer within ${seconds(config.firstTokenTimeoutMs)}.`,
+            ),
+          );
+        }
+        if (reason === 'total') {
+          return send(
+            errorEvent(
+              'timeout',
+              `${chat.provider.label} did not finish its answer within ${seconds(totalMs)}; the answer is incomplete.`,
+            ),
+          );
+        }
+        if (reason === 'too-long') {
+          return send(
+            errorEvent(
+              'too_long',
+              `The answer passed the limit of ${maxChars} characters and was cut there; the rest was not read.`,
             ),
           );
         }

@@ -19,6 +19,13 @@ export type AiConfig = {
   firstTokenTimeoutMs: number;
   /** AI_IDLE_TIMEOUT_MS: the longest pause between two streamed chunks. */
   idleTimeoutMs: number;
+  /** AI_ANSWER_TIMEOUT_MS: the longest one chat answer may take, start to end. */
+  answerTimeoutMs: number;
+  /**
+   * AI_ANSWER_MAX_CHARS: the most characters (reasoning and content together) one model
+   * answer may have, in a chat and in each attempt of a task; the rest is not read.
+   */
+  answerMaxChars: number;
   /** AI_CHAT_RATE_LIMIT: chat calls per user per minute. */
   chatRate: WindowLimit;
   /** AI strategy tasks: the background worker and its loop. */
@@ -33,6 +40,8 @@ export type AiTaskConfig = {
   maxRetries: number;
   /** AI_TASK_MODEL_TIMEOUT_MS: the longest one model answer may take, start to end. */
   modelTimeoutMs: number;
+  /** AI_TASK_MAX_PENDING_PER_USER: a user's tasks waiting or running at once; more are refused. */
+  maxPendingPerUser: number;
   /** AI_TASK_LEASE_MS: a claimed task whose worker stopped renewing this long is taken up again. */
   leaseMs: number;
   /** How often an idle worker looks for tasks created on other nodes. */
@@ -45,6 +54,7 @@ export const DEFAULT_AI_TASK_CONFIG: AiTaskConfig = {
   concurrency: 2,
   maxRetries: 3,
   modelTimeoutMs: 300_000,
+  maxPendingPerUser: 10,
   leaseMs: 60_000,
   pollMs: 2000,
   bars: 1000,
@@ -58,6 +68,8 @@ export const DEFAULT_AI_CONFIG: AiConfig = {
   encryptionSecret: null,
   firstTokenTimeoutMs: 60_000,
   idleTimeoutMs: 30_000,
+  answerTimeoutMs: 300_000,
+  answerMaxChars: 300_000,
   chatRate: { limit: 20, windowMs: 60_000 },
   tasks: DEFAULT_AI_TASK_CONFIG,
 };

@@ -1,4 +1,9 @@
-import { CODE_AI_TOO_LARGE, CODE_AI_UNPROCESSABLE, describeIssues } from '@ct/domain';
+import {
+  CODE_AI_TOO_LARGE,
+  CODE_AI_UNPROCESSABLE,
+  CODE_RATE_LIMITED,
+  describeIssues,
+} from '@ct/domain';
 import type { z } from 'zod';
 import { AppError } from '../../http/errors.ts';
 
@@ -13,6 +18,17 @@ export class UnprocessableError extends AppError {
 export class TooLargeError extends AppError {
   constructor(message: string) {
     super(CODE_AI_TOO_LARGE, message, 413);
+  }
+}
+
+/** A new AI task past the user's bound of waiting and running tasks: 429, as the chat's limit. */
+export class TooManyTasksError extends AppError {
+  constructor(max: number) {
+    super(
+      CODE_RATE_LIMITED,
+      `You already have ${max} AI tasks waiting or running: at most ${max} per user. Wait for one to finish, or delete one.`,
+      429,
+    );
   }
 }
 

@@ -128,6 +128,72 @@ function claimSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       const [row] = await db.select().from(aiTasks).where(eq(aiTasks.id, id));
       expect(row).toMatchObject({ status: 'PENDING', leaseOwner: null, claims: 1, retryCount: 0 });
     });
+
+    it('takes tasks round robin over users: a later user does not wait for an earlier queue', async () => {
+      const at = NOW + 100 * LEASE_MS;
+      // whatever earlier tests left claimable is finished first
+      for (;;) {
+        const left = await claimTask(db, 'drain', at, LEASE_MS);
+        if (!left) break;
+        await updateHeldTask(db, left.id, 'drain', { status: 'COMPLETED', updatedAt: 0 });
+      }
+      const heavy = await pendingTasks(db, 5);
+      const neighbour = await pendingTasks(db, 2);
+      const taken: number[] = [];
+      for (;;) {
+        const task = await claimTask(db, 'worker', at, LEASE_MS);
+        if (!task) break;
+        taken.push(task.id);
+      }
+      const [h0, h1, h2, h3, h4] = heavy;
+      const [n0, n1] = neighbour;
+      // each next claim: the oldest task of the user with the fewest running ones (ties: whose
+      // oldest waiting task is older), so the neighbour's first task is the second one taken
+      expect(taken).toEqual([h0, n0, h1, n1, h2, h3, h4]);
+
+      for (const id of taken) {
+        await updateHeldTask(db, id, 'worker', { status: 'COMPLETED', updatedAt: 0 });
+      }
+
+      // the report's case: one user's queue is running and waiting when another user's task
+      // arrives; it is the next one taken, before the rest of the earlier queue
+      const queue = await pendingTasks(db, 6);
+      const first = await claimTask(db, 'w1', at, LEASE_MS);
+      const second = await claimTask(db, 'w2', at, LEASE_MS);
+      expect([first?.id, second?.id]).toEqual(queue.slice(0, 2));
+      const [late] = await pendingTasks(db, 1);
+      expect((await claimTask(db, 'w3', at, LEASE_MS))?.id).toBe(late);
+      expect((await claimTask(db, 'w4', at, LEASE_MS))?.id).toBe(queue[2]);
+      for (const [id, owner] of [
+        [first?.id, 'w1'],
+        [second?.id, 'w2'],
+        [late, 'w3'],
+        [queue[2], 'w4'],
+      ] as const) {
+        await updateHeldTask(db, id ?? 0, owner, { status: 'COMPLETED', updatedAt: 0 });
+      }
+      for (;;) {
+        const left = await claimTask(db, 'drain', at, LEASE_MS);
+        if (!left) break;
+        await updateHeldTask(db, left.id, 'drain', { status: 'COMPLETED', updatedAt: 0 });
+      }
+
+      // one task at a time: when the heavy user's running task ends, both users run none;
+      // the one served least recently (the neighbour, never) goes next, not the older queue
+      const alone = await pendingTasks(db, 3);
+      const running = await claimTask(db, 'solo', at, LEASE_MS);
+      expect(running?.id).toBe(alone[0]);
+      const [newcomer] = await pendingTasks(db, 1);
+      await updateHeldTask(db, running?.id ?? 0, 'solo', { status: 'COMPLETED', updatedAt: 0 });
+      const order: number[] = [];
+      for (;;) {
+        const next = await claimTask(db, 'solo', at, LEASE_MS);
+        if (!next) break;
+        order.push(next.id);
+        await updateHeldTask(db, next.id, 'solo', { status: 'COMPLETED', updatedAt: 0 });
+      }
+      expect(order).toEqual([newcomer, alone[1], alone[2]]);
+    });
   });
 }
 

@@ -97,7 +97,9 @@ function span(bars: readonly Bar[]): { from: string; to: string } {
 }
 
 type ModelAnswer =
-  { ok: true; text: string; reasoningChars: number } | { ok: false; error: string };
+  | { ok: true; text: string; reasoningChars: number }
+  /** `kept`: what arrived before an answer was cut or timed out (within the size limit). */
+  | { ok: false; error: string; kept: string; why: 'too_long' | 'timeout' | null };
 
 export function createTaskRunner(deps: TaskRunnerDeps) {
   const { db, config } = deps;
@@ -127,23 +129,19 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
     return { provider, model: task.model, apiKey: apiKey === '' ? provider.value : apiKey };
   }
 
-  /** One model answer through the chat's client, within the task's model timeout. */
+  /**
+   * One model answer through the chat's client, within the task's model timeout and the
+   * answer size limit: past either the request is aborted and what arrived is kept.
+   */
   async function callModel(
     chat: PreparedChat,
     signal: AbortSignal,
     timing: { modelMs: number },
   ): Promise<ModelAnswer> {
-    const upstream = new AbortController();
-    const onAbort = () => upstream.abort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      upstream.abort();
-    }, config.modelTimeoutMs);
+    // the chat never sends more than the size limit: `text` stays within it
     const text: string[] = [];
     let reasoningChars = 0;
-    let error: string | null = null;
+    let error: { code: string; message: string } | null = null;
     let done = false;
     const started = performance.now();
     try {
@@ -152,26 +150,31 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
         (event) => {
           if (event.event === 'content') text.push(event.data.text);
           else if (event.event === 'reasoning') reasoningChars += event.data.text.length;
-          else if (event.event === 'error') error = event.data.message;
+          else if (event.event === 'error') error = event.data;
           else done = true;
         },
-        upstream.signal,
+        signal,
+        { totalTimeoutMs: config.modelTimeoutMs },
       );
     } finally {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', onAbort);
       timing.modelMs += performance.now() - started;
     }
     if (signal.aborted) throw new TaskStopped();
-    if (timedOut) {
+    const kept = text.join('');
+    const failed = error as { code: string; message: string } | null;
+    if (failed !== null) {
+      const why = failed.code === 'too_long' || failed.code === 'timeout' ? failed.code : null;
+      return { ok: false, error: failed.message, kept, why };
+    }
+    if (!done) {
       return {
         ok: false,
-        error: `${chat.provider.label} did not finish its answer within ${Math.round(config.modelTimeoutMs / 1000)} s.`,
+        error: `${chat.provider.label} ended without an answer.`,
+        kept,
+        why: null,
       };
     }
-    if (error !== null) return { ok: false, error };
-    if (!done) return { ok: false, error: `${chat.provider.label} ended without an answer.` };
-    return { ok: true, text: text.join(''), reasoningChars };
+    return { ok: true, text: kept, reasoningChars };
   }
 
   return async function runTask(task: AiTaskRow, owner: string, signal: AbortSignal) {
@@ -291,6 +294,14 @@ export function createTaskRunner(deps: TaskRunnerDeps) {
       ];
       const answer = await callModel({ ...prepared, messages }, signal, timing);
       if (!answer.ok) {
+        if (answer.kept !== '' && answer.why !== null) {
+          // what arrived stays readable in the conversation; the note below says why it ends
+          await say('ai', 'ai_response', answer.kept, {
+            model: prepared.model,
+            provider: prepared.provider.value,
+            incomplete: answer.why,
+          });
+        }
         await say('ai', 'error', answer.error, { stage: 'model' });
         if (!(await nextAttempt(answer.error))) return;
         continue; // the same prompt again

@@ -22,17 +22,19 @@ import { NotFoundError } from '../../http/errors.ts';
 import type { StrategyService } from '../strategy/service.ts';
 import { MSG_NO_API_KEY } from './chat-service.ts';
 import type { AiTaskConfig } from './config.ts';
-import { parseAiInput, UnprocessableError } from './errors.ts';
+import { parseAiInput, TooManyTasksError, UnprocessableError } from './errors.ts';
 import type { KeyBox } from './key-box.ts';
 import type { ProviderCatalogue } from './providers.ts';
 import { allowedProvider, type SettingsService } from './settings-service.ts';
 import { taskKeyAssociatedData, type TaskRunnerDeps } from './tasks-runner.ts';
 import {
+  countOpenTasks,
   deleteTask,
   findTask,
   insertTask,
   listMessages,
   listTasks,
+  lockUserTasks,
   retryNumbers,
 } from './tasks-store.ts';
 
@@ -102,7 +104,8 @@ export function createTaskService(deps: TaskServiceDeps) {
   return {
     /**
      * `POST /api/ai/strategy`: checks the form's rules, the provider's endpoint, the key and
-     * the chart, stores the task PENDING and wakes the worker. 422 and nothing stored otherwise.
+     * the chart, stores the task PENDING and wakes the worker. 422 and nothing stored otherwise;
+     * 429 when the user already has `AI_TASK_MAX_PENDING_PER_USER` tasks waiting or running.
      */
     async create(userId: number, body: unknown): Promise<CreateAiTaskAnswer> {
       const input = parseAiInput(createAiTaskRequestSchema, body);
@@ -128,21 +131,27 @@ export function createTaskService(deps: TaskServiceDeps) {
       }
 
       const at = seconds();
-      const row = await insertTask(db, {
-        userId,
-        status: 'PENDING',
-        taskType: input.task_type ?? DEFAULT_AI_TASK_TYPE,
-        prompt: input.prompt,
-        provider: provider.value,
-        model: input.model,
-        baseUrl: provider.base_url,
-        apiKeyEnc,
-        symbolId: input.symbol_id,
-        period,
-        clientId: input.client_id ?? null,
-        maxRetries: deps.config.maxRetries,
-        createdAt: at,
-        updatedAt: at,
+      const max = deps.config.maxPendingPerUser;
+      const row = await db.transaction(async (tx) => {
+        // one user's creates one at a time, so that concurrent ones cannot pass the bound
+        await lockUserTasks(tx, userId);
+        if ((await countOpenTasks(tx, userId)) >= max) throw new TooManyTasksError(max);
+        return insertTask(tx, {
+          userId,
+          status: 'PENDING',
+          taskType: input.task_type ?? DEFAULT_AI_TASK_TYPE,
+          prompt: input.prompt,
+          provider: provider.value,
+          model: input.model,
+          baseUrl: provider.base_url,
+          apiKeyEnc,
+          symbolId: input.symbol_id,
+          period,
+          clientId: input.client_id ?? null,
+          maxRetries: deps.config.maxRetries,
+          createdAt: at,
+          updatedAt: at,
+        });
       });
       deps.worker.notify();
       return { id: row.id, status: 'PENDING' };

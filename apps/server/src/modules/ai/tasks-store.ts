@@ -1,5 +1,5 @@
 import { storableJson } from '@ct/domain';
-import { and, asc, count, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { aiTaskMessages, aiTasks, type AiTaskMessageRow, type AiTaskRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 
@@ -91,10 +91,18 @@ export async function countMessages(db: Db, taskId: number): Promise<number> {
 }
 
 /**
- * Claims the oldest task that is PENDING, or PROCESSING with a lease that ran out (its
- * worker died), in one short transaction: `FOR UPDATE SKIP LOCKED` lets concurrent workers
- * (other nodes on PostgreSQL) pass over a row another one is claiming, and the row leaves
- * with status PROCESSING and this worker's lease. Null when there is nothing to do.
+ * Claims a task that is PENDING, or PROCESSING with a lease that ran out (its worker died),
+ * fairly across users, in one short transaction: `FOR UPDATE SKIP LOCKED` lets concurrent
+ * workers (other nodes on PostgreSQL) pass over a row another one is claiming, and the row
+ * leaves with status PROCESSING and this worker's lease. Null when there is nothing to do.
+ *
+ * The order is round robin over users, counted in the database so that every worker on every
+ * node follows it: a waiting task's turn is its user's running tasks (live leases) plus its
+ * user's waiting tasks older than it; the lowest turn goes first; equal turns go to the user
+ * whose latest task started longest ago (or never), then by age. So the next task is the
+ * oldest one of the user with the fewest running tasks (ties: the user served least
+ * recently, then whose oldest waiting task is older), and a claimer that finds that row
+ * locked by another claimer takes the next user's, not the same user's second.
  */
 export async function claimTask(
   db: Db,
@@ -106,13 +114,20 @@ export async function claimTask(
     const [candidate] = await tx
       .select({ id: aiTasks.id })
       .from(aiTasks)
-      .where(
-        or(
-          eq(aiTasks.status, 'PENDING'),
-          and(eq(aiTasks.status, 'PROCESSING'), lt(aiTasks.leaseUntilMs, nowMs)),
-        ),
+      .where(claimable(sql`${aiTasks.status}`, sql`${aiTasks.leaseUntilMs}`, nowMs))
+      .orderBy(
+        sql`(select count(*) from ${aiTasks} as running
+              where running.user_id = ${aiTasks.userId}
+                and running.status = 'PROCESSING' and running.lease_until_ms >= ${nowMs})
+          + (select count(*) from ${aiTasks} as earlier
+              where earlier.user_id = ${aiTasks.userId} and earlier.id < ${aiTasks.id}
+                and ${claimable(sql`earlier.status`, sql`earlier.lease_until_ms`, nowMs)})`,
+        // equal turns: the user served least recently first (round robin also when every
+        // user's running count is back to 0, as with one task at a time)
+        sql`(select max(served.started_at) from ${aiTasks} as served
+              where served.user_id = ${aiTasks.userId}) asc nulls first`,
+        asc(aiTasks.id),
       )
-      .orderBy(asc(aiTasks.id))
       .limit(1)
       .for('update', { skipLocked: true });
     if (!candidate) return null;
@@ -132,6 +147,26 @@ export async function claimTask(
     return row ?? null;
   });
 }
+
+/** A task a worker may claim: waiting, or running under a lease that ran out. */
+function claimable(status: SQL, leaseUntilMs: SQL, nowMs: number): SQL {
+  return sql`(${status} = 'PENDING' or (${status} = 'PROCESSING' and ${leaseUntilMs} < ${nowMs}))`;
+}
+
+/** The user's tasks not yet finished (waiting or running). */
+export async function countOpenTasks(db: Db, userId: number): Promise<number> {
+  const [counted] = await db
+    .select({ n: count() })
+    .from(aiTasks)
+    .where(and(eq(aiTasks.userId, userId), inArray(aiTasks.status, ['PENDING', 'PROCESSING'])));
+  return counted?.n ?? 0;
+}
+
+/** Serializes the bound check and insert of one user's new tasks (until the transaction ends). */
+export async function lockUserTasks(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${TASKS_LOCK_CLASS}, ${userId})`);
+}
+const TASKS_LOCK_CLASS = 0x4154; // 'AT'
 
 const held = (id: number, owner: string) =>
   and(eq(aiTasks.id, id), eq(aiTasks.leaseOwner, owner), eq(aiTasks.status, 'PROCESSING'));

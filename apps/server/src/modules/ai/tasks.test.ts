@@ -70,6 +70,7 @@ beforeAll(async () => {
           concurrency: 2,
           maxRetries: MAX_RETRIES,
           modelTimeoutMs: 20_000,
+          maxPendingPerUser: 100,
           leaseMs: 60_000,
           pollMs: 100,
           bars: BARS,

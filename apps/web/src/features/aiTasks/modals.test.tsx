@@ -264,6 +264,25 @@ describe('Create AI Strategy Task', () => {
     await waitFor(() => expect(screen.getAllByText('No active chart')).toHaveLength(2));
     expect(server.called('POST /api/ai/strategy')).toHaveLength(1);
   });
+
+  it("shows the bound of a user's open tasks when the server refuses one more", async () => {
+    const detail =
+      'You already have 10 AI tasks waiting or running: at most 10 per user. Wait for one to finish, or delete one.';
+    stubServer({
+      ...settingsRoutes,
+      'POST /api/ai/strategy': () => json({ code: 42900, msg: detail, detail }, 429),
+    });
+    useAiTasksUi.setState({ createOpen: true });
+    const { user, fill } = renderWithProviders(<AiTaskPanels />);
+    const form = await dialog('Create AI Strategy Task');
+    await waitFor(() =>
+      expect(within(form).getByLabelText('API Base URL')).toHaveValue(SETTINGS.baseURL),
+    );
+    await fill(within(form).getByLabelText('Strategy description'), 'one more');
+    await user.click(within(form).getByRole('button', { name: 'Create' }));
+    expect(await screen.findByText(`Creation failed: ${detail}`)).toBeInTheDocument();
+    expect(useAiTasksUi.getState().createOpen).toBe(true);
+  });
 });
 
 describe('Strategy Generation Prompt', () => {

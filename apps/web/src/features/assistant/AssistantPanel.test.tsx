@@ -143,6 +143,30 @@ describe('the AI Trading Assistant chat', () => {
     expect(alert).toHaveTextContent('Ollama failed to answer (HTTP 500).');
   });
 
+  it.each([
+    [
+      'too_long',
+      'The answer passed the limit of 300000 characters and was cut there; the rest was not read.',
+    ],
+    ['timeout', 'Ollama did not finish its answer within 300 s; the answer is incomplete.'],
+  ])('keeps an answer the server ended (%s) and shows its note under it', async (code, note) => {
+    stubServer({
+      'GET /api/ai/providers': () => json({ providers: PROVIDERS }),
+      'GET /api/settings': () => json(OLLAMA),
+      'POST /api/ai/chat': () =>
+        sse([
+          ['content', { text: 'The first part of a long answer' }],
+          ['error', { code, message: note }],
+        ]),
+    });
+    openAssistant();
+    const { user } = renderWithProviders(<AssistantPanel />);
+    await ask(user, 'Hello');
+    await waitFor(() => expect(bubbleAlerts()).toHaveLength(1));
+    expect(bubbleAlerts()[0]).toHaveTextContent(note);
+    expect(screen.getByText('The first part of a long answer')).toBeInTheDocument();
+  });
+
   it('treats a refused request and a cut stream as errors', async () => {
     let answers = 0;
     stubServer({
