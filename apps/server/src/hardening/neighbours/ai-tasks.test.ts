@@ -107,9 +107,8 @@ describe('AI tasks of a heavy user', () => {
     );
 
     expect(outcome.heavy).toBe(HEAVY_TASKS);
-    // its end (COMPLETED; FAILED only where the product's sandbox cannot run here) is what
-    // the order is about: taken in its turn, not after the heavy user's queue
-    expect(ended(neighbourStatus), neighbourStatus).toBe(true);
+    // taken in its turn, not after the heavy user's queue, and done
+    expect(neighbourStatus).toBe('COMPLETED');
     // taken second, after the heavy user's first task: done long before its last
     expect(heavyEndedWhenNeighbourDone).not.toBeNull();
     expect(heavyEndedWhenNeighbourDone ?? HEAVY_TASKS).toBeLessThan(HEAVY_TASKS);
