@@ -136,7 +136,9 @@ describe('a flood of refresh commands with a live token', () => {
     expect(flooder.frames.filter((f) => 'refresh' in f)).toHaveLength(commandLimits.refresh.burst);
     expect(flooder.frames.filter((f) => 'error' in f)).toEqual(
       Array.from({ length: refusals.burst }, () =>
-        expect.objectContaining({ error: { code: 111, message: 'too many requests' } }),
+        expect.objectContaining({
+          error: { code: 111, message: 'too many requests', temporary: true },
+        }),
       ),
     );
 

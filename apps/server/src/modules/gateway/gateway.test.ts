@@ -571,7 +571,7 @@ describe('the end of a login session (logout)', () => {
 describe('command budgets, as Centrifugo', () => {
   const { refresh } = DEFAULT_GATEWAY_OPTIONS.commandLimits;
   const refusals = DEFAULT_GATEWAY_OPTIONS.refusals;
-  const tooMany = { code: 111, message: 'too many requests' };
+  const tooMany = { code: 111, message: 'too many requests', temporary: true };
   const refreshes = (token: string, from: number, count: number) =>
     Array.from({ length: count }, (_, i) => ({ refresh: { token }, id: from + i }));
 
@@ -657,5 +657,30 @@ describe('command budgets, as Centrifugo', () => {
     server.hub.publish('public:BTCUSDT', { price: 1, size: 1, tm: 1, entry: '0', strike: 0 });
     await waitFor(() => received.length === 1);
     expect(honest.state).toBe('connected');
+  });
+});
+
+describe('the official client over budget', () => {
+  it('retries a subscribe answered 111 (temporary) and is subscribed once the budget refills', async () => {
+    const server = await startGateway({
+      commandLimits: {
+        ...DEFAULT_GATEWAY_OPTIONS.commandLimits,
+        subscribe: { burst: 1, perSecond: 5 },
+      },
+    });
+    const received: Frame[] = [];
+    const client = officialClient(server.url, { received });
+    const subs = ['public:BTCUSDT', 'public:ETHUSDT'].map((channel) =>
+      client.newSubscription(channel),
+    );
+    for (const sub of subs) sub.subscribe();
+    client.connect();
+    await Promise.all(subs.map((sub) => sub.ready(10_000)));
+    expect(received).toContainEqual(
+      expect.objectContaining({
+        error: { code: 111, message: 'too many requests', temporary: true },
+      }),
+    );
+    expect(client.state).toBe('connected');
   });
 });

@@ -342,8 +342,9 @@ export class ClientSession {
     }
   }
 
-  private replyError(id: number, error: ProtocolError): void {
-    this.enqueue(JSON.stringify({ id, error: { code: error.code, message: error.message } }));
+  private replyError(id: number, { code, message, temporary }: ProtocolError): void {
+    const error = { code, message, ...(temporary ? { temporary } : {}) };
+    this.enqueue(JSON.stringify({ id, error }));
   }
 
   /** Queues a frame for the next batch; a client too slow to drain its queue is cut off. */

@@ -42,10 +42,13 @@ export const ERROR = {
   badRequest: { code: 107, message: 'bad request' },
   notAvailable: { code: 108, message: 'not available' },
   tokenExpired: { code: 109, message: 'token expired' },
-  /** A command over the connection's budget for its kind (Centrifugo's ErrorTooManyRequests). */
-  tooManyRequests: { code: 111, message: 'too many requests' },
+  /**
+   * A command over the connection's budget for its kind (Centrifugo's ErrorTooManyRequests):
+   * temporary, so the official client retries it with a backoff instead of giving up.
+   */
+  tooManyRequests: { code: 111, message: 'too many requests', temporary: true },
 } as const;
-export type ProtocolError = { code: number; message: string };
+export type ProtocolError = { code: number; message: string; temporary?: boolean };
 
 /** Codes of server-side unsubscribe pushes (≥ 2500: the client subscribes again). */
 export const UNSUBSCRIBE = {
