@@ -405,8 +405,37 @@ describe('the log socket /ws/{clientId}', () => {
       ws.once('open', () => resolve());
       ws.once('error', reject);
     });
-    return { ws, lines, opened };
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    return { ws, lines, opened, closed };
   }
+
+  it("is closed with 3011 when its session logs out, and gets no line of the user's other session", async () => {
+    const userId = alice.user.user.id;
+    const leaving = await login(t.app, alice.user);
+    const ended = open('tab-9', leaving.cookie);
+    const staying = open('tab-9', alice.cookie);
+    await Promise.all([ended.opened, staying.opened]);
+    await waitFor(() => t.app.services.backtest.logs.count(userId, 'tab-9') === 2);
+    await waitFor(() => ended.lines.length === 1);
+
+    const out = await caller(t.app, leaving.cookie)('POST', '/user/api/v1/account/logout');
+    expect(out.statusCode).toBe(200);
+    expect(await ended.closed).toBe(3011);
+    await waitFor(() => t.app.services.backtest.logs.count(userId, 'tab-9') === 1);
+
+    // the same user's other session runs a backtest with the same client id afterwards
+    await backtest('def main(d):\n    print("after the logout")\n    return []', {
+      client_id: 'tab-9',
+    });
+    await waitFor(() => staying.lines.at(-1)?.startsWith('[backtest] Finished') === true);
+    expect(staying.lines).toContain('after the logout');
+    expect(ended.lines).toEqual([LOG_SOCKET_GREETING]);
+
+    // the ended session cannot open another one
+    await expect(open('tab-9', leaving.cookie).opened).rejects.toThrow(/401/);
+    staying.ws.close();
+    await waitFor(() => t.app.services.backtest.logs.count(userId, 'tab-9') === 0);
+  });
 
   it('refuses a connection without a session', async () => {
     const { opened } = open('c1');

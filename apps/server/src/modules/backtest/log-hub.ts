@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { LOG_LINE_CHANNEL, type Broker } from '../gateway/broker.ts';
+import {
+  LOG_LINE_CHANNEL,
+  SESSION_ENDED_CHANNEL,
+  sessionEndedSchema,
+  type Broker,
+} from '../gateway/broker.ts';
 
 /** What the hub needs of a WebSocket. */
 export type LogSocket = {
@@ -31,6 +36,21 @@ export const DEFAULT_LOG_SOCKET_LIMITS: LogSocketLimits = {
 export const SLOW_READER_CLOSE = { code: 3008, reason: 'slow' } as const;
 /** The close of a socket over a cap (when the upgrade's own check was overtaken). */
 export const TOO_MANY_CLOSE = { code: 1008, reason: 'too many log sockets' } as const;
+/**
+ * The close of a socket whose login session ended (logout, expiry): the live gateway's 3011
+ * `session ended`. The client reconnects; without a live session its upgrade gets a 401.
+ */
+export const SESSION_ENDED_CLOSE = { code: 3011, reason: 'session ended' } as const;
+
+/** The login session that opened a socket: its end closes the socket. */
+export type LogSocketOwner = {
+  sessionId: number;
+  /** When the session expires, epoch seconds. */
+  expiresAt: number;
+};
+
+// setTimeout's longest delay (about 24.8 days); a later expiry re-arms
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 // a printed line between nodes (LOG_LINE_CHANNEL)
 const relayedLineSchema = z.object({
@@ -47,23 +67,48 @@ const relayedLineSchema = z.object({
 export class LogHub {
   private readonly sockets = new Map<string, Set<LogSocket>>();
   private readonly perUser = new Map<number, number>();
+  /** The sockets each login session opened, and what ends each one's registration. */
+  private readonly bySession = new Map<number, Map<LogSocket, () => void>>();
   private readonly stopRelay: () => void;
 
   constructor(
     readonly limits: LogSocketLimits = DEFAULT_LOG_SOCKET_LIMITS,
     private readonly relay: Broker | null = null,
+    private readonly now: () => number = Date.now,
   ) {
     this.stopRelay =
       relay?.listen(({ channel, data }) => {
+        if (channel === SESSION_ENDED_CHANNEL) {
+          // a logout on any node (the broker carries it, as to the live gateway)
+          const ended = sessionEndedSchema.safeParse(data);
+          if (ended.success) this.endSession(ended.data.sessionId);
+          return;
+        }
         if (channel !== LOG_LINE_CHANNEL) return;
         const parsed = relayedLineSchema.safeParse(data);
         if (parsed.success) this.deliver(parsed.data.u, parsed.data.c, parsed.data.l);
       }) ?? (() => {});
   }
 
-  /** Stops hearing lines of other nodes. */
+  /** Stops hearing lines of other nodes; sockets left open stop waiting for their expiry. */
   close(): void {
     this.stopRelay();
+    for (const sockets of [...this.bySession.values()]) {
+      for (const forget of [...sockets.values()]) forget();
+    }
+  }
+
+  /**
+   * A login session ended (logout, or revoked): the sockets it opened are closed with
+   * SESSION_ENDED_CLOSE and get nothing more, as its live connections get 3011.
+   */
+  endSession(sessionId: number): void {
+    const sockets = this.bySession.get(sessionId);
+    if (!sockets) return;
+    for (const [socket, forget] of [...sockets]) {
+      forget();
+      closeQuietly(socket, SESSION_ENDED_CLOSE);
+    }
   }
 
   private static key(userId: number, clientId: string): string {
@@ -83,9 +128,15 @@ export class LogHub {
 
   /**
    * Registers a socket; call the returned function when it closes. Over a cap the socket is
-   * closed at once (TOO_MANY_CLOSE) and null returned.
+   * closed at once (TOO_MANY_CLOSE) and null returned. With an `owner` (the login session
+   * that opened it), the session's end or expiry closes it (SESSION_ENDED_CLOSE).
    */
-  add(userId: number, clientId: string, socket: LogSocket): (() => void) | null {
+  add(
+    userId: number,
+    clientId: string,
+    socket: LogSocket,
+    owner?: LogSocketOwner,
+  ): (() => void) | null {
     if (this.refusal(userId, clientId) !== null) {
       closeQuietly(socket, TOO_MANY_CLOSE);
       return null;
@@ -99,16 +150,44 @@ export class LogHub {
     set.add(socket);
     this.perUser.set(userId, (this.perUser.get(userId) ?? 0) + 1);
     let removed = false;
-    return () => {
+    let timer: NodeJS.Timeout | null = null;
+    const remove = () => {
       if (removed) return;
       removed = true;
+      if (timer) clearTimeout(timer);
       const current = this.sockets.get(key);
       current?.delete(socket);
       if (current?.size === 0) this.sockets.delete(key);
       const left = (this.perUser.get(userId) ?? 1) - 1;
       if (left > 0) this.perUser.set(userId, left);
       else this.perUser.delete(userId);
+      if (owner) {
+        const ofSession = this.bySession.get(owner.sessionId);
+        ofSession?.delete(socket);
+        if (ofSession?.size === 0) this.bySession.delete(owner.sessionId);
+      }
     };
+    if (owner) {
+      let ofSession = this.bySession.get(owner.sessionId);
+      if (!ofSession) {
+        ofSession = new Map();
+        this.bySession.set(owner.sessionId, ofSession);
+      }
+      ofSession.set(socket, remove);
+      // the session's expiry ends the socket too (no request of it will come to notice)
+      const arm = () => {
+        const left = owner.expiresAt * 1000 - this.now();
+        if (left <= 0) {
+          remove();
+          closeQuietly(socket, SESSION_ENDED_CLOSE);
+          return;
+        }
+        timer = setTimeout(arm, Math.min(left, MAX_TIMER_MS));
+        timer.unref();
+      };
+      arm();
+    }
+    return removed ? null : remove;
   }
 
   /**

@@ -52,7 +52,7 @@ export function registerBacktest(
     warn: (message) => app.log.warn(message),
     error: (message) => app.log.error(message),
   });
-  const logs = new LogHub(options.logSockets, options.broker ?? null);
+  const logs = new LogHub(options.logSockets, options.broker ?? null, options.now);
   const resultLimits = {
     maxBytes: options.results?.maxBytes ?? DEFAULT_RESULT_LIMITS.maxBytes,
     quotaBytes: options.results?.quotaBytes ?? DEFAULT_RESULT_LIMITS.quotaBytes,

@@ -206,18 +206,25 @@ export function backtestRoutes(
       throw new NotFoundError(`Route GET ${request.url.split('?')[0]} not found`);
     },
     wsHandler: (socket, request) => {
-      const { userId } = sessionOf(request);
-      const remove = hub.add(userId, request.params.clientId, {
-        send: (text) => socket.send(text),
-        get bufferedAmount() {
-          return socket.bufferedAmount;
+      // the socket belongs to the login session that opened it: its logout closes it
+      const { userId, sessionId, expiresAt } = sessionOf(request);
+      const owner = { sessionId, expiresAt };
+      const remove = hub.add(
+        userId,
+        request.params.clientId,
+        {
+          send: (text) => socket.send(text),
+          get bufferedAmount() {
+            return socket.bufferedAmount;
+          },
+          close: (code, reason) => {
+            socket.close(code, reason);
+            // a client that does not read never takes the close frame: drop what is buffered
+            setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
+          },
         },
-        close: (code, reason) => {
-          socket.close(code, reason);
-          // a client that does not read never takes the close frame: drop what is buffered
-          setTimeout(() => socket.terminate(), CLOSE_GRACE_MS).unref();
-        },
-      });
+        owner,
+      );
       if (!remove) return;
       socket.on('close', remove);
       socket.on('error', remove);

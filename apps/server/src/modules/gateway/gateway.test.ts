@@ -567,3 +567,120 @@ describe('the end of a login session (logout)', () => {
     expect(client.state).toBe('connected');
   });
 });
+
+describe('command budgets, as Centrifugo', () => {
+  const { refresh } = DEFAULT_GATEWAY_OPTIONS.commandLimits;
+  const refusals = DEFAULT_GATEWAY_OPTIONS.refusals;
+  const tooMany = { code: 111, message: 'too many requests', temporary: true };
+  const refreshes = (token: string, from: number, count: number) =>
+    Array.from({ length: count }, (_, i) => ({ refresh: { token }, id: from + i }));
+
+  it('counts each command of a message: refreshes over budget are answered 111, a flood is closed with 3013', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const token = userToken(7, clock.seconds() + 120);
+    const ws = await rawSocket(server.url);
+    const frames = framesOf(ws);
+    const closed = closeCode(ws);
+    ws.send(lines({ connect: { token }, id: 1 }));
+    await waitFor(() => frames.length === 1);
+    // one message of 200 refresh commands, as a flooder sends them
+    ws.send(lines(...refreshes(token, 2, 200)));
+    expect(await closed).toBe(3013);
+    const answered = frames.slice(1);
+    expect(answered.filter((f) => 'refresh' in f)).toHaveLength(refresh.burst);
+    expect(answered.filter((f) => 'error' in f)).toHaveLength(refusals.burst);
+    for (const frame of answered.filter((f) => 'error' in f)) expect(frame.error).toEqual(tooMany);
+    expect(server.hub.connectionCount).toBe(0);
+  });
+
+  it('keeps a connection that goes over now and then, and refills its budget with time', async () => {
+    const clock = manualClock();
+    const server = await startGateway({}, 0, clock.now);
+    const token = userToken(7, clock.seconds() + 120);
+    const ws = await rawSocket(server.url);
+    const frames = framesOf(ws);
+    ws.send(lines({ connect: { token }, id: 1 }, ...refreshes(token, 2, refresh.burst + 3)));
+    await waitFor(() => frames.some((f) => f.id === refresh.burst + 4));
+    expect(frames.slice(-3).map((f) => f.error)).toEqual([tooMany, tooMany, tooMany]);
+    // one refresh's worth of time later, one more is answered
+    clock.advance(1 / refresh.perSecond);
+    ws.send(lines(...refreshes(token, 100, 2)));
+    await waitFor(() => frames.some((f) => f.id === 101));
+    expect(frames.find((f) => f.id === 100)).toMatchObject({
+      refresh: { ttl: expect.any(Number) },
+    });
+    expect(frames.find((f) => f.id === 101)).toEqual({ id: 101, error: tooMany });
+    expect(ws.readyState).toBe(WebSocket.OPEN);
+    expect(server.hub.connectionCount).toBe(1);
+  });
+
+  it('closes with 3013, unanswered, a message of more commands than a client ever batches', async () => {
+    const server = await startGateway();
+    const ws = await rawSocket(server.url);
+    const frames = framesOf(ws);
+    const closed = closeCode(ws);
+    ws.send(lines({ connect: {}, id: 1 }));
+    await waitFor(() => frames.length === 1);
+    const count = DEFAULT_GATEWAY_OPTIONS.maxCommandsPerMessage + 1;
+    ws.send(
+      lines(
+        ...Array.from({ length: count }, (_, i) => ({
+          unsubscribe: { channel: 'public:BTCUSDT' },
+          id: 2 + i,
+        })),
+      ),
+    );
+    expect(await closed).toBe(3013);
+    expect(frames).toHaveLength(1);
+  });
+
+  it('cuts a flooding connection while another client keeps its prices', async () => {
+    const server = await startGateway();
+    const exp = Math.floor(Date.now() / 1000) + 120;
+    const honest = officialClient(server.url, { token: userToken(8, exp) });
+    const received: unknown[] = [];
+    const sub = honest.newSubscription('public:BTCUSDT');
+    sub.on('publication', (ctx) => received.push(ctx.data));
+    sub.subscribe();
+    honest.connect();
+    await sub.ready(5000);
+
+    const flooder = await rawSocket(server.url);
+    const closed = closeCode(flooder);
+    const token = userToken(7, exp);
+    flooder.send(lines({ connect: { token }, id: 1 }));
+    for (let m = 0; m < 20 && flooder.readyState === WebSocket.OPEN; m++) {
+      flooder.send(lines(...refreshes(token, 2 + m * 200, 200)));
+    }
+    expect(await closed).toBe(3013);
+    server.hub.publish('public:BTCUSDT', { price: 1, size: 1, tm: 1, entry: '0', strike: 0 });
+    await waitFor(() => received.length === 1);
+    expect(honest.state).toBe('connected');
+  });
+});
+
+describe('the official client over budget', () => {
+  it('retries a subscribe answered 111 (temporary) and is subscribed once the budget refills', async () => {
+    const server = await startGateway({
+      commandLimits: {
+        ...DEFAULT_GATEWAY_OPTIONS.commandLimits,
+        subscribe: { burst: 1, perSecond: 5 },
+      },
+    });
+    const received: Frame[] = [];
+    const client = officialClient(server.url, { received });
+    const subs = ['public:BTCUSDT', 'public:ETHUSDT'].map((channel) =>
+      client.newSubscription(channel),
+    );
+    for (const sub of subs) sub.subscribe();
+    client.connect();
+    await Promise.all(subs.map((sub) => sub.ready(10_000)));
+    expect(received).toContainEqual(
+      expect.objectContaining({
+        error: { code: 111, message: 'too many requests', temporary: true },
+      }),
+    );
+    expect(client.state).toBe('connected');
+  });
+});

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import {
+  CommandBudget,
+  DEFAULT_COMMAND_LIMITS,
+  DEFAULT_REFUSALS,
+  TokenBucket,
+  type Budget,
+  type CommandLimits,
+} from './command-budget.ts';
+import {
   DISCONNECT,
   ERROR,
   UNSUBSCRIBE,
@@ -10,6 +18,9 @@ import {
   type Disconnect,
   type ProtocolError,
 } from './protocol.ts';
+
+/** A command to handle, or to answer 111 (over budget); or the end of a flooding client. */
+type Step = { command: Command; refused: boolean } | 'cut off';
 
 /** What a client session needs from its socket. */
 export interface Transport {
@@ -62,6 +73,15 @@ export type GatewayOptions = {
   /** Largest accepted client message in bytes. */
   maxMessageBytes: number;
   maxChannelsPerConnection: number;
+  /**
+   * Commands one WebSocket message may carry (the official client batches `connect` and one
+   * `subscribe` per channel); a message with more closes the connection with 3013 unread.
+   */
+  maxCommandsPerMessage: number;
+  /** Commands per connection, by kind (token buckets); one over budget is answered 111. */
+  commandLimits: CommandLimits;
+  /** Commands over budget a connection may send before it is closed with 3013. */
+  refusals: Budget;
 };
 
 export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
@@ -72,6 +92,9 @@ export const DEFAULT_GATEWAY_OPTIONS: GatewayOptions = {
   maxQueuedBytes: 4 * 1024 * 1024,
   maxMessageBytes: 64 * 1024,
   maxChannelsPerConnection: 256,
+  maxCommandsPerMessage: 300,
+  commandLimits: DEFAULT_COMMAND_LIMITS,
+  refusals: DEFAULT_REFUSALS,
 };
 
 const VERSION = '1.0.0';
@@ -97,6 +120,12 @@ export class ClientSession {
   lastSeenAt: number;
   /** Commands are handled one message at a time, in order. */
   private work: Promise<void> = Promise.resolve();
+  /** What the client may still send (checked as messages arrive, before any work). */
+  private readonly budget: CommandBudget;
+  /** Commands over budget it may still send before it is disconnected. */
+  private readonly refusals: TokenBucket;
+  /** It sent too many: nothing more is read, the close (3013) is on its way. */
+  private cutOff = false;
 
   constructor(
     private readonly hub: GatewayHub,
@@ -104,6 +133,8 @@ export class ClientSession {
     now: number,
   ) {
     this.lastSeenAt = now;
+    this.budget = new CommandBudget(hub.options.commandLimits, now);
+    this.refusals = new TokenBucket(hub.options.refusals, now);
   }
 
   get isClosed(): boolean {
@@ -116,21 +147,41 @@ export class ClientSession {
 
   /** A WebSocket message arrived from the client. */
   receive(text: string, now: number): void {
-    if (this.state === 'closed') return;
+    if (this.state === 'closed' || this.cutOff) return;
     this.lastSeenAt = now;
     if (Buffer.byteLength(text) > this.hub.options.maxMessageBytes) {
       this.disconnect(DISCONNECT.messageTooBig);
       return;
     }
-    const parsed = parseFrames(text);
+    const parsed = parseFrames(text, this.hub.options.maxCommandsPerMessage);
     if (!parsed.ok) {
-      this.disconnect(DISCONNECT.badRequest);
+      this.disconnect(parsed.tooMany ? DISCONNECT.tooManyRequests : DISCONNECT.badRequest);
       return;
     }
+    // Budgets are taken as the message arrives, so a flood is refused before it queues any
+    // work (a refresh waits for the database). Over budget: 111; past the refusals, what was
+    // admitted is answered, then the connection is closed with 3013 and nothing more is read.
+    const steps: Step[] = [];
+    for (const command of parsed.commands) {
+      if (this.budget.admit(command, now)) {
+        steps.push({ command, refused: false });
+      } else if (this.refusals.take(now)) {
+        steps.push({ command, refused: true });
+      } else {
+        this.cutOff = true;
+        steps.push('cut off');
+        break;
+      }
+    }
     this.work = this.work.then(async () => {
-      for (const command of parsed.commands) {
+      for (const step of steps) {
         if (this.state === 'closed') return;
-        await this.handle(command);
+        if (step === 'cut off') this.disconnect(DISCONNECT.tooManyRequests);
+        else if (!step.refused) await this.handle(step.command);
+        // a pong has no id to answer: it is only counted
+        else if (step.command.id !== undefined) {
+          this.replyError(step.command.id, ERROR.tooManyRequests);
+        }
       }
     });
   }
@@ -291,8 +342,9 @@ export class ClientSession {
     }
   }
 
-  private replyError(id: number, error: ProtocolError): void {
-    this.enqueue(JSON.stringify({ id, error: { code: error.code, message: error.message } }));
+  private replyError(id: number, { code, message, temporary }: ProtocolError): void {
+    const error = { code, message, ...(temporary ? { temporary } : {}) };
+    this.enqueue(JSON.stringify({ id, error }));
   }
 
   /** Queues a frame for the next batch; a client too slow to drain its queue is cut off. */

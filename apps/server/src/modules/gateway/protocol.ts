@@ -18,6 +18,11 @@ export const DISCONNECT = {
    */
   sessionEnded: { code: 3011, reason: 'session ended' },
   noPong: { code: 3012, reason: 'no pong' },
+  /**
+   * The client sent more commands than its budget allows and kept on after being refused
+   * (Centrifugo's DisconnectTooManyRequests: a reconnect code, the client backs off).
+   */
+  tooManyRequests: { code: 3013, reason: 'too many requests' },
   invalidToken: { code: 3500, reason: 'invalid token' },
   badRequest: { code: 3501, reason: 'bad request' },
   forceNoReconnect: { code: 3503, reason: 'force disconnect' },
@@ -37,8 +42,13 @@ export const ERROR = {
   badRequest: { code: 107, message: 'bad request' },
   notAvailable: { code: 108, message: 'not available' },
   tokenExpired: { code: 109, message: 'token expired' },
+  /**
+   * A command over the connection's budget for its kind (Centrifugo's ErrorTooManyRequests):
+   * temporary, so the official client retries it with a backoff instead of giving up.
+   */
+  tooManyRequests: { code: 111, message: 'too many requests', temporary: true },
 } as const;
-export type ProtocolError = { code: number; message: string };
+export type ProtocolError = { code: number; message: string; temporary?: boolean };
 
 /** Codes of server-side unsubscribe pushes (≥ 2500: the client subscribes again). */
 export const UNSUBSCRIBE = {
@@ -98,13 +108,17 @@ export const commandSchema = z
   .strict();
 export type Command = z.infer<typeof commandSchema>;
 
-export type ParsedFrames = { ok: true; commands: Command[] } | { ok: false };
+export type ParsedFrames = { ok: true; commands: Command[] } | { ok: false; tooMany?: true };
 
-/** Splits a WebSocket message into commands; any malformed line fails the whole message. */
-export function parseFrames(text: string): ParsedFrames {
+/**
+ * Splits a WebSocket message into commands; any malformed line fails the whole message, and
+ * so does one with more than `maxCommands` commands (counted before any is parsed).
+ */
+export function parseFrames(text: string, maxCommands = Number.POSITIVE_INFINITY): ParsedFrames {
+  const lines = text.split('\n').filter((line) => line.trim() !== '');
+  if (lines.length > maxCommands) return { ok: false, tooMany: true };
   const commands: Command[] = [];
-  for (const line of text.split('\n')) {
-    if (line.trim() === '') continue;
+  for (const line of lines) {
     let json: unknown;
     try {
       json = JSON.parse(line);
