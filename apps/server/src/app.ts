@@ -196,6 +196,7 @@ export async function buildApp({
     publicOrigins: config.publicOrigins,
     broker,
     results: { maxBytes: config.resultMaxBytes, quotaBytes: config.resultQuotaBytes },
+    ...(config.strategyLimits ? { strategyLimits: config.strategyLimits } : {}),
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
   });

@@ -135,6 +135,25 @@ describe('abuse bounds settings (issue 18)', () => {
   });
 });
 
+describe('strategy bounds', () => {
+  it('defaults to 500 strategies, 20 versions each and 16 MiB per user, and reads the settings', () => {
+    expect(loadConfig({}).strategyLimits).toEqual({
+      maxStrategies: 500,
+      versionsPerStrategy: 20,
+      quotaBytes: 16 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({
+        STRATEGY_MAX_PER_USER: '50',
+        STRATEGY_VERSIONS_KEPT: '5',
+        STRATEGY_STORAGE_MB: '4',
+      }).strategyLimits,
+    ).toEqual({ maxStrategies: 50, versionsPerStrategy: 5, quotaBytes: 4 * 1024 * 1024 });
+    expect(() => loadConfig({ STRATEGY_MAX_PER_USER: '0' })).toThrow(/STRATEGY_MAX_PER_USER/);
+    expect(() => loadConfig({ STRATEGY_STORAGE_MB: '0' })).toThrow(/STRATEGY_STORAGE_MB/);
+  });
+});
+
 describe('operations settings (issue 17)', () => {
   it('has the documented defaults: metrics for loopback, 35 s grace, no request lines, no Centrifugo', () => {
     expect(loadConfig({})).toMatchObject({

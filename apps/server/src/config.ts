@@ -16,6 +16,7 @@ import {
 import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
 import { normalizeOrigin } from './modules/gateway/origin.ts';
 import type { LiveRunSettings } from './modules/live-runs/settings.ts';
+import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './modules/strategy/limits.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -73,6 +74,11 @@ export type Config = {
   resultMaxBytes?: number;
   /** STRATEGY_RESULTS_QUOTA_MB: all saved results of one user together. */
   resultQuotaBytes?: number;
+  /**
+   * STRATEGY_MAX_PER_USER, STRATEGY_VERSIONS_KEPT, STRATEGY_STORAGE_MB: one user's strategies
+   * in count, versions kept per strategy, and bytes of all their code and versions together.
+   */
+  strategyLimits?: StrategyLimits;
   /** ROLES (or `--role`): what this process runs; every role when absent (modules/cluster). */
   roles?: Role[];
   /**
@@ -156,6 +162,25 @@ const envSchema = z.object({
   TRUST_PROXY: z.string().optional(),
   STRATEGY_RESULT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(8),
   STRATEGY_RESULTS_QUOTA_MB: z.coerce.number().int().min(1).max(65_536).default(64),
+  STRATEGY_MAX_PER_USER: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(DEFAULT_STRATEGY_LIMITS.maxStrategies),
+  STRATEGY_VERSIONS_KEPT: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(1000)
+    .default(DEFAULT_STRATEGY_LIMITS.versionsPerStrategy),
+  // at least 1 MiB: the largest code (256 Ki characters) fits
+  STRATEGY_STORAGE_MB: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(65_536)
+    .default(DEFAULT_STRATEGY_LIMITS.quotaBytes / MIB),
   BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
   ROLES: z.string().optional(),
   REDIS_URL: z
@@ -325,6 +350,11 @@ export function loadConfig(
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,
     resultQuotaBytes: e.STRATEGY_RESULTS_QUOTA_MB * MIB,
+    strategyLimits: {
+      maxStrategies: e.STRATEGY_MAX_PER_USER,
+      versionsPerStrategy: e.STRATEGY_VERSIONS_KEPT,
+      quotaBytes: e.STRATEGY_STORAGE_MB * MIB,
+    },
     roles,
     redisUrl: e.REDIS_URL ?? null,
     databasePoolSize: e.DATABASE_POOL_SIZE,

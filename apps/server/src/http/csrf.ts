@@ -21,7 +21,8 @@ function single(value: string | string[] | undefined): string | undefined {
 
 /**
  * Whether a write may proceed by where it comes from:
- * - with `Origin`: it must be this site (the request's `Host`, or PUBLIC_ORIGIN);
+ * - with `Origin`: it must be this site: the request's own origin, scheme and `Host` alike
+ *   (`https://` of an `http://` host:port is another origin), or one of PUBLIC_ORIGIN;
  * - without `Origin` but with `Referer`: the referring page's origin must be;
  * - with neither: allowed. Browsers send `Origin` on every request that is not GET or
  *   HEAD (Fetch standard, also for same-origin fetches and form posts), so a write
@@ -30,13 +31,12 @@ function single(value: string | string[] | undefined): string | undefined {
  *   scripts) sends neither header.
  */
 export function isSameSiteWrite(
-  request: Pick<FastifyRequest, 'method' | 'headers'>,
+  request: Pick<FastifyRequest, 'method' | 'headers' | 'protocol'>,
   publicOrigins: readonly string[],
 ): boolean {
   if (SAFE_METHODS.has(request.method)) return true;
-  const host = request.headers.host;
   const origin = single(request.headers.origin);
-  if (origin !== undefined) return isOwnOrigin(origin, host, publicOrigins);
+  if (origin !== undefined) return isOwnOrigin(origin, request, publicOrigins);
   const referer = single(request.headers.referer);
   if (referer === undefined) return true;
   let refererOrigin: string;
@@ -45,7 +45,7 @@ export function isSameSiteWrite(
   } catch {
     return false;
   }
-  return isOwnOrigin(refererOrigin, host, publicOrigins);
+  return isOwnOrigin(refererOrigin, request, publicOrigins);
 }
 
 /**

@@ -74,6 +74,41 @@ describe('CSRF: writes are accepted from this site only', () => {
     expect(sessionCookie(login)).toBeUndefined();
   });
 
+  it('compares the whole origin: https:// of the page’s http:// host and port is another site', async () => {
+    const https = `https://${HOST}`;
+    expectRefused(await post('/api/strategies/', { origin: https }, { name: 'x', code: 'pass' }));
+    expectRefused(
+      await post('/api/strategies/', { referer: `${https}/chart` }, { name: 'x', code: 'pass' }),
+    );
+    expectRefused(
+      await post('/user/api/v1/account/login', { origin: https }, loginBody(alice.email, 'x')),
+    );
+  });
+
+  it('takes the scheme from a trusted proxy’s X-Forwarded-Proto, and only from it', async () => {
+    const behind = await createTestApp({ config: { trustProxy: '127.0.0.1' } });
+    try {
+      const write = (headers: Record<string, string>, remoteAddress: string) =>
+        behind.app.inject({
+          method: 'POST',
+          url: '/api/strategies/',
+          headers: { host: 'trade.example.com', ...headers },
+          payload: { name: 'x', code: 'pass' },
+          remoteAddress,
+        });
+      const https = { origin: 'https://trade.example.com', 'x-forwarded-proto': 'https' };
+      // not refused as cross-site (401: no session), from the proxy
+      expect((await write(https, '127.0.0.1')).statusCode).toBe(401);
+      // from a peer that is not the proxy the header is ignored: http, another origin
+      expect((await write(https, '10.1.2.3')).statusCode).toBe(403);
+      expect((await write({ origin: 'http://trade.example.com' }, '10.1.2.3')).statusCode).toBe(
+        401,
+      );
+    } finally {
+      await behind.close();
+    }
+  });
+
   it('refuses a foreign Referer when there is no Origin, and Origin "null"', async () => {
     expectRefused(await post('/trading/order/open', { referer: `${EVIL}/desktop` }, openOrder()));
     expectRefused(await post('/trading/order/open', { origin: 'null' }, openOrder()));

@@ -6,6 +6,7 @@ import {
   saveApiSettingsRequestSchema,
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
+import { noStore } from '../../http/no-store.ts';
 import { validatedByService } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import type { ChatService } from './chat-service.ts';
@@ -33,11 +34,11 @@ export function aiRoutes(
   }));
 
   const settings = { response: { 200: apiSettingsSchema } };
-  app.get('/api/settings', { ...guard, schema: settings }, async (request) =>
+  app.get('/api/settings', { ...guard, onRequest: noStore, schema: settings }, async (request) =>
     deps.settings.get(sessionOf(request).userId),
   );
   const saveSettings = { body: saveApiSettingsRequestSchema, response: { 200: apiSettingsSchema } };
-  app.post('/api/settings', documented(saveSettings), async (request) =>
+  app.post('/api/settings', { ...documented(saveSettings), onRequest: noStore }, async (request) =>
     deps.settings.save(sessionOf(request).userId, request.body),
   );
 

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LOGIN_PATH } from '../../http/families.ts';
 
 /** docs/api.md: the session cookie. */
 export const SESSION_COOKIE = 'ct_sid';
@@ -20,6 +21,27 @@ export function setSessionCookie(reply: FastifyReply, token: string, ttlSeconds:
     secure: secure(reply),
     maxAge: ttlSeconds,
   });
+}
+
+/**
+ * The device cookie (docs/api.md, Login limits): a random value naming this browser, sent
+ * back to the login only; a device that logged in to an account before is judged by its
+ * own failures there, not by other devices' or addresses'.
+ */
+export const DEVICE_COOKIE = 'ct_dev';
+
+export function setDeviceCookie(reply: FastifyReply, token: string, maxAgeSeconds: number): void {
+  void reply.setCookie(DEVICE_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'strict',
+    path: LOGIN_PATH,
+    secure: secure(reply),
+    maxAge: maxAgeSeconds,
+  });
+}
+
+export function deviceCookieOf(request: FastifyRequest): string | undefined {
+  return request.cookies[DEVICE_COOKIE];
 }
 
 export function clearSessionCookie(reply: FastifyReply): void {

@@ -9,6 +9,7 @@ import {
 import { MemoryRateLimitStore } from './rate-limit-store.ts';
 
 const SECOND = 1000;
+const OWNER_DEVICE = 'owner-device-cookie-value-0000000000000000';
 const MINUTE = 60 * SECOND;
 
 function throttle() {
@@ -73,7 +74,7 @@ describe('LoginThrottle', () => {
     for (let i = 0; i < 6; i++) await limiter.begin('a@x.io', `10.0.3.${i}`);
     const owner = await limiter.begin('a@x.io', '192.168.1.1');
     expect(waitOf(owner)).toBeGreaterThan(0);
-    if (!owner.refused) await owner.attempt.succeeded();
+    if (!owner.refused) await owner.attempt.succeeded(OWNER_DEVICE);
     for (let i = 0; i < 5; i++)
       expect(waitOf(await limiter.begin('a@x.io', `10.0.4.${i}`))).toBe(0);
     expect(waitOf(await limiter.begin('a@x.io', '10.0.5.1'))).toBe(SECOND);
@@ -81,15 +82,31 @@ describe('LoginThrottle', () => {
     expect(waitOf(await limiter.begin('a@x.io', '192.168.1.1'))).toBe(0);
   });
 
-  it('refuses an address after 20 failures over any accounts', async () => {
+  it('spaces an address’s attempts after 20 failures over any accounts, never refuses it for the window', async () => {
     const { clock, limiter } = throttle();
-    for (let i = 0; i < 20; i++) waitOf(await limiter.begin(`u${i}@x.io`, '3.3.3.3'));
-    expect(await limiter.begin('other@x.io', '3.3.3.3')).toEqual({
-      refused: true,
-      retryAfterMs: LOGIN_LIMITS.windowMs,
-    });
+    for (let i = 0; i < 20; i++)
+      expect(waitOf(await limiter.begin(`u${i}@x.io`, '3.3.3.3'))).toBe(0);
+    // the 20th failure makes the next attempt wait 1 s, then 2, 4, 8 … at most 30 s
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      const wait = waitOf(await limiter.begin(`v${i}@x.io`, '3.3.3.3'));
+      waits.push(wait / SECOND);
+      clock.advance(wait);
+    }
+    expect(waits).toEqual([1, 2, 4, 8, 16, 30, 30, 30]);
     clock.advance(LOGIN_LIMITS.windowMs);
     expect(waitOf(await limiter.begin('other@x.io', '3.3.3.3'))).toBe(0);
+  });
+
+  it('refuses (briefly) a flooding address’s attempts whose turn is over a minute away', async () => {
+    const { limiter } = throttle();
+    for (let i = 0; i < 24; i++) await limiter.begin(`u${i}@x.io`, '3.3.3.4');
+    // turns are now 1+2+4+8+16 = 31 s ahead: the next waits 31 s, the one after 61 s
+    expect(waitOf(await limiter.begin('w1@x.io', '3.3.3.4')) / SECOND).toBe(31);
+    expect(await limiter.begin('w2@x.io', '3.3.3.4')).toEqual({
+      refused: true,
+      retryAfterMs: MINUTE,
+    });
   });
 
   it('lets only 5 of many parallel guesses from one address through', async () => {
@@ -98,6 +115,58 @@ describe('LoginThrottle', () => {
       Array.from({ length: 50 }, () => limiter.begin('a@x.io', '4.4.4.4')),
     );
     expect(decisions.filter((d) => !d.refused)).toHaveLength(5);
+  });
+});
+
+describe('LoginThrottle: known devices (device cookies)', () => {
+  it('judges a device that logged in before by its own failures only', async () => {
+    const { limiter } = throttle();
+    const first = await limiter.begin('a@x.io', '5.5.5.5');
+    if (first.refused) throw new Error('refused');
+    await first.attempt.succeeded(OWNER_DEVICE);
+    // guessing from many addresses and from the owner's own address: the account queues
+    for (let i = 0; i < 12; i++) await limiter.begin('a@x.io', `10.0.6.${i}`);
+    for (let i = 0; i < 5; i++) await limiter.begin('a@x.io', '5.5.5.5');
+    expect(await limiter.begin('a@x.io', '10.0.7.1')).toMatchObject({ refused: true });
+    expect(await limiter.begin('a@x.io', '5.5.5.5')).toMatchObject({ refused: true });
+    // the owner's device, from anywhere: no wait, no refusal
+    for (const address of ['5.5.5.5', '10.0.7.2', '10.0.7.3']) {
+      const decision = await limiter.begin('a@x.io', address, OWNER_DEVICE);
+      expect(decision).toMatchObject({ refused: false, attempt: { waitMs: 0, knownDevice: true } });
+    }
+  });
+
+  it('refuses a known device for the window after its own 5 failures; the device of another account is unknown here', async () => {
+    const { clock, limiter } = throttle();
+    const first = await limiter.begin('a@x.io', '5.5.5.6');
+    if (first.refused) throw new Error('refused');
+    await first.attempt.succeeded(OWNER_DEVICE);
+    for (let i = 0; i < 5; i++) waitOf(await limiter.begin('a@x.io', `10.0.8.${i}`, OWNER_DEVICE));
+    clock.advance(MINUTE);
+    expect(await limiter.begin('a@x.io', '10.0.8.9', OWNER_DEVICE)).toEqual({
+      refused: true,
+      retryAfterMs: 14 * MINUTE,
+    });
+    // known for a@x.io only: for b@x.io it is one more unknown device
+    expect(await limiter.begin('b@x.io', '10.0.8.9', OWNER_DEVICE)).toMatchObject({
+      refused: false,
+      attempt: { knownDevice: false },
+    });
+  });
+
+  it('forgets a device that has not logged in for 90 days', async () => {
+    const { clock, limiter } = throttle();
+    const first = await limiter.begin('a@x.io', '5.5.5.7');
+    if (first.refused) throw new Error('refused');
+    await first.attempt.succeeded(OWNER_DEVICE);
+    clock.advance(LOGIN_LIMITS.knownDeviceMs - 1);
+    expect(await limiter.begin('a@x.io', '5.5.5.7', OWNER_DEVICE)).toMatchObject({
+      attempt: { knownDevice: true },
+    });
+    clock.advance(1);
+    expect(await limiter.begin('a@x.io', '5.5.5.7', OWNER_DEVICE)).toMatchObject({
+      attempt: { knownDevice: false },
+    });
   });
 });
 

@@ -11,8 +11,9 @@ import {
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { LOGIN_PATH } from '../../http/families.ts';
+import { noStore } from '../../http/no-store.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
-import { clearSessionCookie, setSessionCookie } from './cookie.ts';
+import { clearSessionCookie, deviceCookieOf, setDeviceCookie, setSessionCookie } from './cookie.ts';
 import { sessionOf } from './guard.ts';
 import type { AuthService } from './service.ts';
 
@@ -22,20 +23,26 @@ const LOGIN_BODY_LIMIT = 16 * 1024;
 export function authRoutes(root: FastifyInstance, auth: AuthService): void {
   const app = root.withTypeProvider<ZodTypeProvider>();
   const login = { body: loginRequestSchema, response: { 200: loginResponseSchema } };
-  app.post(LOGIN_PATH, { bodyLimit: LOGIN_BODY_LIMIT, schema: login }, async (request, reply) => {
-    const body = request.body;
-    const result = await auth.login({
-      userName: body.user_name,
-      password: body.password,
-      address: request.ip,
-    });
-    setSessionCookie(reply, result.sessionToken, result.ttlSeconds);
-    return { status: 0, msg: 'Login successful', data: [result.user] };
-  });
+  app.post(
+    LOGIN_PATH,
+    { onRequest: noStore, bodyLimit: LOGIN_BODY_LIMIT, schema: login },
+    async (request, reply) => {
+      const body = request.body;
+      const result = await auth.login({
+        userName: body.user_name,
+        password: body.password,
+        address: request.ip,
+        deviceToken: deviceCookieOf(request),
+      });
+      setSessionCookie(reply, result.sessionToken, result.ttlSeconds);
+      setDeviceCookie(reply, result.deviceToken, result.deviceTtlSeconds);
+      return { status: 0, msg: 'Login successful', data: [result.user] };
+    },
+  );
 
   app.post(
     '/user/api/v1/account/logout',
-    { preHandler: app.requireSession },
+    { onRequest: noStore, preHandler: app.requireSession },
     async (request, reply) => {
       await auth.logout(sessionOf(request));
       clearSessionCookie(reply);
@@ -46,7 +53,7 @@ export function authRoutes(root: FastifyInstance, auth: AuthService): void {
   const sessionAnswer = { response: { 200: envelopeSchema(sessionInfoSchema) } };
   app.get(
     '/user/api/v1/account/session',
-    { preHandler: app.requireSession, schema: sessionAnswer },
+    { onRequest: noStore, preHandler: app.requireSession, schema: sessionAnswer },
     async (request) => {
       const session = sessionOf(request);
       const info: SessionInfo = { userId: session.userId, userName: session.email };
@@ -60,7 +67,7 @@ export function authRoutes(root: FastifyInstance, auth: AuthService): void {
   };
   app.get(
     '/user/api/v1/account/trader',
-    { preHandler: app.requireSession, schema: traderCall },
+    { onRequest: noStore, preHandler: app.requireSession, schema: traderCall },
     async (request) => {
       const trader = await app.requireTrader(request, request.query);
       const info: TraderInfo = {

@@ -27,6 +27,10 @@ export type LoginResult = {
   /** Seconds the session lives. */
   ttlSeconds: number;
   user: User;
+  /** The device cookie's value: this device is now a known device of the account. */
+  deviceToken: string;
+  /** Seconds the device stays known after this login (the device cookie's Max-Age). */
+  deviceTtlSeconds: number;
 };
 
 export type SessionCheck = {
@@ -59,16 +63,19 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
   const tradersSeen = new IdentityCache<{ sessionId: number; trader: TraderRow }>(IDENTITY_TTL_MS);
 
   /**
-   * Checks the password (limited per account and address, slowed per account: login-limits.ts) and opens a session with a
-   * fresh token for every trading account of the user.
+   * Checks the password (limited per device, account and address: login-limits.ts) and
+   * opens a session with a fresh token for every trading account of the user.
    */
   async function login(input: {
     userName: string;
     password: string;
     address: string;
+    /** The device cookie the request carried, if any (login-limits.ts: known devices). */
+    deviceToken?: string | undefined;
   }): Promise<LoginResult> {
     const email = normalizeEmail(input.userName);
-    const decision = await limiter.begin(email, input.address);
+    const device = looksLikeToken(input.deviceToken) ? input.deviceToken : undefined;
+    const decision = await limiter.begin(email, input.address, device);
     if (decision.refused) {
       const { retryAfterMs } = decision;
       throw new RateLimitedError(rateLimitMessage(retryAfterMs), Math.ceil(retryAfterMs / 1000));
@@ -84,7 +91,9 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
     if (!(await verifyPassword(input.password, user.passwordHash))) {
       throw new InvalidCredentialsError();
     }
-    await attempt.succeeded();
+    // the device keeps its cookie (one per browser, for every account logged in from it)
+    const deviceToken = device ?? newToken();
+    await attempt.succeeded(deviceToken);
 
     const traders = await listTraders(db, user.id);
     const issued = traders.map((trader) => ({ trader, token: newToken() }));
@@ -105,7 +114,8 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
       user,
       issued.map(({ trader, token }) => toTraderView(trader, token)),
     );
-    return { sessionToken, ttlSeconds, user: view };
+    const deviceTtlSeconds = Math.floor(limiter.limits.knownDeviceMs / 1000);
+    return { sessionToken, ttlSeconds, user: view, deviceToken, deviceTtlSeconds };
   }
 
   /**

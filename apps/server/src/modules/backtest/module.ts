@@ -8,6 +8,7 @@ import {
   createStrategyService,
   type StrategyService,
 } from '../strategy/service.ts';
+import type { StrategyLimits } from '../strategy/limits.ts';
 import { LogHub, type LogSocketLimits } from './log-hub.ts';
 import { backtestRoutes } from './routes.ts';
 import { SandboxPool } from './sandbox/pool.ts';
@@ -33,6 +34,8 @@ export type BacktestModuleOptions = {
   logSockets?: LogSocketLimits;
   /** Bounds of saved results (a result's size, a user's total); defaults when absent. */
   results?: { maxBytes?: number; quotaBytes?: number };
+  /** Bounds of one user's strategies (count, versions, bytes); defaults when absent. */
+  strategyLimits?: StrategyLimits;
   /** Origins besides the page's own that may open the log socket (PUBLIC_ORIGIN). */
   publicOrigins?: readonly string[];
   /** The node's broker: printed lines reach log sockets on every node (none: this node's). */
@@ -78,6 +81,7 @@ export function registerBacktest(
     service.findRun,
     resultLimits,
     service.storedFor,
+    options.strategyLimits,
   );
   backtestRoutes(app, service, logs, sandbox, options.publicOrigins);
   strategyRoutes(app, strategies, resultLimits.maxBytes);

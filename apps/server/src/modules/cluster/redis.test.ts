@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InProcessBroker, type Publication } from '../gateway/broker.ts';
 import { MarketData } from '../market/market-data.ts';
 import { MarketFeed } from '../market/feed.ts';
+import { LoginThrottle } from '../auth/login-limits.ts';
 import { MemoryRateLimitStore } from '../auth/rate-limit-store.ts';
 import { PinRelay } from './pin-relay.ts';
 import { SharedQuotes } from './quotes.ts';
@@ -100,6 +101,26 @@ describe.skipIf(!HAS_REDIS)('a cluster over Redis', () => {
     await b.clear(key);
     expect(await a.events(key, 1600, 500)).toEqual([]);
     expect(await a.takeTurn(key, 2000, 100, 150)).toBe(2000);
+  });
+
+  it('knows a device that logged in on one node on every other node', async () => {
+    const at = Date.now();
+    const now = () => at;
+    const nodeA = new LoginThrottle(new RedisRateLimitStore(await node()), now);
+    const nodeB = new LoginThrottle(new RedisRateLimitStore(await node()), now);
+    const email = `owner-${at}@x.io`;
+    const device = `device-${at}`;
+    const first = await nodeA.begin(email, '10.5.0.1');
+    if (first.refused) throw new Error('refused');
+    await first.attempt.succeeded(device);
+    // guesses through both nodes fill the account's queue
+    for (let i = 0; i < 12; i++) await [nodeA, nodeB][i % 2]?.begin(email, `10.5.1.${i}`);
+    expect(await nodeB.begin(email, '10.5.2.1')).toMatchObject({ refused: true });
+    // the owner's device goes straight in on the other node
+    expect(await nodeB.begin(email, '10.5.2.2', device)).toMatchObject({
+      refused: false,
+      attempt: { waitMs: 0, knownDevice: true },
+    });
   });
 
   it('asks the active feed for a test pin, and answers 503 when no feed answers', async () => {

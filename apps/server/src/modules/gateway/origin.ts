@@ -7,33 +7,55 @@ import type { FastifyRequest } from 'fastify';
  * rewrites `Host`). Any other origin is another site's page using the visitor's cookie.
  */
 export function isAllowedOrigin(
-  request: Pick<FastifyRequest, 'headers'>,
+  request: Pick<FastifyRequest, 'headers' | 'protocol'>,
   publicOrigins: readonly string[],
 ): boolean {
   const origin = request.headers.origin;
   if (origin === undefined) return true;
-  return isOwnOrigin(origin, request.headers.host, publicOrigins);
+  return isOwnOrigin(origin, request, publicOrigins);
 }
 
 /**
- * Whether `origin` (an `Origin` header, or the origin of a `Referer`) is this site: its host
- * is the request's `Host`, or it is one of the configured public origins.
+ * The request's own origin: its scheme (`request.protocol`: the connection's, or a
+ * `TRUST_PROXY` proxy's `X-Forwarded-Proto`) and its `Host`; null without a usable `Host`.
+ */
+export function requestOrigin(
+  request: Pick<FastifyRequest, 'headers' | 'protocol'>,
+): string | null {
+  const host = request.headers.host;
+  if (host === undefined || host === '') return null;
+  try {
+    const url = new URL(`${request.protocol}://${host}`);
+    // a Host with a path, a user or a query is not a host
+    const bare = url.pathname === '/' && url.search === '' && url.hash === '';
+    return bare && url.username === '' && url.password === '' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Whether `origin` (an `Origin` header, or the origin of a `Referer`) is this site: the
+ * whole origin (scheme, host and port) is the request's own (`requestOrigin`), or it is one
+ * of the configured public origins. `https://` of the page's `http://` host and port is
+ * another origin, and so is another port.
  */
 export function isOwnOrigin(
   origin: string,
-  hostHeader: string | undefined,
+  request: Pick<FastifyRequest, 'headers' | 'protocol'>,
   publicOrigins: readonly string[],
 ): boolean {
   if (publicOrigins.includes(origin)) return true;
-  let host: string;
+  let normalized: string;
   try {
     const url = new URL(origin);
     if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
-    host = url.host;
+    normalized = url.origin;
   } catch {
     return false; // "null" (sandboxed frames, file://) and garbage
   }
-  return host !== '' && host === hostHeader?.toLowerCase();
+  const own = requestOrigin(request);
+  return own !== null && normalized === own;
 }
 
 /** A public origin setting (`https://trade.example.com`): its normalized origin, or null. */

@@ -1,7 +1,5 @@
 import {
-  MAX_STRATEGIES_PER_USER,
   keepsReplacedCode,
-  MAX_STRATEGY_VERSIONS,
   codeLineCount,
   codePreview,
   isReservedStrategyName,
@@ -20,6 +18,7 @@ import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { BacktestRunRow } from '../../db/schema.ts';
 import { findRun as findStoredRun, type NewRun } from '../backtest/store.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
+import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './limits.ts';
 import {
   countStrategies,
   deleteResult,
@@ -36,6 +35,9 @@ import {
   listStrategies,
   listVersions,
   lockUserResults,
+  lockUserStrategies,
+  pruneOldestVersionsFor,
+  storedStrategyBytes,
   pruneAutomaticResults,
   pruneAutomaticResultsFor,
   resultDeals,
@@ -105,6 +107,11 @@ export type ResultLimits = {
 
 export const DEFAULT_RESULT_LIMITS: ResultLimits = { maxBytes: 8 * MIB, quotaBytes: 64 * MIB };
 
+/** The refusal of a new strategy past the count. */
+export function msgTooManyStrategies(max: number): string {
+  return `Too many strategies (at most ${max}); delete one first`;
+}
+
 /** Runs kept automatically per strategy (older automatic ones are pruned; saved ones stay). */
 export const AUTOMATIC_RESULTS_PER_STRATEGY = 50;
 
@@ -147,6 +154,7 @@ export function createStrategyService(
   limits: ResultLimits = DEFAULT_RESULT_LIMITS,
   /** Waits for the user's runs being stored, which join their run history. */
   runsStoredFor: (userId: number) => Promise<void> = () => Promise.resolve(),
+  strategyLimits: StrategyLimits = DEFAULT_STRATEGY_LIMITS,
 ) {
   const seconds = () => Math.floor(now() / 1000);
 
@@ -171,6 +179,31 @@ export function createStrategyService(
     return total - freed + sizeBytes;
   }
 
+  /**
+   * Room for a save in the user's strategy storage, inside the caller's transaction (which
+   * holds the user's strategies lock): the code after the save must fit the quota (else 422,
+   * nothing changed); versions give way, oldest first, of any strategy. Returns whether the
+   * replaced code (`keptBytes`, 0 for none) may still be kept as a version.
+   */
+  async function makeStrategyRoom(
+    tx: Db,
+    userId: number,
+    change: { removedBytes: number; addedBytes: number; keptBytes: number },
+  ): Promise<boolean> {
+    const quota = strategyLimits.quotaBytes;
+    const stored = await storedStrategyBytes(tx, userId);
+    const code = stored.code - change.removedBytes + change.addedBytes;
+    if (code > quota) {
+      throw new QuotaExceededError(
+        `Strategies would take ${formatMiB(code)} of your ${formatMiB(quota)}; delete strategies you no longer need first`,
+      );
+    }
+    const over = code + stored.versions + change.keptBytes - quota;
+    if (over <= 0) return true;
+    const freed = await pruneOldestVersionsFor(tx, userId, over);
+    return code + stored.versions - freed + change.keptBytes <= quota;
+  }
+
   async function ownStrategy(userId: number, name: string): Promise<StrategyRow> {
     const row = await findStrategy(db, userId, name);
     if (!row) throw new NotFoundError(`Strategy not found: ${name}`);
@@ -185,8 +218,9 @@ export function createStrategyService(
     /**
      * create: true → a new strategy or 409; otherwise insert or replace the code. Replacing
      * changed code keeps the old code as a version when it had settled or the save asks for it
-     * (keepsReplacedCode; the newest MAX_STRATEGY_VERSIONS stay), in the same transaction;
-     * blank code over non-blank code needs allow_empty.
+     * (keepsReplacedCode; the newest `versionsPerStrategy` stay), in the same transaction;
+     * blank code over non-blank code needs allow_empty. The user's strategies are bounded in
+     * count and in bytes (`strategyLimits`): versions give way to code, oldest first.
      */
     async save(
       userId: number,
@@ -197,20 +231,28 @@ export function createStrategyService(
     ): Promise<StrategyView & { created: boolean }> {
       if (isReservedStrategyName(request.name)) throw new BadRequestError(MSG_DEFAULT_READ_ONLY);
       const at = seconds();
+      const addedBytes = Buffer.byteLength(request.code);
       return db.transaction(async (tx) => {
+        await lockUserStrategies(tx, userId);
         const replace = async (existing: StrategyRow) => {
           if (request.create) throw new ConflictError(`Strategy already exists: ${request.name}`);
           if (wouldBlankSavedCode(existing.code, request.code) && !request.allow_empty) {
             throw new BadRequestError(msgBlankRefused(existing.name));
           }
-          if (
+          const existingBytes = Buffer.byteLength(existing.code);
+          const keeps =
             existing.code !== request.code &&
             keepsReplacedCode(
               existing.updatedAt,
               at,
               Boolean(request.keep_version || request.allow_empty),
-            )
-          ) {
+            );
+          const room = await makeStrategyRoom(tx, userId, {
+            removedBytes: existingBytes,
+            addedBytes,
+            keptBytes: keeps ? existingBytes : 0,
+          });
+          if (keeps && room) {
             await keepVersion(
               tx,
               {
@@ -219,7 +261,7 @@ export function createStrategyService(
                 code: existing.code,
                 createdAt: existing.updatedAt,
               },
-              MAX_STRATEGY_VERSIONS,
+              strategyLimits.versionsPerStrategy,
             );
           }
           const updated = await updateStrategyCode(tx, existing.id, request.code, at);
@@ -229,11 +271,10 @@ export function createStrategyService(
 
         const existing = await findStrategyForUpdate(tx, userId, request.name);
         if (existing) return replace(existing);
-        if ((await countStrategies(tx, userId)) >= MAX_STRATEGIES_PER_USER) {
-          throw new BadRequestError(
-            `Too many strategies (at most ${MAX_STRATEGIES_PER_USER}); delete one first`,
-          );
+        if ((await countStrategies(tx, userId)) >= strategyLimits.maxStrategies) {
+          throw new BadRequestError(msgTooManyStrategies(strategyLimits.maxStrategies));
         }
+        await makeStrategyRoom(tx, userId, { removedBytes: 0, addedBytes, keptBytes: 0 });
         const inserted = await insertStrategy(tx, {
           userId,
           name: request.name,

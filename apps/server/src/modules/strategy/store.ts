@@ -281,6 +281,58 @@ export async function findResult(
   return row ?? null;
 }
 
+/** Bytes (UTF-8) of the user's strategies' code, and of their kept versions. */
+export async function storedStrategyBytes(
+  db: Db,
+  userId: number,
+): Promise<{ code: number; versions: number }> {
+  const [code] = await db
+    .select({ n: sql<number>`coalesce(sum(octet_length(${strategies.code})), 0)`.mapWith(Number) })
+    .from(strategies)
+    .where(eq(strategies.userId, userId));
+  const [versions] = await db
+    .select({
+      n: sql<number>`coalesce(sum(octet_length(${strategyVersions.code})), 0)`.mapWith(Number),
+    })
+    .from(strategyVersions)
+    .where(eq(strategyVersions.userId, userId));
+  return { code: code?.n ?? 0, versions: versions?.n ?? 0 };
+}
+
+/**
+ * Deletes the user's oldest versions (of any strategy) until `bytes` are freed or none is
+ * left; returns the bytes freed.
+ */
+export async function pruneOldestVersionsFor(
+  tx: Db,
+  userId: number,
+  bytes: number,
+): Promise<number> {
+  const rows = await tx
+    .select({
+      id: strategyVersions.id,
+      bytes: sql<number>`octet_length(${strategyVersions.code})`.mapWith(Number),
+    })
+    .from(strategyVersions)
+    .where(eq(strategyVersions.userId, userId))
+    .orderBy(asc(strategyVersions.id));
+  const ids: number[] = [];
+  let freed = 0;
+  for (const row of rows) {
+    if (freed >= bytes) break;
+    ids.push(row.id);
+    freed += row.bytes;
+  }
+  if (ids.length > 0) await tx.delete(strategyVersions).where(inArray(strategyVersions.id, ids));
+  return freed;
+}
+
+/** Serializes one user's strategy saves (count and storage checks) until the transaction ends. */
+export async function lockUserStrategies(tx: Db, userId: number): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(${STRATEGIES_LOCK_CLASS}, ${userId})`);
+}
+const STRATEGIES_LOCK_CLASS = 0x5354; // 'ST'
+
 /** Keeps `code` as a version of the strategy and prunes all but the newest `keep` versions. */
 export async function keepVersion(
   tx: Db,

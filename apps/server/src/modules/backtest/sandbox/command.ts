@@ -194,7 +194,10 @@ export function bwrapCommand(
     layout.executable,
     ...layout.readOnly.flatMap((dir) => ['--ro-bind', dir, dir]),
     ...hostRootLinks(),
-    '--proc',
+    // no procfs at all, an empty /proc: a mounted one tells the host's CPUs, load, memory and
+    // uptime (/proc/cpuinfo, /proc/loadavg …) and, in /proc/self/mountinfo, the host paths
+    // of the bind mounts; neither Python nor the harness needs it
+    '--dir',
     '/proc',
     '--dev',
     '/dev',
