@@ -73,6 +73,10 @@ export type Config = {
   resultMaxBytes?: number;
   /** STRATEGY_RESULTS_QUOTA_MB: all saved results of one user together. */
   resultQuotaBytes?: number;
+  /** IMPORTS_MAX_PER_USER / IMPORT_ROWS_MAX_PER_USER: a user's imported instruments, and their bars together. */
+  importLimits?: { maxCount: number; maxRows: number };
+  /** BODY_WORKERS: threads that parse and validate large bodies off the event loop. */
+  bodyWorkers?: number;
   /** ROLES (or `--role`): what this process runs; every role when absent (modules/cluster). */
   roles?: Role[];
   /**
@@ -154,6 +158,9 @@ const envSchema = z.object({
   STRATEGY_RESULT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(8),
   STRATEGY_RESULTS_QUOTA_MB: z.coerce.number().int().min(1).max(65_536).default(64),
   BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
+  IMPORTS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  IMPORT_ROWS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000_000).default(2_000_000),
+  BODY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   ROLES: z.string().optional(),
   REDIS_URL: z
     .string()
@@ -319,6 +326,8 @@ export function loadConfig(
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,
     resultQuotaBytes: e.STRATEGY_RESULTS_QUOTA_MB * MIB,
+    importLimits: { maxCount: e.IMPORTS_MAX_PER_USER, maxRows: e.IMPORT_ROWS_MAX_PER_USER },
+    bodyWorkers: e.BODY_WORKERS,
     roles,
     redisUrl: e.REDIS_URL ?? null,
     databasePoolSize: e.DATABASE_POOL_SIZE,
