@@ -97,6 +97,14 @@ export function createImportService(db: Db, now: () => number, options: ImportOp
     return next;
   }
 
+  /**
+   * VACUUM after bars are deleted (PGlite has no autovacuum). It is housekeeping: the
+   * delete is done whatever it answers (PostgreSQL's autovacuum does it there anyway).
+   */
+  async function reclaim(): Promise<void> {
+    await vacuumBars(db).catch(() => undefined);
+  }
+
   async function checkLimits(userId: number, symbol: string, rows: number): Promise<void> {
     const usage = await importUsage(db, userId, symbol);
     if (usage.count + 1 > limits.maxCount) {
@@ -131,7 +139,7 @@ export function createImportService(db: Db, now: () => number, options: ImportOp
         await insertBars(db, staged.id, bars.slice(i, i + INSERT_BATCH));
       }
       const { row: published, replaced } = await publishImport(db, staged.id, symbol);
-      if (replaced) await vacuumBars(db);
+      if (replaced) await reclaim();
       return published;
     } catch (error) {
       await deleteInstrument(db, staged.id).catch(() => undefined);
@@ -154,7 +162,7 @@ export function createImportService(db: Db, now: () => number, options: ImportOp
       if (!(await deleteImport(db, userId, symbol)))
         throw new NotFoundError(`Unknown imported instrument: ${symbol}`);
       cache.delete(symbol);
-      await vacuumBars(db);
+      await reclaim();
     },
 
     bars,
