@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,browser` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,browser,neighbours` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
@@ -9,6 +9,7 @@ import { clusterReport, runClusterBench } from './cluster/run.ts';
 import { runFanout } from './fanout/run.ts';
 import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
+import { neighboursReport, runNeighboursBench } from './neighbours/run.ts';
 import { defaultSoakOptions, runSoak, SOAK_HEADER, soakVerdict } from './soak/run.ts';
 
 const args = new Map(
@@ -18,7 +19,7 @@ const args = new Map(
   }),
 );
 const only = new Set(
-  (args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,browser').split(','),
+  (args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,browser,neighbours').split(','),
 );
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -81,6 +82,10 @@ if (only.has('soak')) {
 if (only.has('live-runs')) {
   console.log('');
   for (const line of liveRunsReport(await runLiveRunsBench())) console.log(line);
+}
+if (only.has('neighbours')) {
+  console.log('');
+  for (const line of neighboursReport(await runNeighboursBench())) console.log(line);
 }
 if (only.has('browser')) {
   console.log('');

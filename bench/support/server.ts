@@ -53,7 +53,7 @@ export async function postJson(url: string, body: unknown, cookie?: string): Pro
 }
 
 /** Starts the local OpenAI-compatible test server; `base` is its `…/v1` URL. */
-async function startTestModel(): Promise<{ child: ChildProcess; base: string }> {
+export async function startTestModel(): Promise<{ child: ChildProcess; base: string }> {
   const test = await startChild(
     ['apps/server/src/test/openai-test-server.ts', '--port', '0'],
     {},

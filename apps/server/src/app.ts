@@ -7,6 +7,7 @@ import { installErrorHandlers } from './http/error-handler.ts';
 import { frameworkErrors } from './http/framework-errors.ts';
 import { installPathParamGuard } from './http/path-params.ts';
 import { installBodyParsers } from './http/body-parsers.ts';
+import { DEFAULT_BODY_WORKERS, createBodyWorkers } from './http/body-workers.ts';
 import { installCsrfGuard } from './http/csrf.ts';
 import { registerSecurityHeaders } from './http/security-headers.ts';
 import { registerOpenApi } from './http/openapi.ts';
@@ -38,7 +39,7 @@ import { REQUEST_ID_OPTIONS } from './modules/health/request-id.ts';
 import { MarketFeed } from './modules/market/feed.ts';
 import { MarketData } from './modules/market/market-data.ts';
 import { importRoutes } from './modules/market/imports/routes.ts';
-import { createImportService } from './modules/market/imports/service.ts';
+import { DEFAULT_IMPORT_LIMITS, createImportService } from './modules/market/imports/service.ts';
 import { marketRoutes } from './modules/market/routes.ts';
 import {
   localPins,
@@ -127,7 +128,9 @@ export async function buildApp({
     // cut: a client that promised 100 bytes and sent 5 does not hold its connection
     ...requestTimeouts(config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
   });
-  installBodyParsers(app);
+  const bodyWorkers = createBodyWorkers(config.bodyWorkers ?? DEFAULT_BODY_WORKERS);
+  app.addHook('onClose', () => bodyWorkers.close());
+  installBodyParsers(app, bodyWorkers);
   await registerSecurityHeaders(app, config.frameAncestors ?? []);
   installCsrfGuard(app, config.publicOrigins ?? []);
   await app.register(fastifyCookie);
@@ -187,7 +190,10 @@ export async function buildApp({
     marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
   });
-  const imports = createImportService(db, now);
+  const imports = createImportService(db, now, {
+    parseCsv: (csv) => bodyWorkers.csv(csv),
+    limits: config.importLimits ?? DEFAULT_IMPORT_LIMITS,
+  });
   const backtest = registerBacktest(app, {
     db,
     market,

@@ -79,6 +79,10 @@ export type Config = {
    * in count, versions kept per strategy, and bytes of all their code and versions together.
    */
   strategyLimits?: StrategyLimits;
+  /** IMPORTS_MAX_PER_USER / IMPORT_ROWS_MAX_PER_USER: a user's imported instruments, and their bars together. */
+  importLimits?: { maxCount: number; maxRows: number };
+  /** BODY_WORKERS: threads that parse and validate large bodies off the event loop. */
+  bodyWorkers?: number;
   /** ROLES (or `--role`): what this process runs; every role when absent (modules/cluster). */
   roles?: Role[];
   /**
@@ -182,6 +186,9 @@ const envSchema = z.object({
     .max(65_536)
     .default(DEFAULT_STRATEGY_LIMITS.quotaBytes / MIB),
   BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
+  IMPORTS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
+  IMPORT_ROWS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000_000).default(2_000_000),
+  BODY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
   ROLES: z.string().optional(),
   REDIS_URL: z
     .string()
@@ -355,6 +362,8 @@ export function loadConfig(
       versionsPerStrategy: e.STRATEGY_VERSIONS_KEPT,
       quotaBytes: e.STRATEGY_STORAGE_MB * MIB,
     },
+    importLimits: { maxCount: e.IMPORTS_MAX_PER_USER, maxRows: e.IMPORT_ROWS_MAX_PER_USER },
+    bodyWorkers: e.BODY_WORKERS,
     roles,
     redisUrl: e.REDIS_URL ?? null,
     databasePoolSize: e.DATABASE_POOL_SIZE,

@@ -6,6 +6,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import type { z } from 'zod';
+import { validatedBodies } from './body-workers.ts';
 import { parseInput } from './validate.ts';
 
 /*
@@ -102,6 +103,10 @@ export function installRouteSchemas(app: FastifyInstance): void {
       throw new Error(`${method} ${url}: route input schemas are zod schemas from @ct/domain`);
     }
     return (value: unknown) => {
+      // a large body already parsed and validated by the same schema in a body worker
+      if (typeof value === 'object' && value !== null && validatedBodies.has(value)) {
+        return { value };
+      }
       const result = schema.safeParse(value);
       return result.success ? { value: result.data } : { error: new Error('invalid input') };
     };

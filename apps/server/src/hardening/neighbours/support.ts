@@ -183,3 +183,45 @@ export async function whileHeavy<T>(
 
 /** Rounds a test asks for: a blocked event loop lets at most the first one through. */
 export const ROUNDS_WHILE_HEAVY = 3;
+
+/*
+ * Heavy payloads of the suite's tests (the bench builds its own: it imports no apps code).
+ */
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** A CSV file of `rows` minute bars from 2020-01-01 (about 50 bytes a row). */
+export function minuteCsv(rows: number): string {
+  const lines = ['Time,Open,High,Low,Close,Volume'];
+  const start = Date.UTC(2020, 0, 1);
+  for (let i = 0; i < rows; i++) {
+    const d = new Date(start + i * 60_000);
+    const close = (100 + Math.sin(i / 50) * 5).toFixed(2);
+    lines.push(
+      `${d.getUTCFullYear()}-${pad2(d.getUTCMonth() + 1)}-${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:00,${close},${close},${close},${close},${i % 1000}`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `count` minute bars from 2020-01-01 in the backtest body's shape. */
+export function minuteBars(count: number): Record<string, number | string>[] {
+  const start = Date.UTC(2020, 0, 1);
+  return Array.from({ length: count }, (_, i) => {
+    const d = new Date(start + i * 60_000);
+    const time = `${d.getUTCFullYear()}/${pad2(d.getUTCMonth() + 1)}/${pad2(d.getUTCDate())} ${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}:00`;
+    const close = 100 + Math.sin(i / 50) * 5;
+    return { Time: time, Open: close, High: close + 1, Low: close - 1, Close: close, Volume: 10 };
+  });
+}
+
+/** A strategy returning one closed trade per bar but the last: `bars - 1` records. */
+export const TRADE_EVERY_BAR = [
+  'def main(d):',
+  '    return [{"open_date": d[i][0], "close_date": d[i + 1][0], "open_price": d[i][6],',
+  '             "close_price": d[i + 1][6], "lots": 1, "status": "YES"} for i in range(len(d) - 1)]',
+  '',
+].join('\n');
+
+/** A strategy that trades nothing. */
+export const NO_TRADES = SMALL_STRATEGY;

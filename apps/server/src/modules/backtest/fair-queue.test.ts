@@ -99,3 +99,37 @@ describe('one user filling their share', () => {
     ws.close();
   }, 60_000);
 });
+
+describe('a body over the user’s slots', () => {
+  it('is refused before it is read or parsed: a malformed body gets the busy answer, not a 400', async () => {
+    const alices = [
+      run(alice, SLOW, 'alice-a'),
+      run(alice, SLOW, 'alice-a'),
+      run(alice, SLOW, 'alice-a'),
+    ];
+    await waitFor(() => t.app.services.backtest.sandbox.queuedCount() === 2, 10_000);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: '/api/backtest/code',
+      cookies: { ct_sid: alice.cookie },
+      headers: { 'content-type': 'application/json' },
+      payload: '{"code": "def main(d): return []", "historical_data": [', // never parsed
+    });
+    expect(refused.statusCode).toBe(200);
+    expect(refused.json()).toMatchObject({
+      run_id: null,
+      error: 'You already have 3 backtests running or waiting; wait for one to finish',
+      error_kind: 'busy',
+    });
+    // bob's body is his own: read, parsed and refused as malformed
+    const bobs = await t.app.inject({
+      method: 'POST',
+      url: '/api/backtest/code',
+      cookies: { ct_sid: bob.cookie },
+      headers: { 'content-type': 'application/json' },
+      payload: '{"code": ',
+    });
+    expect(bobs.statusCode).toBe(400);
+    for (const r of await Promise.all(alices)) expect(r.error).toBeNull();
+  }, 60_000);
+});

@@ -53,6 +53,23 @@ export class TooManyLogSocketsError extends AppError {
 /** A slow reader's socket is given this long to take its close frame, then destroyed. */
 const CLOSE_GRACE_MS = 1000;
 
+/** The answer of a run refused as busy before its body was read. */
+function busyResult(error: string): RunResult {
+  return {
+    symbol: '',
+    period: '',
+    bar_count: 0,
+    run_id: null,
+    deals: [],
+    performance: null,
+    error,
+    error_kind: 'busy',
+    logs: [],
+    elapsed_ms: 0,
+    strategy_ms: null,
+  };
+}
+
 function historicalBars(rows: readonly unknown[]): Bar[] {
   const converted = barsFromHistorical(rows);
   if (!converted.ok) throw new BadRequestError(converted.error);
@@ -70,9 +87,49 @@ export function backtestRoutes(
   const guard = { preHandler: app.requireSession };
   const checkOrigin = originGuard(publicOrigins);
 
+  // A user's body is admitted (or refused) by the user's backtest slots before it is read
+  // and parsed: a user cannot have more bodies in memory than backtests running and waiting.
+  const admitted = new Map<number, number>();
+  const limit = () => pool.settings.maxPerUser + pool.settings.maxQueuedPerUser;
+  const ADMITTED = Symbol('admitted backtest body');
+  type Admitted = FastifyRequest & { [ADMITTED]?: number };
+  const release = async (request: FastifyRequest) => {
+    const userId = (request as Admitted)[ADMITTED];
+    if (userId === undefined) return;
+    delete (request as Admitted)[ADMITTED];
+    const left = (admitted.get(userId) ?? 1) - 1;
+    if (left > 0) admitted.set(userId, left);
+    else admitted.delete(userId);
+  };
+  const admission = {
+    bodyLimit: BACKTEST_BODY_LIMIT,
+    config: { bodyInWorker: true },
+    preParsing: async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+      const session = await app.sessionIfAny(request);
+      if (!session) return payload; // the session guard refuses it, as before
+      const count = admitted.get(session.userId) ?? 0;
+      if (count >= limit()) {
+        // the service's 'busy' answer, without what only the unread body would tell
+        const refused = busyResult(
+          `You already have ${count} backtests running or waiting; wait for one to finish`,
+        );
+        const helper = request.routeOptions.url === RUN_HELPER_PATH;
+        await reply.send(
+          helper ? { success: false, reason: refused.error, data: refused } : refused,
+        );
+        return payload;
+      }
+      admitted.set(session.userId, count + 1);
+      (request as Admitted)[ADMITTED] = session.userId;
+      return payload;
+    },
+    onResponse: release,
+    onRequestAbort: release,
+  };
+
   app.post(
     '/api/backtest/code',
-    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT, schema: { body: backtestCodeRequestSchema } },
+    { ...guard, ...admission, schema: { body: backtestCodeRequestSchema } },
     async (request): Promise<RunResult> => {
       const body = request.body;
       const clientId = clientIdOf(body.client_id, 'client_id');
@@ -97,43 +154,39 @@ export function backtestRoutes(
   );
 
   const runHelper = { body: backtestRunRequestSchema };
-  app.post(
-    RUN_HELPER_PATH,
-    { ...guard, bodyLimit: BACKTEST_BODY_LIMIT, schema: runHelper },
-    async (request) => {
-      const body = request.body;
-      const clientId = clientIdOf(body.clientId, 'clientId');
-      const userId = sessionOf(request).userId;
-      let bars: Bar[];
-      let period: string;
-      if (body.historical_data && body.historical_data.length > 0) {
-        bars = historicalBars(body.historical_data);
-        period = parsePeriod(body.period) ?? body.period;
-      } else {
-        const loaded = await service.loadBars(
-          userId,
-          body.symbol,
-          body.period,
-          body.limit ?? DEFAULT_LOADED_BARS,
-        );
-        if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
-        bars = loaded.bars;
-        period = loaded.period;
-      }
-      const result = await service.run({
+  app.post(RUN_HELPER_PATH, { ...guard, ...admission, schema: runHelper }, async (request) => {
+    const body = request.body;
+    const clientId = clientIdOf(body.clientId, 'clientId');
+    const userId = sessionOf(request).userId;
+    let bars: Bar[];
+    let period: string;
+    if (body.historical_data && body.historical_data.length > 0) {
+      bars = historicalBars(body.historical_data);
+      period = parsePeriod(body.period) ?? body.period;
+    } else {
+      const loaded = await service.loadBars(
         userId,
-        clientId,
-        code: body.code,
-        filename: strategyFilename(body.filename),
-        bars,
-        symbol: body.symbol,
-        period,
-        strategyName: body.strategy_name ?? null,
-        initialCapital: body.initial_capital,
-      });
-      return { success: result.error === null, reason: result.error, data: result };
-    },
-  );
+        body.symbol,
+        body.period,
+        body.limit ?? DEFAULT_LOADED_BARS,
+      );
+      if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
+      bars = loaded.bars;
+      period = loaded.period;
+    }
+    const result = await service.run({
+      userId,
+      clientId,
+      code: body.code,
+      filename: strategyFilename(body.filename),
+      bars,
+      symbol: body.symbol,
+      period,
+      strategyName: body.strategy_name ?? null,
+      initialCapital: body.initial_capital,
+    });
+    return { success: result.error === null, reason: result.error, data: result };
+  });
 
   app.get<{ Params: { runId: string } }>('/api/backtest/runs/:runId', guard, async (request) => {
     const { runId } = request.params;

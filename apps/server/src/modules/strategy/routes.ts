@@ -111,6 +111,7 @@ export function strategyRoutes(
         ...guard,
         onRequest: refuseLargeBody,
         bodyLimit,
+        config: { bodyInWorker: true },
         schema: { body: saveResultRequestSchema },
       },
       async (request) => service.saveResult(sessionOf(request).userId, request.body),

@@ -15,6 +15,7 @@ export function importRoutes(root: FastifyInstance, imports: ImportService): voi
     {
       preHandler: app.requireSession,
       bodyLimit: IMPORT_BODY_LIMIT,
+      config: { bodyInWorker: true },
       schema: { body: csvImportRequestSchema },
     },
     async (request) => {

@@ -1,0 +1,77 @@
+import { parentPort } from 'node:worker_threads';
+import * as domain from '@ct/domain';
+import type { z } from 'zod';
+
+/*
+ * The body worker's thread (body-workers.ts starts it): parses a large JSON body and validates
+ * it with its route's domain schema, or parses a CSV file's bars, off the server's event loop.
+ * Answers go back by structured clone; bars as one transferred Float64Array.
+ */
+
+export type BodyTask =
+  | { id: number; kind: 'body'; schema: string; bytes: Uint8Array }
+  | { id: number; kind: 'csv'; text: string };
+
+export type BodyAnswer =
+  | { id: number; kind: 'body'; outcome: 'valid'; value: unknown }
+  | { id: number; kind: 'body'; outcome: 'invalid'; value: unknown }
+  /** Not plain JSON (a syntax error, a prototype key): the main thread's parser decides. */
+  | { id: number; kind: 'body'; outcome: 'main-thread' }
+  | { id: number; kind: 'csv'; ok: true; bars: Float64Array }
+  | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
+  | { id: number; kind: 'failed'; message: string };
+
+/** Keys Fastify's parser refuses (prototype poisoning): such bodies go back to it. */
+const POISON = /"(?:__proto__|constructor)"\s*:/;
+
+function schemaOf(name: string): z.ZodType {
+  const value = (domain as Record<string, unknown>)[name];
+  if (typeof value !== 'object' || value === null || !('safeParse' in value)) {
+    throw new Error(`no domain schema ${name}`);
+  }
+  return value as z.ZodType;
+}
+
+const decoder = new TextDecoder();
+
+function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] } {
+  if (task.kind === 'csv') {
+    const parsed = domain.parseOhlcvCsv(task.text);
+    if (!parsed.ok)
+      return { answer: { id: task.id, kind: 'csv', ok: false, error: parsed.error }, transfer: [] };
+    const bars = new Float64Array(parsed.bars.length * 6);
+    parsed.bars.forEach((bar, i) => {
+      bars.set([bar.time, bar.open, bar.high, bar.low, bar.close, bar.volume], i * 6);
+    });
+    return { answer: { id: task.id, kind: 'csv', ok: true, bars }, transfer: [bars.buffer] };
+  }
+  const text = decoder.decode(task.bytes);
+  if (POISON.test(text))
+    return { answer: { id: task.id, kind: 'body', outcome: 'main-thread' }, transfer: [] };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return { answer: { id: task.id, kind: 'body', outcome: 'main-thread' }, transfer: [] };
+  }
+  const result = schemaOf(task.schema).safeParse(raw);
+  return {
+    answer: result.success
+      ? { id: task.id, kind: 'body', outcome: 'valid', value: result.data }
+      : { id: task.id, kind: 'body', outcome: 'invalid', value: raw },
+    transfer: [],
+  };
+}
+
+parentPort?.on('message', (task: BodyTask) => {
+  try {
+    const { answer: reply, transfer } = answer(task);
+    parentPort?.postMessage(reply, transfer);
+  } catch (error) {
+    parentPort?.postMessage({
+      id: task.id,
+      kind: 'failed',
+      message: error instanceof Error ? error.message : String(error),
+    } satisfies BodyAnswer);
+  }
+});

@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildUser, loginAs } from '../test/factories.ts';
+import { createTestApp, type TestApp } from '../test/helpers.ts';
+import { BODY_WORKER_MIN_BYTES } from './body-workers.ts';
+
+/*
+ * Large bodies parsed and validated in a body worker answer exactly what the same body
+ * parsed on the event loop answers: good input, a schema refusal, malformed JSON and a
+ * prototype key. A small body (event loop) and a large one (worker) differing only in size
+ * are compared byte for byte.
+ */
+
+let t: TestApp;
+let cookie: string;
+beforeAll(async () => {
+  t = await createTestApp();
+  cookie = (await loginAs(t.app, await buildUser(t.db))).cookie;
+});
+afterAll(() => t.close());
+
+const send = (payload: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/market/imports',
+    cookies: { ct_sid: cookie },
+    headers: { 'content-type': 'application/json' },
+    payload,
+  });
+
+/** A CSV of daily rows, `rows` of them; about 30 bytes a row. */
+function csv(rows: number): string {
+  const lines = ['Date,Open,High,Low,Close,Volume'];
+  for (let i = 0; i < rows; i++) {
+    const d = new Date(Date.UTC(1990, 0, 1) + i * 86_400_000).toISOString().slice(0, 10);
+    lines.push(`${d},1,2,0.5,1.5,10`);
+  }
+  return lines.join('\n');
+}
+const LARGE_ROWS = Math.ceil((BODY_WORKER_MIN_BYTES * 1.5) / 30);
+
+describe('a large body in a body worker', () => {
+  it('answers good input as the event loop does', async () => {
+    const small = await send(JSON.stringify({ name: 'small', csv: csv(LARGE_ROWS).slice(0, 500) }));
+    expect(small.statusCode).toBe(200);
+    const large = await send(JSON.stringify({ name: 'large', csv: csv(LARGE_ROWS) }));
+    expect(large.statusCode).toBe(200);
+    expect(large.json()).toMatchObject({ name: 'large', bars: LARGE_ROWS, resolution: 'day' });
+  });
+
+  it('refuses a schema failure, malformed JSON and a prototype key with the same answers', async () => {
+    const padding = 'x'.repeat(BODY_WORKER_MIN_BYTES);
+    const pairs = [
+      [
+        JSON.stringify({ name: 'bad name!', csv: 'x' }),
+        JSON.stringify({ name: 'bad name!', csv: padding }),
+      ],
+      ['{"name": "a", "csv": "x"', `{"name": "a", "csv": "${padding}"`],
+      [
+        '{"name": "a", "csv": "x", "__proto__": {"polluted": true}}',
+        `{"name": "a", "csv": "${padding}", "__proto__": {"polluted": true}}`,
+      ],
+    ];
+    for (const [smallBody, largeBody] of pairs) {
+      const small = await send(smallBody as string);
+      const large = await send(largeBody as string);
+      expect(small.statusCode).toBe(400);
+      expect({ status: large.statusCode, body: large.body }).toEqual({
+        status: small.statusCode,
+        body: small.body,
+      });
+    }
+  });
+});

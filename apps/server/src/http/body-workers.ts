@@ -1,0 +1,137 @@
+import { Worker } from 'node:worker_threads';
+import * as domain from '@ct/domain';
+import type { Bar, CsvParseResult } from '@ct/domain';
+import type { BodyAnswer, BodyTask } from './body-worker.ts';
+
+/*
+ * Large bodies are parsed and validated off the event loop (docs/architecture.md, "Large
+ * bodies off the event loop"): a few threads of Node's own `worker_threads` (body-worker.ts),
+ * started on first use, each taking one task at a time from a shared queue. A thread that
+ * dies is replaced; its task fails.
+ */
+
+/** BODY_WORKERS when unset. */
+export const DEFAULT_BODY_WORKERS = 2;
+
+/** Bodies from this size on (bytes) go to a worker; smaller ones cost less than the trip. */
+export const BODY_WORKER_MIN_BYTES = 256 * 1024;
+
+/** A task before it is given its id. */
+type NewTask = BodyTask extends infer T ? (T extends BodyTask ? Omit<T, 'id'> : never) : never;
+
+type Pending = { resolve(answer: BodyAnswer): void; reject(error: Error): void };
+type Queued = { task: BodyTask; transfer: ArrayBuffer[]; pending: Pending };
+
+export type BodyWorkers = {
+  /** Parses JSON `bytes` and validates them with the domain schema named `schema`. */
+  body(bytes: Uint8Array, schema: string): Promise<Extract<BodyAnswer, { kind: 'body' }>>;
+  /** parseOhlcvCsv in a worker. */
+  csv(text: string): Promise<CsvParseResult>;
+  close(): Promise<void>;
+};
+
+const WORKER_URL = new URL('./body-worker-start.mjs', import.meta.url);
+
+export function createBodyWorkers(size: number): BodyWorkers {
+  const idle: Worker[] = [];
+  const all = new Set<Worker>();
+  const busy = new Map<Worker, Queued>();
+  const queue: Queued[] = [];
+  let nextId = 1;
+  let closed = false;
+
+  function spawn(): Worker {
+    const worker = new Worker(WORKER_URL, { execArgv: [] });
+    worker.unref();
+    all.add(worker);
+    worker.on('message', (reply: BodyAnswer) => {
+      const job = busy.get(worker);
+      busy.delete(worker);
+      if (job) {
+        if (reply.kind === 'failed') job.pending.reject(new Error(reply.message));
+        else job.pending.resolve(reply);
+      }
+      idle.push(worker);
+      pump();
+    });
+    worker.on('error', (error) => {
+      busy.get(worker)?.pending.reject(error);
+      busy.delete(worker);
+    });
+    worker.on('exit', () => {
+      all.delete(worker);
+      const at = idle.indexOf(worker);
+      if (at >= 0) idle.splice(at, 1);
+      const job = busy.get(worker);
+      busy.delete(worker);
+      job?.pending.reject(new Error('body worker exited'));
+      pump();
+    });
+    return worker;
+  }
+
+  function pump(): void {
+    while (!closed && queue.length > 0) {
+      let worker = idle.pop();
+      if (!worker && all.size < size) worker = spawn();
+      if (!worker) return;
+      const job = queue.shift() as Queued;
+      busy.set(worker, job);
+      worker.postMessage(job.task, job.transfer);
+    }
+  }
+
+  function submit(task: NewTask, transfer: ArrayBuffer[] = []): Promise<BodyAnswer> {
+    if (closed) return Promise.reject(new Error('body workers closed'));
+    return new Promise((resolve, reject) => {
+      queue.push({
+        task: { ...task, id: nextId++ } as BodyTask,
+        transfer,
+        pending: { resolve, reject },
+      });
+      pump();
+    });
+  }
+
+  return {
+    async body(bytes, schema) {
+      const own = new Uint8Array(bytes); // a copy of its own, handed over without another
+      const answer = await submit({ kind: 'body', schema, bytes: own }, [own.buffer]);
+      if (answer.kind !== 'body') throw new Error('unexpected body worker answer');
+      return answer;
+    },
+    async csv(text) {
+      const answer = await submit({ kind: 'csv', text });
+      if (answer.kind !== 'csv') throw new Error('unexpected body worker answer');
+      if (!answer.ok) return { ok: false, error: answer.error };
+      const flat = answer.bars;
+      const bars: Bar[] = new Array<Bar>(flat.length / 6);
+      for (let i = 0, j = 0; j < flat.length; i++, j += 6) {
+        bars[i] = {
+          time: flat[j] as number,
+          open: flat[j + 1] as number,
+          high: flat[j + 2] as number,
+          low: flat[j + 3] as number,
+          close: flat[j + 4] as number,
+          volume: flat[j + 5] as number,
+        };
+      }
+      return { ok: true, bars };
+    },
+    async close() {
+      closed = true;
+      for (const job of queue.splice(0)) job.pending.reject(new Error('body workers closed'));
+      await Promise.all([...all].map((worker) => worker.terminate()));
+    },
+  };
+}
+
+/** Bodies a worker validated: the route's validator takes them as they are. */
+export const validatedBodies = new WeakSet<object>();
+
+/** The name under which `@ct/domain` exports `schema`, or null. */
+export function domainSchemaName(schema: unknown): string | null {
+  if (schema === undefined || schema === null) return null;
+  for (const [name, value] of Object.entries(domain)) if (value === schema) return name;
+  return null;
+}
