@@ -57,8 +57,13 @@ beforeEach(() => {
   );
 });
 
-afterEach(() => {
+afterEach(async () => {
   cleanup();
+  // React flushes the unmount's passive effects in a scheduler task (setImmediate): let it
+  // run now, not after the file's last test, when jsdom's window is gone
+  if (!vi.isFakeTimers()) {
+    for (let i = 0; i < 2; i += 1) await new Promise((resolve) => setImmediate(resolve));
+  }
   // server state never leaks from one test into the next
   resetQueryClient();
   vi.restoreAllMocks();
