@@ -219,7 +219,12 @@ export function createBacktestService(deps: BacktestDeps) {
   }
 
   async function execute(
-    request: CheckRequest & { userId: number | null; clientId: string | null },
+    request: CheckRequest & {
+      userId: number | null;
+      clientId: string | null;
+      /** Runs in the user's share of the sandbox without streaming to their log socket. */
+      quiet?: boolean;
+    },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
     const rows = request.bars.map((bar) => [
@@ -234,16 +239,17 @@ export function createBacktestService(deps: BacktestDeps) {
     ]);
     try {
       const { userId, clientId } = request;
+      const publish = request.quiet ? null : userId;
       const outcome = await pool.run(
         { code: request.code, filename: request.filename, rows },
         (line) => {
           printed.push(line);
-          if (userId !== null) logs.publish(userId, clientId, line);
+          if (publish !== null) logs.publish(publish, clientId, line);
         },
         {
           owner: userId === null ? 'ai-tasks' : `user:${userId}`,
           onQueued: (position) => {
-            if (userId !== null) logs.publish(userId, clientId, queueLine(position));
+            if (publish !== null) logs.publish(publish, clientId, queueLine(position));
           },
         },
       );
@@ -257,6 +263,34 @@ export function createBacktestService(deps: BacktestDeps) {
       }
       throw error;
     }
+  }
+
+  async function checkAs(request: CheckRequest, userId: number | null): Promise<CheckResult> {
+    const printed: string[] = [];
+    const { outcome, failure: runFailure } = await execute(
+      { ...request, userId, clientId: null, quiet: true },
+      printed,
+    );
+    const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
+    if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
+    if (outcome?.kind !== 'result') {
+      return {
+        ok: false,
+        error: 'The strategy process ended without a result',
+        kind: 'strategy',
+        logs: printed,
+        elapsedMs,
+      };
+    }
+    const evaluated = evaluate(outcome, request);
+    if ('error' in evaluated) return { ok: false, ...evaluated, logs: printed, elapsedMs };
+    return {
+      ok: true,
+      ...evaluated,
+      conventions: conventionsOf(request.symbol),
+      logs: printed,
+      elapsedMs,
+    };
   }
 
   return {
@@ -349,31 +383,15 @@ export function createBacktestService(deps: BacktestDeps) {
      * `run`, plus the validated trades and the conventions the figures used.
      */
     async check(request: CheckRequest): Promise<CheckResult> {
-      const printed: string[] = [];
-      const { outcome, failure: runFailure } = await execute(
-        { ...request, userId: null, clientId: null },
-        printed,
-      );
-      const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
-      if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
-      if (outcome?.kind !== 'result') {
-        return {
-          ok: false,
-          error: 'The strategy process ended without a result',
-          kind: 'strategy',
-          logs: printed,
-          elapsedMs,
-        };
-      }
-      const evaluated = evaluate(outcome, request);
-      if ('error' in evaluated) return { ok: false, ...evaluated, logs: printed, elapsedMs };
-      return {
-        ok: true,
-        ...evaluated,
-        conventions: conventionsOf(request.symbol),
-        logs: printed,
-        elapsedMs,
-      };
+      return checkAs(request, null);
+    },
+
+    /**
+     * One optimisation trial: run exactly as `run` runs it (same sandbox, checks, deals and
+     * metrics), in the user's fair share of the sandbox, but not kept and not streamed.
+     */
+    async trial(request: CheckRequest & { userId: number }): Promise<CheckResult> {
+      return checkAs(request, request.userId);
     },
 
     /**
