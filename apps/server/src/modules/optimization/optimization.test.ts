@@ -271,7 +271,7 @@ describe('optimizations', () => {
 
   it.each([
     [{ params: { n9: { values: [1] } } }, 'params.n9: n9 is not a parameter of the strategy'],
-    [{ params: { n1: { min: 10, max: 5, step: 1 } } }, 'params.n1'],
+    [{ params: { n1: { min: 10, max: 5, step: 1 } } }, 'params.n1.max: max must be at least min'],
     [{ params: { n1: { min: 1, max: 5, step: 0 } } }, 'step must be above 0'],
     [
       { params: { n1: { min: 1, max: 100, step: 1 }, n2: { min: 1, max: 100, step: 1 } } },
