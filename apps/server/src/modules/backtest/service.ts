@@ -18,7 +18,12 @@ import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { LogHub } from './log-hub.ts';
-import { SandboxBusyError, SandboxUnavailableError, type SandboxPool } from './sandbox/pool.ts';
+import {
+  SandboxBusyError,
+  SandboxUnavailableError,
+  type SandboxPool,
+  type SandboxSession,
+} from './sandbox/pool.ts';
 import type { ProcessOutcome } from './sandbox/process.ts';
 import { formatBytes, formatSeconds } from './sandbox/settings.ts';
 import { findRun, insertRun, type NewRun } from './store.ts';
@@ -218,6 +223,19 @@ export function createBacktestService(deps: BacktestDeps) {
     };
   }
 
+  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
+    return bars.map((bar) => [
+      formatContractDate(bar.time),
+      symbol,
+      period,
+      bar.open,
+      bar.high,
+      bar.low,
+      bar.close,
+      bar.volume,
+    ]);
+  }
+
   async function execute(
     request: CheckRequest & {
       userId: number | null;
@@ -227,16 +245,7 @@ export function createBacktestService(deps: BacktestDeps) {
     },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = request.bars.map((bar) => [
-      formatContractDate(bar.time),
-      request.symbol,
-      request.period,
-      bar.open,
-      bar.high,
-      bar.low,
-      bar.close,
-      bar.volume,
-    ]);
+    const rows = rowsOf(request.bars, request.symbol, request.period);
     try {
       const { userId, clientId } = request;
       const publish = request.quiet ? null : userId;
@@ -267,10 +276,16 @@ export function createBacktestService(deps: BacktestDeps) {
 
   async function checkAs(request: CheckRequest, userId: number | null): Promise<CheckResult> {
     const printed: string[] = [];
-    const { outcome, failure: runFailure } = await execute(
-      { ...request, userId, clientId: null, quiet: true },
-      printed,
-    );
+    const executed = await execute({ ...request, userId, clientId: null, quiet: true }, printed);
+    return checked(request, executed, printed);
+  }
+
+  /** The result of a run in the sandbox: its failure, or its validated trades and figures. */
+  function checked(
+    request: CheckRequest,
+    { outcome, failure: runFailure }: { outcome: ProcessOutcome | null; failure: Failure | null },
+    printed: string[],
+  ): CheckResult {
     const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
     if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
     if (outcome?.kind !== 'result') {
@@ -393,6 +408,32 @@ export function createBacktestService(deps: BacktestDeps) {
     async trial(request: CheckRequest & { userId: number }): Promise<CheckResult> {
       return checkAs(request, request.userId);
     },
+
+    /**
+     * One trial in a warm interpreter (`SandboxPool.openSession` on `request`'s code without
+     * the PARAMS line and its rows): `update` then main(); checked and measured as `trial`.
+     */
+    async trialInSession(
+      session: SandboxSession,
+      request: CheckRequest & { userId: number },
+      update: string,
+    ): Promise<CheckResult> {
+      let executed: { outcome: ProcessOutcome | null; failure: Failure | null };
+      try {
+        const outcome = await session.next(update, { owner: `user:${request.userId}` });
+        executed = { outcome, failure: failureOf(outcome) };
+      } catch (error) {
+        if (error instanceof SandboxUnavailableError) {
+          executed = { outcome: null, failure: { error: error.message, kind: 'unavailable' } };
+        } else if (error instanceof SandboxBusyError) {
+          executed = { outcome: null, failure: { error: error.message, kind: 'busy' } };
+        } else throw error;
+      }
+      return checked(request, executed, []);
+    },
+
+    /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */
+    rowsOf,
 
     /**
      * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or

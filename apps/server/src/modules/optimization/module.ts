@@ -33,6 +33,7 @@ export function registerOptimization(
   const service = createOptimizationService({
     db: deps.db,
     backtest: deps.backtest.service,
+    pool: deps.backtest.sandbox,
     now: deps.now,
     settings,
     notify: () => worker?.notify(),
@@ -40,6 +41,7 @@ export function registerOptimization(
   optimizationRoutes(app, service);
   app.addHook('onClose', async () => {
     await worker?.stop();
+    service.closeSessions();
   });
   return {
     service,

@@ -1,5 +1,5 @@
 import { trialPerformance, withParamValues, type Deal, type Performance } from '@ct/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawQuery } from '../../db/raw.ts';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -167,6 +167,37 @@ describe('optimizations', () => {
         .slice(1, 3)
         .map((trial) => trial.params),
     );
+  }, 300_000);
+
+  it('trials reuse warm interpreters of their optimisation, and a failed trial is kept with its error while the others go on', async () => {
+    const pool = t.app.services.backtest.sandbox;
+    const opened = vi.spyOn(pool, 'openSession');
+    const single = vi.spyOn(pool, 'run');
+    const failing = SMA.replace(
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]',
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]\n    if n1 == 7:\n        raise ValueError("n1 seven")',
+    );
+    const id = await start({
+      code: failing,
+      params: { n1: { min: 4, max: 9, step: 1 }, n2: { values: [20] } },
+      method: 'grid',
+    });
+    const done = await finished(id);
+    opened.mockRestore();
+    single.mockRestore();
+    expect(done.status).toBe('COMPLETED');
+    expect(done.trials.map((trial) => trial.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'failed',
+      'done',
+      'done',
+    ]);
+    expect(done.trials[3]?.error).toContain('ValueError: n1 seven');
+    // six trials, at most one interpreter per trial running at once, none started per trial
+    expect(opened.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(single).not.toHaveBeenCalled();
   }, 300_000);
 
   it('the random method honours max_trials and gives the same trials for the same seed', async () => {

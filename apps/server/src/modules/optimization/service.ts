@@ -36,6 +36,7 @@ import { rawQuery, type SqlRow } from '../../db/raw.ts';
 import { optimizations, strategies, type OptimizationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import type { SandboxPool, SandboxSession } from '../backtest/sandbox/pool.ts';
 import type { BacktestService } from '../backtest/service.ts';
 import { cancelBatch, deleteBatch, enqueueJobs, finishJob, type NewJob } from '../jobs/store.ts';
 import type { JobContext } from '../jobs/worker.ts';
@@ -58,6 +59,8 @@ type Stage = 'main' | `is:${number}` | `oos:${number}`;
 export type OptimizationDeps = {
   db: Db;
   backtest: BacktestService;
+  /** The sandbox: warm interpreters per optimisation and stage (trials reuse them). */
+  pool: SandboxPool;
   now: () => number;
   settings: OptimizationSettings;
   /** Wakes this node's trial worker (trials were added). */
@@ -103,6 +106,37 @@ export function createOptimizationService(deps: OptimizationDeps) {
   const { db, backtest, now, settings } = deps;
   /** Optimisations whose code and bars this process holds (trials of one read them once). */
   const cache = new Map<string, Loaded>();
+  /**
+   * Warm interpreters not running a trial, by optimisation and stage (the bars differ by
+   * stage): a trial takes one of its own optimisation's, never another's. At most
+   * `settings.concurrency` wait; the oldest is closed when another is put back.
+   */
+  const idleSessions: { key: string; session: SandboxSession }[] = [];
+
+  function takeSession(key: string): SandboxSession | null {
+    for (let i = idleSessions.length - 1; i >= 0; i--) {
+      const entry = idleSessions[i];
+      if (entry?.key !== key) continue;
+      idleSessions.splice(i, 1);
+      if (entry.session.alive) return entry.session;
+      entry.session.close();
+    }
+    return null;
+  }
+
+  function putSession(key: string, session: SandboxSession): void {
+    if (!session.alive) return;
+    idleSessions.push({ key, session });
+    while (idleSessions.length > Math.max(1, settings.concurrency))
+      idleSessions.shift()?.session.close();
+  }
+
+  function closeSessions(optimization: string): void {
+    for (let i = idleSessions.length - 1; i >= 0; i--) {
+      if (idleSessions[i]?.key.startsWith(`${optimization}:`))
+        idleSessions.splice(i, 1)[0]?.session.close();
+    }
+  }
 
   async function codeOf(
     userId: number,
@@ -185,15 +219,40 @@ export function createOptimizationService(deps: OptimizationDeps) {
     const list: StrategyParam[] = declared.ok ? declared.params : [];
     const bars = barsOfStage(loaded, stage);
     // the trial's PARAMS line runs in the module after it loaded, before main (params.ts)
-    const code = `${loaded.code}\n${paramsUpdateStatement(list, params)}\n`;
-    const result = await backtest.trial({
+    const update = paramsUpdateStatement(list, params);
+    const request = {
       userId: loaded.row.userId,
-      code,
       filename: `${loaded.row.strategyName ?? 'strategy'}.py`,
       bars,
       symbol: loaded.row.symbol,
       period: loaded.row.period,
-    });
+    };
+    let result;
+    if (settings.warm) {
+      const key = `${loaded.row.id}:${stage}`;
+      let session = takeSession(key);
+      try {
+        session ??= await deps.pool.openSession({
+          code: loaded.code,
+          filename: request.filename,
+          rows: backtest.rowsOf(bars, request.symbol, request.period),
+        });
+      } catch {
+        session = null; // the sandbox cannot run: the plain trial says why
+      }
+      if (session) {
+        try {
+          result = await backtest.trialInSession(
+            session,
+            { ...request, code: loaded.code },
+            update,
+          );
+        } finally {
+          putSession(key, session);
+        }
+      }
+    }
+    result ??= await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
     if (!result.ok) return { ok: false as const, error: result.error };
     const performance = trialPerformance(result.deals, result.performance);
     const curve = equityCurve(bars, result.trades, result.conventions);
@@ -683,6 +742,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
           await cancelBatch(tx, id, now());
         });
       }
+      closeSessions(id);
       const after = await owned(userId, id);
       return { id, status: after.status, progress: progressOf(after) };
     },
@@ -697,6 +757,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
           .where(and(eq(optimizations.id, id), eq(optimizations.userId, userId)));
       });
       cache.delete(id);
+      closeSessions(id);
       return { deleted: id };
     },
 
@@ -712,6 +773,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
           )
         : [];
       if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) {
+        closeSessions(payload.optimization);
         await finishJob(db, job.id, owner, 'done', now());
         return;
       }
@@ -735,6 +797,11 @@ export function createOptimizationService(deps: OptimizationDeps) {
         payload,
         outcome.ok ? outcome : { ok: false, error: outcome.error },
       );
+    },
+
+    /** Closes the warm interpreters (the worker stops). */
+    closeSessions(): void {
+      for (const entry of idleSessions.splice(0)) entry.session.close();
     },
 
     /** A trial whose workers kept dying: kept as failed. */

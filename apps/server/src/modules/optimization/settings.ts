@@ -16,6 +16,11 @@ export type OptimizationSettings = {
   pollMs: number;
   /** Claims of one trial before it is kept as failed (its workers kept dying). */
   maxAttempts: number;
+  /**
+   * Trials reuse a warm interpreter of their optimisation (code loaded and bars sent once);
+   * false: a fresh sandbox process per trial, as a backtest.
+   */
+  warm: boolean;
 };
 
 export const DEFAULT_OPTIMIZATION_SETTINGS: OptimizationSettings = {
@@ -27,6 +32,7 @@ export const DEFAULT_OPTIMIZATION_SETTINGS: OptimizationSettings = {
   leaseMs: 30_000,
   pollMs: 1000,
   maxAttempts: 3,
+  warm: true,
 };
 
 /** The queue of the trials (modules/jobs). */
