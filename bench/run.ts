@@ -1,5 +1,5 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,browser,neighbours` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
@@ -8,6 +8,7 @@ import { browserReport, runBrowserBench } from './browser/run.ts';
 import { clusterReport, runClusterBench } from './cluster/run.ts';
 import { runFanout } from './fanout/run.ts';
 import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
+import { optimizeReport, runOptimizeBench } from './optimize/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
 import { neighboursReport, runNeighboursBench } from './neighbours/run.ts';
 import { defaultSoakOptions, runSoak, SOAK_HEADER, soakVerdict } from './soak/run.ts';
@@ -19,7 +20,9 @@ const args = new Map(
   }),
 );
 const only = new Set(
-  (args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,browser,neighbours').split(','),
+  (
+    args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours'
+  ).split(','),
 );
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
@@ -59,6 +62,10 @@ if (only.has('cluster')) {
 if (only.has('backtest')) {
   console.log('');
   printBacktestBench(await runBacktestBench());
+}
+if (only.has('optimize')) {
+  console.log('');
+  for (const line of optimizeReport(await runOptimizeBench())) console.log(line);
 }
 if (only.has('ai')) {
   console.log('');

@@ -20,6 +20,7 @@ import type { Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerAi, type AiModule } from './modules/ai/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
+import { registerOptimization, type OptimizationModule } from './modules/optimization/module.ts';
 import { registerCharts } from './modules/charts/module.ts';
 import { registerLiveRuns, type LiveRunsModule } from './modules/live-runs/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
@@ -78,6 +79,7 @@ export type Services = {
   backtest: BacktestModule;
   ai: AiModule;
   liveRuns: LiveRunsModule;
+  optimization: OptimizationModule;
 };
 
 declare module 'fastify' {
@@ -225,7 +227,24 @@ export async function buildApp({
     now,
     settings: config.liveRuns,
   });
-  app.decorate('services', { market, feed, broker, hub, trading, backtest, ai, liveRuns });
+  // parameter optimisation; main.ts starts the trial worker in the worker role
+  const optimization = registerOptimization(app, {
+    db,
+    backtest,
+    now,
+    settings: config.optimization,
+  });
+  app.decorate('services', {
+    market,
+    feed,
+    broker,
+    hub,
+    trading,
+    backtest,
+    ai,
+    liveRuns,
+    optimization,
+  });
   app.addHook('onClose', async () => {
     feed.stop();
     stopListening();

@@ -17,6 +17,7 @@ import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
 import { normalizeOrigin } from './modules/gateway/origin.ts';
 import type { LiveRunSettings } from './modules/live-runs/settings.ts';
 import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './modules/strategy/limits.ts';
+import type { OptimizationSettings } from './modules/optimization/settings.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -92,6 +93,8 @@ export type Config = {
   redisUrl?: string | null;
   /** LIVE_RUN_*: the bounds of forward tests on paper (modules/live-runs/settings.ts). */
   liveRuns?: Partial<LiveRunSettings>;
+  /** OPTIMIZATION_*: the bounds of parameter optimisation (modules/optimization/settings.ts). */
+  optimization?: Partial<OptimizationSettings>;
   /** DATABASE_POOL_SIZE: connections of this process's PostgreSQL pool (DATABASE_URL). */
   databasePoolSize?: number;
   /**
@@ -200,6 +203,12 @@ const envSchema = z.object({
   LIVE_RUN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
   LIVE_RUN_KEEP_EVALUATIONS: z.coerce.number().int().min(10).max(1_000_000).default(1000),
   LIVE_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  OPTIMIZATION_MAX_TRIALS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  OPTIMIZATION_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  OPTIMIZATION_MAX_ACTIVE_PER_RUN: z.coerce.number().int().min(1).max(1000).default(2),
+  OPTIMIZATION_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  OPTIMIZATION_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  OPTIMIZATION_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
   METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
@@ -373,6 +382,14 @@ export function loadConfig(
       maxFailures: e.LIVE_RUN_MAX_FAILURES,
       keepEvaluations: e.LIVE_RUN_KEEP_EVALUATIONS,
       concurrency: e.LIVE_RUN_CONCURRENCY,
+    },
+    optimization: {
+      maxTrials: e.OPTIMIZATION_MAX_TRIALS,
+      maxActivePerUser: e.OPTIMIZATION_MAX_ACTIVE_PER_USER,
+      maxActivePerOptimization: e.OPTIMIZATION_MAX_ACTIVE_PER_RUN,
+      concurrency: e.OPTIMIZATION_CONCURRENCY,
+      maxOpenPerUser: e.OPTIMIZATION_MAX_OPEN_PER_USER,
+      leaseMs: e.OPTIMIZATION_LEASE_MS,
     },
     metricsToken: e.METRICS_TOKEN ?? null,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

@@ -81,6 +81,8 @@ async function main(): Promise<void> {
     if (roles.includes('worker')) app.services.ai.worker.start();
     // live runs (forward tests on paper): claimed with a lease, so each runs on one worker
     if (roles.includes('worker')) app.services.liveRuns.startRunner();
+    // optimisation trials (modules/jobs): claimed with a lease, fair across users
+    if (roles.includes('worker')) app.services.optimization.startWorker();
     // the `feed` role: the one active feed of the cluster (PGlite: this process at once)
     const running = app;
     shared.runFeed((reason) => {

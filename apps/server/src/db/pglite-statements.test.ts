@@ -84,6 +84,37 @@ describe('PGlite transactions', () => {
     }
   });
 
+  it('a statement parsed in a batch that failed later can run again', async () => {
+    await clear();
+    // the first text parses (and is prepared) before the second one's error ends the call
+    const fresh = 'select count(*)::int as n from tx_probe where id > $1::int';
+    const failing = 'select 1 / $1::int as x';
+    await expect(
+      t.db.transaction((tx) =>
+        rawQueries(tx, [
+          [fresh, [0]],
+          [failing, [0]],
+        ]),
+      ),
+    ).rejects.toThrow('division by zero');
+    const other = 'select count(*)::int as n from tx_probe where id < $1::int';
+    const rows = await t.db.transaction((tx) =>
+      rawQueries(tx, [
+        [other, [0]],
+        [fresh, [0]],
+      ]),
+    );
+    expect(rows).toEqual([[{ n: '0' }], [{ n: '0' }]]);
+  });
+
+  it('sends a parameter longer than the message buffer whole', async () => {
+    await clear();
+    const long = 'x'.repeat(20_000);
+    await t.db.transaction((tx) => rawQueriesThenCommit(tx, [[INSERT, [7, long, null]]]));
+    const [row] = await rawQuery(t.db, 'select length(label)::int as n from tx_probe', []);
+    expect(row).toEqual({ n: 20_000 });
+  });
+
   it('holds the database: a query outside waits until the transaction has committed', async () => {
     await clear();
     let release: () => void = () => {};

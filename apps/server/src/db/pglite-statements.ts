@@ -145,7 +145,9 @@ class MessageWriter {
     if (text === null) return this.int32(-1);
     const lengthAt = this.at;
     this.int32(0);
-    this.view.setInt32(lengthAt, this.utf8(text));
+    // written first: writing may grow the buffer, and `this.view` with it
+    const written = this.utf8(text);
+    this.view.setInt32(lengthAt, written);
     return this;
   }
 
@@ -317,6 +319,12 @@ async function call(pglite: PGlite, message: Uint8Array): Promise<Uint8Array> {
 
 /** Named prepared statements of each database: text → name. */
 const prepared = new WeakMap<PGlite, Map<string, string>>();
+/**
+ * Names are never reused: when a call fails, the statements it parsed before the error are
+ * prepared in the backend but not remembered here, and parsing one of them again under the
+ * same name would fail with "prepared statement already exists".
+ */
+let lastName = 0;
 
 const BEGIN = 'begin';
 const COMMIT = 'commit';
@@ -336,7 +344,8 @@ function writeStatements(
   for (const [text, params] of statements) {
     let name = names.get(text) ?? parsed.find(([t]) => t === text)?.[1];
     if (!name) {
-      name = `ct_${names.size + parsed.length + 1}`;
+      lastName += 1;
+      name = `ct_${lastName}`;
       parsed.push([text, name]);
       w.begin(code('P')).cstring(name).cstring(text).int16(0).end();
     }

@@ -6,3 +6,5 @@ export * from './schema/strategy.ts';
 export * from './schema/ai.ts';
 export * from './schema/charts.ts';
 export * from './schema/live-runs.ts';
+export * from './schema/jobs.ts';
+export * from './schema/optimization.ts';

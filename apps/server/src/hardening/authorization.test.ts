@@ -24,6 +24,7 @@ type Ids = {
   taskId: string;
   chartKey: string;
   liveRunId: string;
+  optimizationId: string;
 };
 type Caller = { cookie: string | null; headers: Record<string, string>; creds: Creds; ids: Ids };
 type Call = {
@@ -352,6 +353,36 @@ const CALLS: Call[] = [
     route: 'GET /api/live-runs/:id/comparison',
     send: (c) => ({ method: 'GET', url: `/api/live-runs/${c.ids.liveRunId}/comparison` }),
   },
+  // Parameter optimisation (modules/optimization).
+  {
+    route: 'POST /api/optimizations',
+    send: () => ({
+      method: 'POST',
+      url: '/api/optimizations',
+      body: {
+        strategy_name: 'Default',
+        symbol_id: 'BTCUSDT',
+        period: '1m',
+        bars: 100,
+        params: { fast: { values: [5] } },
+        objective: 'net_profit',
+        method: 'grid',
+      },
+    }),
+  },
+  { route: 'GET /api/optimizations', send: () => ({ method: 'GET', url: '/api/optimizations' }) },
+  {
+    route: 'GET /api/optimizations/:id',
+    send: (c) => ({ method: 'GET', url: `/api/optimizations/${c.ids.optimizationId}` }),
+  },
+  {
+    route: 'POST /api/optimizations/:id/cancel',
+    send: (c) => ({ method: 'POST', url: `/api/optimizations/${c.ids.optimizationId}/cancel` }),
+  },
+  {
+    route: 'DELETE /api/optimizations/:id',
+    send: (c) => ({ method: 'DELETE', url: `/api/optimizations/${c.ids.optimizationId}` }),
+  },
   // Public: market data, login, health, the live sockets' plain GETs (404), the test quote.
   {
     route: 'POST /user/api/v1/account/login',
@@ -490,6 +521,19 @@ beforeAll(async () => {
     'POST',
     '/api/live-runs',
   );
+  const optimization = await as(
+    {
+      strategy_name: 'Default',
+      symbol_id: 'BTCUSDT',
+      period: '1m',
+      bars: 100,
+      params: { fast: { values: [5] } },
+      objective: 'net_profit',
+      method: 'grid',
+    },
+    'POST',
+    '/api/optimizations',
+  );
   const [task] = await t.db
     .insert(aiTasks)
     .values({
@@ -517,7 +561,9 @@ beforeAll(async () => {
     taskId: String(task?.id ?? 1),
     chartKey: 'bobchart',
     liveRunId: run.json<{ id: string }>().id,
+    optimizationId: optimization.json<{ id: string }>().id,
   };
+  expect(ids.optimizationId, optimization.body).toMatch(/^[0-9a-f-]{36}$/);
   expect(ids.orderId, opened.body).toMatch(/^\d+$/);
   expect(ids.pId, pending.body).toMatch(/^\d+$/);
   bobCaller = { cookie: b.cookie, headers: {}, creds: bobCreds, ids };
@@ -578,6 +624,9 @@ describe('authorization matrix: every call × who calls it', () => {
       'POST /api/live-runs/:id/stop': 404,
       'GET /api/live-runs/:id/evaluations': 404,
       'GET /api/live-runs/:id/comparison': 404,
+      'GET /api/optimizations/:id': 404,
+      'POST /api/optimizations/:id/cancel': 404,
+      'DELETE /api/optimizations/:id': 404,
     });
     expect(await bobsData()).toBe(before);
   });

@@ -13,6 +13,8 @@ import {
   liveRunComparisonQuerySchema,
   liveRunEvaluationsQuerySchema,
   startLiveRunRequestSchema,
+  optimizationQuerySchema,
+  optimizationRequestSchema,
   loginRequestSchema,
   openOrderRequestSchema,
   pendingDelRequestSchema,
@@ -475,6 +477,28 @@ function catalogue(): RouteCase[] {
         method,
         seg(pathValue(() => '00000000-0000-4000-8000-000000000000')).map(
           (id) => `/api/live-runs/${id}/${tail}`,
+        ),
+        undefined,
+        query,
+      ),
+    ),
+    // parameter optimisation (modules/optimization)
+    bodyCase('POST /api/optimizations', 'POST', '/api/optimizations', optimizationRequestSchema, {
+      strategy_name: fc.constantFrom('Fuzz', 'Default'),
+    }),
+    queryCase('GET /api/optimizations', '/api/optimizations', null),
+    ...(
+      [
+        ['GET', '', optimizationQuerySchema],
+        ['POST', '/cancel', undefined],
+        ['DELETE', '', undefined],
+      ] as const
+    ).map(([method, tail, query]) =>
+      pathCase(
+        `${method} /api/optimizations/:id${tail}`,
+        method,
+        seg(pathValue(() => '00000000-0000-4000-8000-000000000000')).map(
+          (id) => `/api/optimizations/${id}${tail}`,
         ),
         undefined,
         query,

@@ -119,6 +119,13 @@ let ownerColumns: Map<string, string[]> | null = null;
  * with neither (versions, task messages, imported bars) whole. Another user's calls may
  * change their own rows; this digest moves only when this user's data (or shared rows) do.
  */
+/** Tables whose rows belong to a user through another column than user_id/uuid. */
+const OWNED_THROUGH: Record<string, (userId: number) => string> = {
+  jobs: (userId) => `group_key = 'user:${userId}'`,
+  optimization_trials: (userId) =>
+    `optimization_id in (select id from optimizations where user_id = ${userId})`,
+};
+
 export async function userDigest(
   db: Db,
   userId: number,
@@ -138,11 +145,14 @@ export async function userDigest(
   const uuidList = uuids.map((u) => `'${u.replace(/'/g, "''")}'`).join(',') || "''";
   const parts = (tableNames ?? []).map((name) => {
     const columns = ownerColumns?.get(name) ?? [];
-    const where = columns.includes('user_id')
-      ? `where user_id = ${Number(userId)}`
-      : columns.length > 0
-        ? `where "${columns[0]}" in (${uuidList})`
-        : '';
+    const linked = OWNED_THROUGH[name]?.(Number(userId));
+    const where = linked
+      ? `where ${linked}`
+      : columns.includes('user_id')
+        ? `where user_id = ${Number(userId)}`
+        : columns.length > 0
+          ? `where "${columns[0]}" in (${uuidList})`
+          : '';
     return `select '${name}' as t, count(*)::text || ':' || coalesce(sum(xmin::text::bigint), 0)::text as d from "${name}" ${where}`;
   });
   const rows = await rawQuery<{ t: string; d: string }>(db, parts.join(' union all '), []);

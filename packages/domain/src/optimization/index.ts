@@ -5,3 +5,4 @@ export * from './normal.ts';
 export * from './overfitting.ts';
 export * from './walkForward.ts';
 export * from './verdict.ts';
+export * from './api.ts';

@@ -18,7 +18,12 @@ import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { LogHub } from './log-hub.ts';
-import { SandboxBusyError, SandboxUnavailableError, type SandboxPool } from './sandbox/pool.ts';
+import {
+  SandboxBusyError,
+  SandboxUnavailableError,
+  type SandboxPool,
+  type SandboxSession,
+} from './sandbox/pool.ts';
 import type { ProcessOutcome } from './sandbox/process.ts';
 import { formatBytes, formatSeconds } from './sandbox/settings.ts';
 import { findRun, insertRun, type NewRun } from './store.ts';
@@ -218,32 +223,42 @@ export function createBacktestService(deps: BacktestDeps) {
     };
   }
 
-  async function execute(
-    request: CheckRequest & { userId: number | null; clientId: string | null },
-    printed: string[],
-  ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = request.bars.map((bar) => [
+  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
+    return bars.map((bar) => [
       formatContractDate(bar.time),
-      request.symbol,
-      request.period,
+      symbol,
+      period,
       bar.open,
       bar.high,
       bar.low,
       bar.close,
       bar.volume,
     ]);
+  }
+
+  async function execute(
+    request: CheckRequest & {
+      userId: number | null;
+      clientId: string | null;
+      /** Runs in the user's share of the sandbox without streaming to their log socket. */
+      quiet?: boolean;
+    },
+    printed: string[],
+  ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
+    const rows = rowsOf(request.bars, request.symbol, request.period);
     try {
       const { userId, clientId } = request;
+      const publish = request.quiet ? null : userId;
       const outcome = await pool.run(
         { code: request.code, filename: request.filename, rows },
         (line) => {
           printed.push(line);
-          if (userId !== null) logs.publish(userId, clientId, line);
+          if (publish !== null) logs.publish(publish, clientId, line);
         },
         {
           owner: userId === null ? 'ai-tasks' : `user:${userId}`,
           onQueued: (position) => {
-            if (userId !== null) logs.publish(userId, clientId, queueLine(position));
+            if (publish !== null) logs.publish(publish, clientId, queueLine(position));
           },
         },
       );
@@ -257,6 +272,40 @@ export function createBacktestService(deps: BacktestDeps) {
       }
       throw error;
     }
+  }
+
+  async function checkAs(request: CheckRequest, userId: number | null): Promise<CheckResult> {
+    const printed: string[] = [];
+    const executed = await execute({ ...request, userId, clientId: null, quiet: true }, printed);
+    return checked(request, executed, printed);
+  }
+
+  /** The result of a run in the sandbox: its failure, or its validated trades and figures. */
+  function checked(
+    request: CheckRequest,
+    { outcome, failure: runFailure }: { outcome: ProcessOutcome | null; failure: Failure | null },
+    printed: string[],
+  ): CheckResult {
+    const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
+    if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
+    if (outcome?.kind !== 'result') {
+      return {
+        ok: false,
+        error: 'The strategy process ended without a result',
+        kind: 'strategy',
+        logs: printed,
+        elapsedMs,
+      };
+    }
+    const evaluated = evaluate(outcome, request);
+    if ('error' in evaluated) return { ok: false, ...evaluated, logs: printed, elapsedMs };
+    return {
+      ok: true,
+      ...evaluated,
+      conventions: conventionsOf(request.symbol),
+      logs: printed,
+      elapsedMs,
+    };
   }
 
   return {
@@ -349,32 +398,42 @@ export function createBacktestService(deps: BacktestDeps) {
      * `run`, plus the validated trades and the conventions the figures used.
      */
     async check(request: CheckRequest): Promise<CheckResult> {
-      const printed: string[] = [];
-      const { outcome, failure: runFailure } = await execute(
-        { ...request, userId: null, clientId: null },
-        printed,
-      );
-      const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
-      if (runFailure) return { ok: false, ...runFailure, logs: printed, elapsedMs };
-      if (outcome?.kind !== 'result') {
-        return {
-          ok: false,
-          error: 'The strategy process ended without a result',
-          kind: 'strategy',
-          logs: printed,
-          elapsedMs,
-        };
-      }
-      const evaluated = evaluate(outcome, request);
-      if ('error' in evaluated) return { ok: false, ...evaluated, logs: printed, elapsedMs };
-      return {
-        ok: true,
-        ...evaluated,
-        conventions: conventionsOf(request.symbol),
-        logs: printed,
-        elapsedMs,
-      };
+      return checkAs(request, null);
     },
+
+    /**
+     * One optimisation trial: run exactly as `run` runs it (same sandbox, checks, deals and
+     * metrics), in the user's fair share of the sandbox, but not kept and not streamed.
+     */
+    async trial(request: CheckRequest & { userId: number }): Promise<CheckResult> {
+      return checkAs(request, request.userId);
+    },
+
+    /**
+     * One trial in a warm interpreter (`SandboxPool.openSession` on `request`'s code without
+     * the PARAMS line and its rows): `update` then main(); checked and measured as `trial`.
+     */
+    async trialInSession(
+      session: SandboxSession,
+      request: CheckRequest & { userId: number },
+      update: string,
+    ): Promise<CheckResult> {
+      let executed: { outcome: ProcessOutcome | null; failure: Failure | null };
+      try {
+        const outcome = await session.next(update, { owner: `user:${request.userId}` });
+        executed = { outcome, failure: failureOf(outcome) };
+      } catch (error) {
+        if (error instanceof SandboxUnavailableError) {
+          executed = { outcome: null, failure: { error: error.message, kind: 'unavailable' } };
+        } else if (error instanceof SandboxBusyError) {
+          executed = { outcome: null, failure: { error: error.message, kind: 'busy' } };
+        } else throw error;
+      }
+      return checked(request, executed, []);
+    },
+
+    /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */
+    rowsOf,
 
     /**
      * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or

@@ -7,15 +7,21 @@ and returns the trades as a list of dicts with
 where status is 'YES' for a closed trade and 'NOT' for a trade still open at the end,
 and lots is positive for a buy, negative for a sell. The server computes profits and
 performance from these records; print() lines appear in the log.
+
+PARAMS holds the tunable parameters with their defaults; an optimisation runs main with
+other values in PARAMS, so main reads them from there.
 """
 
-FAST = 10  # bars of the fast moving average
-SLOW = 30  # bars of the slow moving average
+PARAMS = {
+    "fast": 10,  # bars of the fast moving average
+    "slow": 30,  # bars of the slow moving average
+}
 LOTS = 1  # size of every trade
 MAX_PRINTED = 100  # trade lines printed to the log
 
 
 def main(data_array):
+    fast_length, slow_length = PARAMS["fast"], PARAMS["slow"]
     closes = [float(row[6]) for row in data_array]
     # prefix sums: the mean of any window in constant time
     sums = [0.0]
@@ -27,9 +33,9 @@ def main(data_array):
 
     trades = []
     position = None  # the open trade
-    for i in range(SLOW, len(data_array)):
-        fast, slow = average(FAST, i), average(SLOW, i)
-        fast_before, slow_before = average(FAST, i - 1), average(SLOW, i - 1)
+    for i in range(slow_length, len(data_array)):
+        fast, slow = average(fast_length, i), average(slow_length, i)
+        fast_before, slow_before = average(fast_length, i - 1), average(slow_length, i - 1)
         crossed_up = fast_before <= slow_before and fast > slow
         crossed_down = fast_before >= slow_before and fast < slow
         if not (crossed_up or crossed_down):
@@ -49,7 +55,7 @@ def main(data_array):
         }
         if len(trades) < MAX_PRINTED:
             side = "BUY" if lots > 0 else "SELL"
-            print(f"{date} {side} {abs(lots)} at {price:.4f} (MA{FAST} {fast:.4f}, MA{SLOW} {slow:.4f})")
+            print(f"{date} {side} {abs(lots)} at {price:.4f} (MA{fast_length} {fast:.4f}, MA{slow_length} {slow:.4f})")
     if position is not None:
         trades.append(position)
     print(f"{len(data_array)} bars, {len(trades)} trades")

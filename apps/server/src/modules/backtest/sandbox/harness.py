@@ -1,5 +1,10 @@
 """Runs ONE strategy job, then exits. Started by the server inside the sandbox (sandbox.ts).
 
+Session mode (a job with "session": true, optimisation trials): the code is loaded and the
+rows read once; then each further stdin line {"update": "PARAMS.update({...})"} runs that
+line in the strategy's module and main() again, and its result is written to fd 3 as one
+line; EOF ends the process.
+
 Protocol:
 - stdin: one JSON job {"code", "filename", "rows"}, then EOF. The process is started before
   the job exists (pool), so it blocks here until the server sends it.
@@ -161,13 +166,71 @@ def run(job, out):
     return {"ok": True, "count": count, "records": records, "elapsed_ms": elapsed}
 
 
+def session(job, out, own_pid):
+    """Loads the strategy once, then runs main() once per update line (see the docstring)."""
+    code = job["code"]
+    filename = os.path.basename(str(job.get("filename") or "strategy.py")) or "strategy.py"
+    if not filename.endswith(".py"):
+        filename += ".py"
+    rows = job["rows"]
+    del job
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    sys.argv = [filename]
+    namespace = {"__name__": "__strategy__", "__file__": filename, "__builtins__": builtins}
+    failed = None
+    try:
+        exec(compile(code, filename, "exec"), namespace)
+    except (SyntaxError, ValueError) as error:
+        failed = {"ok": False, "kind": "syntax", "error": user_traceback(error)}
+    except MemoryError:
+        failed = {"ok": False, "kind": "memory", "error": "MemoryError"}
+    except SystemExit as error:
+        failed = {"ok": False, "kind": "exit", "error": "The strategy called exit(%r)" % (error.code,)}
+    except BaseException as error:
+        failed = {"ok": False, "kind": "exception", "error": user_traceback(error)}
+    while True:
+        line = sys.stdin.buffer.readline()
+        if not line:
+            return
+        update = json.loads(line)["update"]
+        payload = failed or run_main(namespace, rows, update, filename)
+        out.finish()
+        if os.getpid() != own_pid:
+            os._exit(0)
+        write_all(RESULT_FD, json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8") + b"\n")
+
+
+def run_main(namespace, rows, update, filename):
+    started = time.perf_counter()
+    try:
+        exec(compile(update, filename, "exec"), namespace)
+        main = namespace.get("main")
+        if not callable(main):
+            return {"ok": False, "kind": "no_main", "error": "The strategy must define a function main(data_array)"}
+        result = main([list(row) for row in rows])
+        count, records = convert_records(result)
+        del result
+    except MemoryError:
+        return {"ok": False, "kind": "memory", "error": "MemoryError"}
+    except SystemExit as error:
+        return {"ok": False, "kind": "exit", "error": "The strategy called exit(%r)" % (error.code,)}
+    except BaseException as error:  # the strategy's own failure, reported to its author
+        return {"ok": False, "kind": "exception", "error": user_traceback(error)}
+    elapsed = round((time.perf_counter() - started) * 1000, 3)
+    return {"ok": True, "count": count, "records": records, "elapsed_ms": elapsed}
+
+
 def harness():
     own_pid = os.getpid()
     os.dup2(1, 2)  # C-level stderr (warnings of extensions, faulthandler) joins the log
     out = LineWriter(1)
     sys.stdout = out
     sys.stderr = out
-    job = json.loads(sys.stdin.buffer.read())
+    # one line: JSON has no raw newline; a one-shot job is followed by EOF
+    job = json.loads(sys.stdin.buffer.readline())
+    if job.get("session"):
+        session(job, out, own_pid)
+        return
     try:
         payload = run(job, out)
     except MemoryError:

@@ -152,6 +152,36 @@ export class SandboxPool {
     }
   }
 
+  /**
+   * A warm interpreter for many runs of one strategy on the same rows (optimisation
+   * trials): the same sandbox and limits as `run`, the code loaded and the rows sent once;
+   * each `next(update)` runs that line in the strategy's module and main() again, holding a
+   * run slot of `owner` (the fair queue applies) while it runs. Used only for runs of one
+   * optimisation, so nothing of one user's code meets another's.
+   */
+  async openSession(job: SandboxJob): Promise<SandboxSession> {
+    await this.start();
+    if (this.state === 'unavailable') throw new SandboxUnavailableError(this.reason ?? 'unknown');
+    if (this.closed) throw new SandboxUnavailableError('the server is shutting down');
+    const process = this.spawn();
+    process.startSession(JSON.stringify({ ...job, session: true }));
+    return {
+      next: async (update, options = {}) => {
+        const owner = options.owner ?? ANONYMOUS_OWNER;
+        await this.enterQueue(owner, options.onQueued);
+        try {
+          return await process.next(update);
+        } finally {
+          this.leaveQueue(owner);
+        }
+      },
+      get alive() {
+        return process.alive;
+      },
+      close: () => process.kill(),
+    };
+  }
+
   /** Kills every sandbox and refuses further runs. */
   async close(): Promise<void> {
     this.closed = true;
@@ -398,6 +428,14 @@ export class SandboxPool {
     return this.running;
   }
 }
+
+/** A warm interpreter of `openSession`. */
+export type SandboxSession = {
+  next(update: string, options?: RunOptions): Promise<ProcessOutcome>;
+  /** False once its process is gone (a limit, a crash): open another. */
+  readonly alive: boolean;
+  close(): void;
+};
 
 /** The owner of runs that name none. */
 const ANONYMOUS_OWNER = 'anonymous';

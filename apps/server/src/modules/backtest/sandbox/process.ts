@@ -56,6 +56,11 @@ export class SandboxProcess {
   readonly closed: Promise<void>;
   /** Called once when the process is gone (before or after its job). */
   onClose: () => void = () => undefined;
+  /** Session mode (harness.py): results are lines on fd 3, one per `next`. */
+  private session = false;
+  private sessionText = '';
+  private waiting: ((line: string) => void) | null = null;
+  private readonly resultDecoder = new StringDecoder('utf8');
 
   constructor(
     command: LaunchCommand,
@@ -130,6 +135,60 @@ export class SandboxProcess {
     return this.outcome();
   }
 
+  /**
+   * Starts a session (optimisation trials): the job (code and rows, `session: true`) is sent
+   * once and the process stays; each `next` runs one line in the strategy's module and main.
+   */
+  startSession(job: string): void {
+    if (this.state !== 'idle') throw new Error('a sandbox process runs one job only');
+    this.state = 'running';
+    this.session = true;
+    (this.child.stdin as Writable).write(`${job}\n`);
+  }
+
+  /**
+   * One run of a session: `update` (the trial's PARAMS line) then main(). The outcome as
+   * `run` gives it; a failure other than the strategy's own ends the session (the process is
+   * killed or gone): check `idle`-like `alive` before the next.
+   */
+  async next(update: string): Promise<ProcessOutcome> {
+    this.startedAt = performance.now();
+    this.logBytes = 0;
+    this.resultBytes = 0;
+    this.timer = setTimeout(
+      () => this.kill('timeout', `Time limit exceeded (${formatSeconds(this.settings.timeoutMs)})`),
+      this.settings.timeoutMs,
+    );
+    const line = new Promise<string | null>((resolve) => {
+      this.waiting = resolve;
+      void this.closed.then(() => resolve(null));
+    });
+    (this.child.stdin as Writable).write(`${JSON.stringify({ update })}\n`);
+    const text = await line;
+    this.waiting = null;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (text === null) return this.outcome();
+    const wallMs = performance.now() - this.startedAt;
+    try {
+      return { kind: 'result', payload: JSON.parse(text), wallMs };
+    } catch {
+      this.kill('malformed', 'The strategy process returned a malformed result');
+      return {
+        kind: 'failed',
+        failure: 'malformed',
+        message: 'The strategy process returned a malformed result',
+        wallMs,
+        diagnostics: '',
+      };
+    }
+  }
+
+  /** True while a session can take another run. */
+  get alive(): boolean {
+    return this.session && this.exitInfo === null && this.killedFor === null;
+  }
+
   /** Kills the sandbox (the process group; bwrap takes its namespace down with it). */
   kill(failure: FailureKind = 'cancelled', message = 'The run was cancelled'): void {
     this.killedFor ??= { failure, message };
@@ -190,6 +249,24 @@ export class SandboxProcess {
   private onResult(chunk: Buffer): void {
     if (this.killedFor) return;
     this.resultBytes += chunk.length;
+    if (this.session) {
+      if (this.resultBytes > this.settings.maxResultBytes) {
+        this.sessionText = '';
+        this.kill(
+          'result_size',
+          `Result too large (more than ${formatBytes(this.settings.maxResultBytes)} of trade records)`,
+        );
+        return;
+      }
+      this.sessionText += this.resultDecoder.write(chunk);
+      const end = this.sessionText.indexOf('\n');
+      if (end >= 0) {
+        const text = this.sessionText.slice(0, end);
+        this.sessionText = this.sessionText.slice(end + 1);
+        this.waiting?.(text);
+      }
+      return;
+    }
     if (this.resultBytes > this.settings.maxResultBytes) {
       this.resultChunks.length = 0;
       this.kill(

@@ -1,0 +1,202 @@
+import type { JobRow } from '../../db/schema.ts';
+import { rawQuery, type SqlRow } from '../../db/raw.ts';
+import type { Db } from '../../db/types.ts';
+
+/*
+ * SQL of the job queue. A claim is one short transaction holding the queue's advisory lock
+ * (claims of one queue are serialised, so the bounds per group and per batch hold across
+ * workers), then `FOR UPDATE SKIP LOCKED` on the chosen row. Writes of a worker carry its
+ * lease: a job cancelled or taken over meanwhile changes nothing (the write answers false).
+ */
+
+// Any constant of ours; the second key is the queue's hash.
+const CLAIM_LOCK_KEY = 7_402_120;
+
+export type NewJob = {
+  queue: string;
+  /** Whose work it is (`user:<id>`): claims are fair across groups. */
+  groupKey: string;
+  /** The larger piece of work it belongs to (an optimisation), or null. */
+  batchKey: string | null;
+  payload: unknown;
+  maxAttempts: number;
+};
+
+export type ClaimBounds = {
+  /** Jobs of one group active at once, across all workers. */
+  maxPerGroup: number;
+  /** Jobs of one batch active at once, across all workers. */
+  maxPerBatch: number;
+};
+
+function toJob(row: SqlRow): JobRow {
+  const n = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return {
+    id: Number(row.id),
+    queue: String(row.queue),
+    groupKey: String(row.group_key),
+    batchKey: row.batch_key === null ? null : String(row.batch_key),
+    payload: row.payload,
+    state: String(row.state),
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    leaseOwner: row.lease_owner === null ? null : String(row.lease_owner),
+    leaseUntilMs: n(row.lease_until_ms),
+    createdMs: Number(row.created_ms),
+    startedMs: n(row.started_ms),
+    finishedMs: n(row.finished_ms),
+    error: row.error === null ? null : String(row.error),
+  };
+}
+
+/** Adds jobs (queued) in `db` (a transaction, so they appear with what asked for them). */
+export async function enqueueJobs(db: Db, jobs: readonly NewJob[], nowMs: number): Promise<void> {
+  const CHUNK = 500;
+  for (let at = 0; at < jobs.length; at += CHUNK) {
+    const part = jobs.slice(at, at + CHUNK);
+    await rawQuery(
+      db,
+      `insert into jobs (queue, group_key, batch_key, payload, state, max_attempts, created_ms)
+       select x.queue, x.group_key, x.batch_key, x.payload, 'queued', x.max_attempts, $2
+       from jsonb_to_recordset($1::jsonb) as x(queue text, group_key text, batch_key text, payload jsonb, max_attempts int)`,
+      [
+        JSON.stringify(
+          part.map((job) => ({
+            queue: job.queue,
+            group_key: job.groupKey,
+            batch_key: job.batchKey,
+            payload: job.payload,
+            max_attempts: job.maxAttempts,
+          })),
+        ),
+        nowMs,
+      ],
+    );
+  }
+}
+
+const CLAIM = `
+with busy as (
+  select group_key, count(*)::int as n from jobs
+  where queue = $1 and state = 'active' and lease_until_ms >= $3
+  group by group_key
+), busy_batch as (
+  select batch_key, count(*)::int as n from jobs
+  where queue = $1 and state = 'active' and lease_until_ms >= $3 and batch_key is not null
+  group by batch_key
+), next as (
+  select j.id from jobs j
+  left join busy g on g.group_key = j.group_key
+  left join busy_batch b on b.batch_key = j.batch_key
+  where j.queue = $1
+    and (j.state = 'queued' or (j.state = 'active' and j.lease_until_ms < $3))
+    and coalesce(g.n, 0) < $5
+    and coalesce(b.n, 0) < $6
+  order by coalesce(g.n, 0), j.id
+  limit 1
+  for update of j skip locked
+)
+update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
+  attempts = jobs.attempts + 1, started_ms = $3
+from next where jobs.id = next.id
+returning jobs.*`;
+
+/**
+ * Claims the next job of `queue`: queued, or active with a lease that ran out (its worker
+ * died). Fair: the group with the fewest active jobs goes first (oldest job on a tie), and
+ * no group or batch goes over its bound. Null when there is nothing this worker may take.
+ */
+export async function claimJob(
+  db: Db,
+  queue: string,
+  owner: string,
+  nowMs: number,
+  leaseMs: number,
+  bounds: ClaimBounds,
+): Promise<JobRow | null> {
+  return db.transaction(async (tx) => {
+    await rawQuery(tx, 'select pg_advisory_xact_lock($1, hashtext($2))', [CLAIM_LOCK_KEY, queue]);
+    const rows = await rawQuery(tx, CLAIM, [
+      queue,
+      owner,
+      nowMs,
+      leaseMs,
+      bounds.maxPerGroup,
+      bounds.maxPerBatch,
+    ]);
+    return rows[0] ? toJob(rows[0]) : null;
+  });
+}
+
+/** Extends the lease; false when the job is no longer this worker's (cancelled, taken over). */
+export async function renewJob(
+  db: Db,
+  id: number,
+  owner: string,
+  untilMs: number,
+): Promise<boolean> {
+  const rows = await rawQuery(
+    db,
+    `update jobs set lease_until_ms = $3 where id = $1 and lease_owner = $2 and state = 'active' returning id`,
+    [id, owner, untilMs],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Ends a held job (`done` or `failed`); false when it was not held by `owner` any more, in
+ * which case the caller's transaction must keep nothing of its result.
+ */
+export async function finishJob(
+  db: Db,
+  id: number,
+  owner: string,
+  state: 'done' | 'failed',
+  nowMs: number,
+  error: string | null = null,
+): Promise<boolean> {
+  const rows = await rawQuery(
+    db,
+    `update jobs set state = $3, finished_ms = $4, error = $5, lease_owner = null, lease_until_ms = null
+     where id = $1 and lease_owner = $2 and state = 'active' returning id`,
+    [id, owner, state, nowMs, error],
+  );
+  return rows.length > 0;
+}
+
+/** Gives a held job back (queued) so that any worker takes it at once (the worker stops). */
+export async function releaseJob(db: Db, id: number, owner: string): Promise<void> {
+  await rawQuery(
+    db,
+    `update jobs set state = 'queued', lease_owner = null, lease_until_ms = null,
+       attempts = greatest(attempts - 1, 0)
+     where id = $1 and lease_owner = $2 and state = 'active'`,
+    [id, owner],
+  );
+}
+
+/** Cancels a batch's jobs that have not finished (running ones lose their lease); their count. */
+export async function cancelBatch(db: Db, batchKey: string, nowMs: number): Promise<number> {
+  const rows = await rawQuery(
+    db,
+    `update jobs set state = 'cancelled', finished_ms = $2, lease_owner = null, lease_until_ms = null
+     where batch_key = $1 and state in ('queued', 'active') returning id`,
+    [batchKey, nowMs],
+  );
+  return rows.length;
+}
+
+/** Deletes a batch's jobs. */
+export async function deleteBatch(db: Db, batchKey: string): Promise<void> {
+  await rawQuery(db, 'delete from jobs where batch_key = $1', [batchKey]);
+}
+
+/** Jobs of a queue by state (tests, metrics). */
+export async function countJobs(db: Db, queue: string): Promise<Record<string, number>> {
+  const rows = await rawQuery(
+    db,
+    'select state, count(*)::int as n from jobs where queue = $1 group by state',
+    [queue],
+  );
+  return Object.fromEntries(rows.map((row) => [String(row.state), Number(row.n)]));
+}

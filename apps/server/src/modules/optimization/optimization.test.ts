@@ -1,0 +1,341 @@
+import { trialPerformance, withParamValues, type Deal, type Performance } from '@ct/domain';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { rawQuery } from '../../db/raw.ts';
+import { buildUser } from '../../test/factories.ts';
+import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import { caller, login, testSandbox } from '../backtest/test-support.ts';
+
+const UID_BASE = 57_000;
+
+let t: TestApp;
+let asAlice: ReturnType<typeof caller>;
+let asBob: ReturnType<typeof caller>;
+
+beforeAll(async () => {
+  t = await createTestApp({
+    config: {
+      sandbox: testSandbox({
+        uidBase: UID_BASE,
+        maxPerUser: 2,
+        maxConcurrent: 2,
+        timeoutMs: 20_000,
+      }),
+      logLevel: 'error',
+      optimization: { maxTrials: 40, pollMs: 100, concurrency: 2, maxOpenPerUser: 10 },
+    },
+  });
+  asAlice = caller(t.app, (await login(t.app, await buildUser(t.db))).cookie);
+  asBob = caller(t.app, (await login(t.app, await buildUser(t.db))).cookie);
+  t.app.services.optimization.startWorker();
+}, 120_000);
+afterAll(() => t.close());
+
+/** A moving-average crossover reading its two lengths from PARAMS. */
+const SMA = `PARAMS = {"n1": 5, "n2": 20, "lots": 1}
+
+
+def main(data_array):
+    n1, n2 = PARAMS["n1"], PARAMS["n2"]
+    closes = [float(row[6]) for row in data_array]
+    trades, position = [], None
+
+    def mean(n, end):
+        return sum(closes[end - n + 1 : end + 1]) / n
+
+    for i in range(n2, len(closes)):
+        up = mean(n1, i - 1) <= mean(n2, i - 1) and mean(n1, i) > mean(n2, i)
+        down = mean(n1, i - 1) >= mean(n2, i - 1) and mean(n1, i) < mean(n2, i)
+        if not (up or down):
+            continue
+        if position is not None:
+            position.update(close_date=data_array[i][0], close_price=closes[i], status="YES")
+            trades.append(position)
+        position = {"open_date": data_array[i][0], "close_date": None, "open_price": closes[i],
+                    "close_price": None, "lots": PARAMS["lots"] if up else -PARAMS["lots"], "status": "NOT"}
+    if position is not None:
+        trades.append(position)
+    return trades
+`;
+
+type Trial = {
+  index: number;
+  params: Record<string, number>;
+  status: string;
+  performance: Record<string, number | null> | null;
+  error?: string;
+};
+type View = {
+  id: string;
+  status: string;
+  progress: { done: number; total: number; eta_s: number | null };
+  best: { params: Record<string, number>; performance: Record<string, number> } | null;
+  trials: Trial[];
+  walk_forward?: {
+    folds: {
+      in_sample: { from: string; to: string; performance: unknown };
+      out_of_sample: { from: string; to: string; performance: unknown };
+      params: Record<string, number>;
+    }[];
+    stitched: { performance: Record<string, number | null>; equity: [string, number][] };
+    efficiency: number | null;
+  };
+  overfitting?: {
+    pbo: unknown;
+    deflated_sharpe: unknown;
+    trials: number;
+    verdict: string;
+    reasons: string[];
+  };
+};
+
+const BASE = { code: SMA, symbol_id: 'GOOG', period: 'oneDay', bars: 300, objective: 'net_profit' };
+
+async function start(body: Record<string, unknown>, as = asAlice): Promise<string> {
+  const res = await as('POST', '/api/optimizations', { ...BASE, ...body });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<{ id: string }>().id;
+}
+
+async function view(id: string, query = '?limit=1000&sort=index'): Promise<View> {
+  const res = await asAlice('GET', `/api/optimizations/${id}${query}`);
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json<View>();
+}
+
+async function finished(id: string): Promise<View> {
+  let last: View;
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    // polled like a client: each answer is read whole
+    last = await view(id);
+    if (['COMPLETED', 'FAILED', 'CANCELLED'].includes(last.status)) return last;
+    if (Date.now() > deadline)
+      throw new Error(`still ${last.status}: ${JSON.stringify(last.progress)}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('optimizations', () => {
+  it('a grid over two parameters with a constraint runs exactly the allowed combinations, each equal to its single backtest', async () => {
+    const id = await start({
+      params: { n1: { min: 5, max: 15, step: 5 }, n2: { values: [10, 15, 20] } },
+      constraint: 'n1 < n2',
+      method: 'grid',
+    });
+    const done = await finished(id);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.progress).toMatchObject({ done: 6, total: 6, eta_s: 0 });
+    expect(done.trials.map((trial) => [trial.params.n1, trial.params.n2])).toEqual([
+      [5, 10],
+      [5, 15],
+      [5, 20],
+      [10, 15],
+      [10, 20],
+      [15, 20],
+    ]);
+    for (const trial of done.trials) {
+      expect(trial.status).toBe('done');
+      const edited = withParamValues(SMA, trial.params);
+      if (!edited.ok) throw new Error(edited.error);
+      const res = await asAlice('POST', '/api/backtest/run', {
+        code: edited.code,
+        symbol: 'GOOG',
+        period: 'oneDay',
+        limit: 300,
+      });
+      expect(res.json<{ success: boolean }>().success, res.body).toBe(true);
+      const single = res.json<{ data: { deals: Deal[]; performance: Performance } }>().data;
+      expect(trial.performance).toEqual(trialPerformance(single.deals, single.performance));
+    }
+    const best = [...done.trials].sort(
+      (a, b) => Number(b.performance?.net_profit) - Number(a.performance?.net_profit),
+    )[0];
+    expect(done.best?.params).toEqual(best?.params);
+    expect(done.overfitting?.trials).toBe(6);
+    expect(['likely overfit', 'inconclusive', 'holds out of sample']).toContain(
+      done.overfitting?.verdict,
+    );
+    // sorted and paged trials
+    const page = await view(id, '?sort=-net_profit&skip=1&limit=2');
+    expect(page.trials.map((trial) => trial.params)).toEqual(
+      [...done.trials]
+        .sort(
+          (a, b) =>
+            Number(b.performance?.net_profit) - Number(a.performance?.net_profit) ||
+            a.index - b.index,
+        )
+        .slice(1, 3)
+        .map((trial) => trial.params),
+    );
+  }, 300_000);
+
+  it('trials reuse warm interpreters of their optimisation, and a failed trial is kept with its error while the others go on', async () => {
+    const pool = t.app.services.backtest.sandbox;
+    const opened = vi.spyOn(pool, 'openSession');
+    const single = vi.spyOn(pool, 'run');
+    const failing = SMA.replace(
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]',
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]\n    if n1 == 7:\n        raise ValueError("n1 seven")',
+    );
+    const id = await start({
+      code: failing,
+      params: { n1: { min: 4, max: 9, step: 1 }, n2: { values: [20] } },
+      method: 'grid',
+    });
+    const done = await finished(id);
+    opened.mockRestore();
+    single.mockRestore();
+    expect(done.status).toBe('COMPLETED');
+    expect(done.trials.map((trial) => trial.status)).toEqual([
+      'done',
+      'done',
+      'done',
+      'failed',
+      'done',
+      'done',
+    ]);
+    expect(done.trials[3]?.error).toContain('ValueError: n1 seven');
+    // six trials, at most one interpreter per trial running at once, none started per trial
+    expect(opened.mock.calls.length).toBeLessThanOrEqual(2);
+    expect(single).not.toHaveBeenCalled();
+  }, 300_000);
+
+  it('the random method honours max_trials and gives the same trials for the same seed', async () => {
+    const body = {
+      params: { n1: { min: 2, max: 20, step: 1 }, n2: { min: 21, max: 60, step: 1 } },
+      method: 'random',
+      max_trials: 5,
+      seed: 42,
+    };
+    const first = await view(await start(body));
+    const second = await view(await start(body));
+    const other = await view(await start({ ...body, seed: 43 }));
+    for (const one of [first, second, other]) {
+      await asAlice('POST', `/api/optimizations/${one.id}/cancel`);
+    }
+    expect(first.progress.total).toBe(5);
+    expect(first.trials).toHaveLength(5);
+    expect(second.trials.map((trial) => trial.params)).toEqual(
+      first.trials.map((trial) => trial.params),
+    );
+    expect(other.trials.map((trial) => trial.params)).not.toEqual(
+      first.trials.map((trial) => trial.params),
+    );
+  }, 120_000);
+
+  it('walk-forward folds do not overlap out of sample and choose from their in-sample part only', async () => {
+    const id = await start({
+      params: { n1: { values: [3, 8] }, n2: { values: [20] } },
+      method: 'grid',
+      bars: 300,
+      walk_forward: { folds: 2, in_sample_pct: 60 },
+    });
+    const done = await finished(id);
+    expect(done.status).toBe('COMPLETED');
+    // 2 trials on all bars, 2 per fold in sample, 1 per fold out of sample
+    expect(done.progress).toMatchObject({ done: 8, total: 8 });
+    const folds = done.walk_forward?.folds ?? [];
+    expect(folds).toHaveLength(2);
+    for (const [i, fold] of folds.entries()) {
+      expect(fold.in_sample.to < fold.out_of_sample.from).toBe(true);
+      if (i > 0)
+        expect((folds[i - 1]?.out_of_sample.to ?? '') < fold.out_of_sample.from).toBe(true);
+      const [best] = await rawQuery(
+        t.db,
+        `select params from optimization_trials where optimization_id = $1 and stage = $2
+         and status = 'done' order by score desc nulls last, index limit 1`,
+        [id, `is:${i}`],
+      );
+      expect(fold.params).toEqual(best?.params);
+    }
+    expect(done.walk_forward?.stitched.equity.length).toBeGreaterThan(0);
+    expect(done.overfitting).toMatchObject({ trials: 2 });
+  }, 300_000);
+
+  it('cancel stops new trials', async () => {
+    const id = await start({
+      params: { n1: { min: 2, max: 11, step: 1 }, n2: { values: [30, 40] } },
+      method: 'grid',
+    });
+    const res = await asAlice('POST', `/api/optimizations/${id}/cancel`);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toMatchObject({ status: 'CANCELLED' });
+    const worker = t.app.services.optimization.worker();
+    await worker?.whenIdle();
+    const after = await view(id);
+    expect(after.status).toBe('CANCELLED');
+    // at most the trials already running when it was cancelled
+    expect(after.trials.filter((trial) => trial.status === 'done').length).toBeLessThanOrEqual(2);
+    const [queued] = await rawQuery(
+      t.db,
+      `select count(*)::int as n from jobs where batch_key = $1 and state in ('queued', 'active')`,
+      [id],
+    );
+    expect(Number(queued?.n)).toBe(0);
+  }, 120_000);
+
+  it("another user's optimization answers exactly like an unknown one", async () => {
+    const id = await start({ params: { n1: { values: [5] } }, method: 'grid' });
+    const unknown = '0b6a3c1e-6a43-4c59-9a3c-1d2f6f0f9a11';
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/cancel'],
+      ['DELETE', ''],
+    ] as const) {
+      const theirs = await asBob(method, `/api/optimizations/${id}${path}`);
+      const none = await asBob(method, `/api/optimizations/${unknown}${path}`);
+      expect(theirs.statusCode).toBe(404);
+      expect(none.statusCode).toBe(404);
+      expect(theirs.json()).toEqual({
+        ...none.json<object>(),
+        detail: `Optimization not found: ${id}`,
+        msg: expect.any(String),
+      });
+    }
+    const list = await asBob('GET', '/api/optimizations');
+    expect(list.json<{ items: unknown[] }>().items).toEqual([]);
+    expect((await view(id)).status).not.toBe('CANCELLED');
+    const deleted = await asAlice('DELETE', `/api/optimizations/${id}`);
+    expect(deleted.json()).toEqual({ deleted: id });
+    expect((await asAlice('GET', `/api/optimizations/${id}`)).statusCode).toBe(404);
+  }, 120_000);
+
+  it.each([
+    [{ params: { n9: { values: [1] } } }, 'params.n9: n9 is not a parameter of the strategy'],
+    [{ params: { n1: { min: 10, max: 5, step: 1 } } }, 'params.n1.max: max must be at least min'],
+    [{ params: { n1: { min: 1, max: 5, step: 0 } } }, 'step must be above 0'],
+    [
+      { params: { n1: { min: 1, max: 100, step: 1 }, n2: { min: 1, max: 100, step: 1 } } },
+      'the grid has 10,000 combinations; at most 40 trials are allowed',
+    ],
+    [{ params: { n1: { values: [5] } }, constraint: 'n1 < n3' }, 'constraint:'],
+    [{ params: { n1: { values: [5] } }, constraint: '__import__("os")' }, 'constraint:'],
+    [{ params: { n1: { values: [5] } }, objective: 'luck' }, 'objective'],
+  ])('a bad body %j gets { detail } and creates nothing', async (body, detail) => {
+    const before = (await asAlice('GET', '/api/optimizations')).json<{ items: unknown[] }>().items
+      .length;
+    const res = await asAlice('POST', '/api/optimizations', { ...BASE, method: 'grid', ...body });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ detail: string }>().detail).toContain(detail);
+    const after = (await asAlice('GET', '/api/optimizations')).json<{ items: unknown[] }>().items
+      .length;
+    expect(after).toBe(before);
+  });
+
+  it("optimises the Default strategy's two parameters", async () => {
+    const id = await start({
+      code: undefined,
+      strategy_name: 'Default',
+      params: { fast: { values: [5, 10] }, slow: { values: [30] } },
+      method: 'grid',
+      bars: 200,
+    });
+    const done = await finished(id);
+    expect(done.status).toBe('COMPLETED');
+    expect(done.trials.map((trial) => trial.params)).toEqual([
+      { fast: 5, slow: 30 },
+      { fast: 10, slow: 30 },
+    ]);
+    expect(done.trials.every((trial) => trial.status === 'done')).toBe(true);
+  }, 300_000);
+});

@@ -1,0 +1,865 @@
+import { randomUUID } from 'node:crypto';
+import {
+  DEFAULT_LOADED_BARS,
+  MAX_LOADED_BARS,
+  equityCurve,
+  formatContractDate,
+  isReservedStrategyName,
+  objectiveScore,
+  optimizationRequestSchema,
+  overfittingVerdict,
+  paramSpaceSchema,
+  paramsUpdateStatement,
+  parseConstraint,
+  parseStrategyParams,
+  periodReturns,
+  planTrials,
+  probabilityOfBacktestOverfitting,
+  deflatedSharpeFromReturns,
+  resolveParamSpace,
+  stitchEquity,
+  systemQualityNumber,
+  trialPerformance,
+  walkForwardEfficiency,
+  walkForwardFolds,
+  type Bar,
+  type OptimizationObjective,
+  type ParamValues,
+  type StrategyParam,
+  type TrialPerformance,
+  type WalkForwardFold,
+  type WalkForwardSettings,
+} from '@ct/domain';
+import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
+import { rawQuery, type SqlRow } from '../../db/raw.ts';
+import { optimizations, strategies, type OptimizationRow } from '../../db/schema.ts';
+import type { Db } from '../../db/types.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import type { SandboxPool, SandboxSession } from '../backtest/sandbox/pool.ts';
+import type { BacktestService } from '../backtest/service.ts';
+import { cancelBatch, deleteBatch, enqueueJobs, finishJob, type NewJob } from '../jobs/store.ts';
+import type { JobContext } from '../jobs/worker.ts';
+import { defaultStrategyCode } from '../strategy/template.ts';
+import { TRIAL_QUEUE, type OptimizationSettings } from './settings.ts';
+
+/*
+ * Parameter optimisation (docs/architecture.md, "Optimisation (server)"). An optimisation is
+ * a row with its code and bars; each backtest of it is a trial row and a job of the trial
+ * queue (modules/jobs). A worker runs a trial as POST /api/backtest/code would run the code
+ * with the trial's PARAMS, and keeps its result, the job's end and the optimisation's count
+ * in one transaction under the optimisation's row lock; the transaction that finishes the
+ * last in-sample trial of a walk-forward fold adds the fold's out-of-sample trial, and the
+ * one that finishes the last trial writes the summary.
+ */
+
+type Request = z.infer<typeof optimizationRequestSchema>;
+type Stage = 'main' | `is:${number}` | `oos:${number}`;
+
+export type OptimizationDeps = {
+  db: Db;
+  backtest: BacktestService;
+  /** The sandbox: warm interpreters per optimisation and stage (trials reuse them). */
+  pool: SandboxPool;
+  now: () => number;
+  settings: OptimizationSettings;
+  /** Wakes this node's trial worker (trials were added). */
+  notify: () => void;
+};
+
+type StoredBar = [number, number, number, number, number, number];
+type Loaded = { bars: Bar[]; code: string; row: OptimizationRow };
+
+type TrialPayload = { optimization: string; stage: Stage; index: number };
+
+const FOLD_OF = (stage: string) => Number(stage.split(':')[1]);
+
+function barsOf(stored: unknown): Bar[] {
+  return (stored as StoredBar[]).map(([time, open, high, low, close, volume]) => ({
+    time,
+    open,
+    high,
+    low,
+    close,
+    volume,
+  }));
+}
+
+function problemOf(error: z.ZodError): string {
+  const issue = error.issues[0];
+  if (!issue) return 'invalid body';
+  const path = issue.path.join('.');
+  return path ? `${path}: ${issue.message}` : issue.message;
+}
+
+/** A trial as the answer shows it. */
+export type TrialView = {
+  index: number;
+  params: ParamValues;
+  performance: TrialPerformance | null;
+  objective: number | null;
+  error?: string;
+  status: 'queued' | 'done' | 'failed' | 'cancelled';
+};
+
+export function createOptimizationService(deps: OptimizationDeps) {
+  const { db, backtest, now, settings } = deps;
+  /** Optimisations whose code and bars this process holds (trials of one read them once). */
+  const cache = new Map<string, Loaded>();
+  /**
+   * Warm interpreters not running a trial, by optimisation and stage (the bars differ by
+   * stage): a trial takes one of its own optimisation's, never another's. At most
+   * `settings.concurrency` wait; the oldest is closed when another is put back.
+   */
+  const idleSessions: { key: string; session: SandboxSession }[] = [];
+
+  function takeSession(key: string): SandboxSession | null {
+    for (let i = idleSessions.length - 1; i >= 0; i--) {
+      const entry = idleSessions[i];
+      if (entry?.key !== key) continue;
+      idleSessions.splice(i, 1);
+      if (entry.session.alive) return entry.session;
+      entry.session.close();
+    }
+    return null;
+  }
+
+  function putSession(key: string, session: SandboxSession): void {
+    if (!session.alive) return;
+    idleSessions.push({ key, session });
+    while (idleSessions.length > Math.max(1, settings.concurrency))
+      idleSessions.shift()?.session.close();
+  }
+
+  function closeSessions(optimization: string): void {
+    for (let i = idleSessions.length - 1; i >= 0; i--) {
+      if (idleSessions[i]?.key.startsWith(`${optimization}:`))
+        idleSessions.splice(i, 1)[0]?.session.close();
+    }
+  }
+
+  async function codeOf(
+    userId: number,
+    body: Request,
+  ): Promise<{ code: string; name: string | null }> {
+    if (typeof body.code === 'string' && body.code.trim() !== '') {
+      return { code: body.code, name: body.strategy_name ?? null };
+    }
+    const name = body.strategy_name ?? '';
+    if (isReservedStrategyName(name)) return { code: defaultStrategyCode(), name };
+    const [row] = await db
+      .select({ code: strategies.code })
+      .from(strategies)
+      .where(and(eq(strategies.userId, userId), eq(strategies.name, name)));
+    if (!row) throw new BadRequestError(`strategy_name: Strategy not found: ${name}`);
+    if (row.code.trim() === '')
+      throw new BadRequestError(`strategy_name: Strategy ${name} has no code`);
+    return { code: row.code, name };
+  }
+
+  async function barsFor(userId: number, body: Request): Promise<{ bars: Bar[]; period: string }> {
+    const ranged = body.from !== undefined || body.to !== undefined;
+    const loaded = await backtest.loadBars(
+      userId,
+      body.symbol_id,
+      body.period,
+      ranged ? MAX_LOADED_BARS : (body.bars ?? DEFAULT_LOADED_BARS),
+    );
+    if (!loaded.ok) throw new BadRequestError(loaded.reason);
+    let bars = loaded.bars;
+    if (ranged) {
+      const from = body.from ?? Number.NEGATIVE_INFINITY;
+      const to = body.to ?? Number.POSITIVE_INFINITY;
+      bars = bars.filter((bar) => bar.time >= from && bar.time <= to);
+      if (bars.length === 0) throw new BadRequestError('from: no bars between from and to');
+    }
+    return { bars, period: loaded.period };
+  }
+
+  async function load(id: string): Promise<Loaded | null> {
+    const known = cache.get(id);
+    if (known) return known;
+    const [row] = await db.select().from(optimizations).where(eq(optimizations.id, id));
+    if (!row) return null;
+    const loaded = { row, bars: barsOf(row.bars), code: row.code };
+    cache.set(id, loaded);
+    // a handful of optimisations at once; the oldest goes
+    while (cache.size > 8) cache.delete(cache.keys().next().value as string);
+    return loaded;
+  }
+
+  function foldsOf(row: OptimizationRow): WalkForwardFold[] {
+    const request = row.request as { walk_forward?: WalkForwardSettings | null };
+    if (!request.walk_forward) return [];
+    const folds = walkForwardFolds((row.bars as unknown[]).length, request.walk_forward);
+    return folds.ok ? folds.folds : [];
+  }
+
+  function barsOfStage(loaded: Loaded, stage: Stage): Bar[] {
+    if (stage === 'main') return loaded.bars;
+    const fold = foldsOf(loaded.row)[FOLD_OF(stage)];
+    if (!fold) return [];
+    const span = stage.startsWith('is:') ? fold.inSample : fold.outOfSample;
+    return loaded.bars.slice(span.start, span.end + 1);
+  }
+
+  function trialJob(userId: number, optimization: string, stage: Stage, index: number): NewJob {
+    return {
+      queue: TRIAL_QUEUE,
+      groupKey: `user:${userId}`,
+      batchKey: optimization,
+      payload: { optimization, stage, index } satisfies TrialPayload,
+      maxAttempts: settings.maxAttempts,
+    };
+  }
+
+  /** Runs one trial's backtest; what to keep of it. */
+  async function runTrial(loaded: Loaded, stage: Stage, params: ParamValues) {
+    const declared = parseStrategyParams(loaded.code);
+    const list: StrategyParam[] = declared.ok ? declared.params : [];
+    const bars = barsOfStage(loaded, stage);
+    // the trial's PARAMS line runs in the module after it loaded, before main (params.ts)
+    const update = paramsUpdateStatement(list, params);
+    const request = {
+      userId: loaded.row.userId,
+      filename: `${loaded.row.strategyName ?? 'strategy'}.py`,
+      bars,
+      symbol: loaded.row.symbol,
+      period: loaded.row.period,
+    };
+    let result;
+    if (settings.warm) {
+      const key = `${loaded.row.id}:${stage}`;
+      let session = takeSession(key);
+      try {
+        session ??= await deps.pool.openSession({
+          code: loaded.code,
+          filename: request.filename,
+          rows: backtest.rowsOf(bars, request.symbol, request.period),
+        });
+      } catch {
+        session = null; // the sandbox cannot run: the plain trial says why
+      }
+      if (session) {
+        try {
+          result = await backtest.trialInSession(
+            session,
+            { ...request, code: loaded.code },
+            update,
+          );
+        } finally {
+          putSession(key, session);
+        }
+      }
+    }
+    result ??= await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
+    if (!result.ok) return { ok: false as const, error: result.error };
+    const performance = trialPerformance(result.deals, result.performance);
+    const curve = equityCurve(bars, result.trades, result.conventions);
+    return {
+      ok: true as const,
+      performance,
+      score: objectiveScore(loaded.row.objective as OptimizationObjective, performance),
+      returns: periodReturns(curve),
+      detail: stage.startsWith('oos:')
+        ? {
+            equity: result.performance.equity_curve,
+            profits: result.deals.map((deal) => deal.profit),
+            initial_capital: result.performance.initial_capital,
+            bars_per_year: result.performance.conventions.bars_per_year,
+            days:
+              bars.length > 1 ? ((bars.at(-1)?.time ?? 0) - (bars[0]?.time ?? 0)) / 86_400_000 : 0,
+          }
+        : null,
+    };
+  }
+
+  /** Adds out-of-sample trials of folds whose in-sample trials all ended; completes at the end. */
+  async function advance(tx: Db, id: string): Promise<void> {
+    const [row] = await rawQuery(
+      tx,
+      'select status, trials_done, trials_total, user_id, request, bars from optimizations where id = $1 for update',
+      [id],
+    );
+    if (!row || row.status !== 'PROCESSING') return;
+    const request = row.request as { walk_forward?: WalkForwardSettings | null };
+    if (request.walk_forward) {
+      const stages = await rawQuery(
+        tx,
+        `select stage, count(*) filter (where status = 'queued')::int as pending,
+           count(*)::int as total from optimization_trials where optimization_id = $1 group by stage`,
+        [id],
+      );
+      const byStage = new Map(stages.map((s) => [String(s.stage), s]));
+      const folds = request.walk_forward.folds;
+      for (let fold = 0; fold < folds; fold++) {
+        const inSample = byStage.get(`is:${fold}`);
+        if (!inSample || Number(inSample.pending) > 0 || byStage.has(`oos:${fold}`)) continue;
+        const [best] = await rawQuery(
+          tx,
+          `select params from optimization_trials where optimization_id = $1 and stage = $2
+             and status = 'done' order by score desc nulls last, index limit 1`,
+          [id, `is:${fold}`],
+        );
+        const stage: Stage = `oos:${fold}`;
+        if (!best) {
+          await rawQuery(
+            tx,
+            `insert into optimization_trials (optimization_id, stage, index, params, status, error, finished_ms)
+             values ($1, $2, 0, '{}'::jsonb, 'failed', $3, $4)`,
+            [id, stage, 'No in-sample trial of this fold ran without error', now()],
+          );
+          await rawQuery(
+            tx,
+            'update optimizations set trials_done = trials_done + 1 where id = $1',
+            [id],
+          );
+          continue;
+        }
+        await rawQuery(
+          tx,
+          `insert into optimization_trials (optimization_id, stage, index, params, status)
+           values ($1, $2, 0, $3::jsonb, 'queued')`,
+          [id, stage, JSON.stringify(best.params)],
+        );
+        await enqueueJobs(tx, [trialJob(Number(row.user_id), id, stage, 0)], now());
+      }
+    }
+    const [counts] = await rawQuery(
+      tx,
+      'select trials_done, trials_total from optimizations where id = $1',
+      [id],
+    );
+    if (counts && Number(counts.trials_done) >= Number(counts.trials_total)) {
+      const summary = await summarize(tx, id);
+      await rawQuery(
+        tx,
+        `update optimizations set status = 'COMPLETED', summary = $2::jsonb, finished_ms = $3 where id = $1`,
+        [id, JSON.stringify(summary), now()],
+      );
+    }
+  }
+
+  async function summarize(tx: Db, id: string) {
+    const [opt] = await rawQuery(tx, 'select request, bars from optimizations where id = $1', [id]);
+    const request = (opt?.request ?? {}) as { walk_forward?: WalkForwardSettings | null };
+    const trials = await rawQuery(
+      tx,
+      `select stage, index, params, status, performance, score, returns, detail
+       from optimization_trials where optimization_id = $1 order by stage, index`,
+      [id],
+    );
+    const main = trials.filter((t) => t.stage === 'main' && t.status === 'done');
+    const ranked = [...main].sort(
+      (a, b) =>
+        (b.score === null ? -Infinity : Number(b.score)) -
+          (a.score === null ? -Infinity : Number(a.score)) || Number(a.index) - Number(b.index),
+    );
+    const best = ranked[0] ?? null;
+    // walk-forward
+    let walkForward: Record<string, unknown> | null = null;
+    let efficiency: number | null = null;
+    if (request.walk_forward) {
+      const stored = (opt?.bars ?? []) as StoredBar[];
+      const folds = walkForwardFolds(stored.length, request.walk_forward);
+      const date = (i: number) => formatContractDate(stored[i]?.[0] ?? 0);
+      const days = (span: { start: number; end: number }) =>
+        ((stored[span.end]?.[0] ?? 0) - (stored[span.start]?.[0] ?? 0)) / 86_400_000;
+      const parts: {
+        fold: Record<string, unknown>;
+        inSample: { return: number; days: number };
+        outOfSample: { return: number; days: number };
+        oos: SqlRow | undefined;
+      }[] = [];
+      for (const [i, fold] of (folds.ok ? folds.folds : []).entries()) {
+        const isBest = trials
+          .filter((t) => t.stage === `is:${i}` && t.status === 'done')
+          .sort(
+            (a, b) =>
+              (b.score === null ? -Infinity : Number(b.score)) -
+                (a.score === null ? -Infinity : Number(a.score)) ||
+              Number(a.index) - Number(b.index),
+          )[0];
+        const oos = trials.find((t) => t.stage === `oos:${i}`);
+        const capital = Number(
+          (oos?.detail as { initial_capital?: number } | null)?.initial_capital ?? 1_000_000,
+        );
+        const isPerf = (isBest?.performance ?? null) as TrialPerformance | null;
+        const oosPerf = (
+          oos?.status === 'done' ? oos.performance : null
+        ) as TrialPerformance | null;
+        parts.push({
+          fold: {
+            in_sample: {
+              from: date(fold.inSample.start),
+              to: date(fold.inSample.end),
+              performance: isPerf,
+            },
+            out_of_sample: {
+              from: date(fold.outOfSample.start),
+              to: date(fold.outOfSample.end),
+              performance: oosPerf,
+            },
+            params: oos?.params ?? isBest?.params ?? null,
+            ...(oos?.status === 'failed'
+              ? { error: (oos.error as string | null) ?? 'failed' }
+              : {}),
+          },
+          inSample: { return: (isPerf?.net_profit ?? 0) / capital, days: days(fold.inSample) },
+          outOfSample: {
+            return: (oosPerf?.net_profit ?? 0) / capital,
+            days: days(fold.outOfSample),
+          },
+          oos,
+        });
+      }
+      const done = parts.filter((p) => p.oos?.status === 'done');
+      const capital = Number(
+        (done[0]?.oos?.detail as { initial_capital?: number } | undefined)?.initial_capital ??
+          1_000_000,
+      );
+      const equity = stitchEquity(
+        done.map((p) => (p.oos?.detail as { equity: [string, number][] }).equity),
+        capital,
+      );
+      const profits = done.flatMap((p) => (p.oos?.detail as { profits: number[] }).profits);
+      const returns = done.flatMap((p) => p.oos?.returns as number[]);
+      const wins = profits.filter((p) => p > 0);
+      const losses = profits.filter((p) => p < 0);
+      let peak = capital;
+      let drawdown = 0;
+      for (const [, value] of equity) {
+        peak = Math.max(peak, value);
+        if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
+      }
+      const barsPerYear = Number(
+        (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ?? 0,
+      );
+      const mean = returns.length > 0 ? returns.reduce((s, r) => s + r, 0) / returns.length : 0;
+      const sd =
+        returns.length > 1
+          ? Math.sqrt(returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1))
+          : 0;
+      const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
+      const stitchedPerformance: TrialPerformance = {
+        net_profit: round(
+          profits.reduce((s, p) => s + p, 0),
+          2,
+        ),
+        trade_count: profits.length,
+        win_rate: profits.length > 0 ? round(wins.length / profits.length, 6) : 0,
+        sharpe:
+          sd > 1e-12 && barsPerYear > 0 ? round((mean / sd) * Math.sqrt(barsPerYear), 4) : null,
+        max_drawdown: round(drawdown, 6),
+        profit_factor:
+          losses.length > 0
+            ? round(wins.reduce((s, p) => s + p, 0) / -losses.reduce((s, p) => s + p, 0), 4)
+            : null,
+        sqn: systemQualityNumber(profits),
+      };
+      efficiency = walkForwardEfficiency(parts).efficiency;
+      walkForward = {
+        folds: parts.map((p) => p.fold),
+        stitched: { performance: stitchedPerformance, equity },
+        efficiency,
+      };
+    }
+    // overfitting over the main trials' per-period returns
+    const series = main.map((t) => t.returns as number[]);
+    const chosen = best ? main.indexOf(best) : -1;
+    const pbo = series.length >= 2 ? probabilityOfBacktestOverfitting(series) : null;
+    const dsr = chosen >= 0 ? deflatedSharpeFromReturns(series, chosen) : null;
+    const pboValue = pbo?.ok ? pbo.result.pbo : null;
+    const verdict = overfittingVerdict({
+      pbo: pboValue,
+      deflatedSharpe: dsr?.value ?? null,
+      efficiency,
+      walkForward: request.walk_forward !== undefined && request.walk_forward !== null,
+      trials: main.length,
+    });
+    const overfitting = {
+      pbo: pbo?.ok
+        ? {
+            value: pbo.result.pbo,
+            partitions: pbo.result.partitions,
+            combinations: pbo.result.combinations,
+            trials: pbo.result.trials,
+            observations: pbo.result.observations,
+          }
+        : null,
+      deflated_sharpe: dsr
+        ? {
+            value: dsr.value,
+            sharpe: dsr.sharpe,
+            expected_max_sharpe: dsr.expectedMaxSharpe,
+            sharpe_variance: dsr.sharpeVariance,
+            trials: dsr.trials,
+            observations: dsr.observations,
+            skewness: dsr.skewness,
+            kurtosis: dsr.kurtosis,
+          }
+        : null,
+      trials: main.length,
+      verdict: verdict.verdict,
+      reasons: verdict.reasons,
+    };
+    return {
+      best: best ? { params: best.params, performance: best.performance } : null,
+      walk_forward: walkForward,
+      overfitting,
+    };
+  }
+
+  async function owned(userId: number, id: string): Promise<OptimizationRow> {
+    const [row] = await db
+      .select()
+      .from(optimizations)
+      .where(and(eq(optimizations.id, id), eq(optimizations.userId, userId)));
+    if (!row) throw new NotFoundError(`Optimization not found: ${id}`);
+    return row;
+  }
+
+  function progressOf(row: OptimizationRow) {
+    const done = row.trialsDone;
+    const total = row.trialsTotal;
+    let eta: number | null = null;
+    if (row.status === 'PROCESSING' && row.startedMs !== null && done > 0) {
+      eta = Math.max(0, Math.round((((now() - row.startedMs) / done) * (total - done)) / 1000));
+    } else if (
+      row.status === 'COMPLETED' ||
+      row.status === 'CANCELLED' ||
+      row.status === 'FAILED'
+    ) {
+      eta = 0;
+    }
+    return { done, total, eta_s: eta };
+  }
+
+  return {
+    async create(userId: number, input: unknown) {
+      const parsed = optimizationRequestSchema.safeParse(input);
+      if (!parsed.success) throw new BadRequestError(problemOf(parsed.error));
+      const body = parsed.data;
+      const space = paramSpaceSchema.safeParse(body.params);
+      if (!space.success)
+        throw new BadRequestError(
+          `params.${problemOf(space.error)}`.replace('params.params', 'params'),
+        );
+      const { code, name } = await codeOf(userId, body);
+      const declared = parseStrategyParams(code);
+      if (!declared.ok) throw new BadRequestError(`code: ${declared.error}`);
+      const resolved = resolveParamSpace(space.data, declared.params);
+      if (!resolved.ok) throw new BadRequestError(resolved.error);
+      let constraint = null;
+      if (body.constraint && body.constraint.trim() !== '') {
+        const parsedConstraint = parseConstraint(body.constraint, declared.params);
+        if (!parsedConstraint.ok)
+          throw new BadRequestError(`constraint: ${parsedConstraint.error}`);
+        constraint = parsedConstraint.constraint;
+      }
+      const plan = planTrials({
+        declared: declared.params,
+        dimensions: resolved.dimensions,
+        fixed: resolved.fixed,
+        constraint,
+        method: body.method,
+        maxTrials: body.max_trials ?? null,
+        seed: body.seed ?? 0,
+        limit: settings.maxTrials,
+      });
+      if (!plan.ok) throw new BadRequestError(plan.error);
+      const { bars, period } = await barsFor(userId, body);
+      let folds: WalkForwardFold[] = [];
+      if (body.walk_forward) {
+        const cut = walkForwardFolds(bars.length, body.walk_forward);
+        if (!cut.ok) throw new BadRequestError(cut.error);
+        folds = cut.folds;
+      }
+      const trials = plan.trials;
+      const total = trials.length * (1 + folds.length) + folds.length;
+      const id = randomUUID();
+      const createdMs = now();
+      await db.transaction(async (tx) => {
+        const [open] = await rawQuery(
+          tx,
+          `select count(*)::int as n from optimizations where user_id = $1 and status in ('PENDING', 'PROCESSING')`,
+          [userId],
+        );
+        if (Number(open?.n ?? 0) >= settings.maxOpenPerUser) {
+          throw new BadRequestError(
+            `You already have ${Number(open?.n)} optimizations running; wait for one to finish or cancel it`,
+          );
+        }
+        await tx.insert(optimizations).values({
+          id,
+          userId,
+          strategyName: name,
+          code,
+          symbol: body.symbol_id,
+          period,
+          bars: bars.map((b) => [b.time, b.open, b.high, b.low, b.close, b.volume]),
+          objective: body.objective,
+          method: body.method,
+          request: {
+            params: body.params,
+            constraint: body.constraint ?? null,
+            max_trials: body.max_trials ?? null,
+            seed: body.seed ?? null,
+            walk_forward: body.walk_forward ?? null,
+          },
+          status: 'PENDING',
+          trialsTotal: total,
+          createdMs,
+        });
+        const stages: Stage[] = ['main', ...folds.map((_, i): Stage => `is:${i}`)];
+        const rows = stages.flatMap((stage) =>
+          trials.map((params, index) => ({ stage, index, params })),
+        );
+        for (let at = 0; at < rows.length; at += 500) {
+          await rawQuery(
+            tx,
+            `insert into optimization_trials (optimization_id, stage, index, params, status)
+             select $1, x.stage, x.index, x.params, 'queued'
+             from jsonb_to_recordset($2::jsonb) as x(stage text, index int, params jsonb)`,
+            [id, JSON.stringify(rows.slice(at, at + 500))],
+          );
+        }
+        await enqueueJobs(
+          tx,
+          rows.map((r) => trialJob(userId, id, r.stage, r.index)),
+          createdMs,
+        );
+      });
+      deps.notify();
+      return { id, status: 'PENDING', trials_total: total };
+    },
+
+    async list(userId: number) {
+      const rows = await db
+        .select({
+          id: optimizations.id,
+          strategyName: optimizations.strategyName,
+          symbol: optimizations.symbol,
+          period: optimizations.period,
+          objective: optimizations.objective,
+          method: optimizations.method,
+          status: optimizations.status,
+          trialsDone: optimizations.trialsDone,
+          trialsTotal: optimizations.trialsTotal,
+          createdMs: optimizations.createdMs,
+          finishedMs: optimizations.finishedMs,
+        })
+        .from(optimizations)
+        .where(eq(optimizations.userId, userId));
+      return rows
+        .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1))
+        .map((row) => ({
+          id: row.id,
+          strategy_name: row.strategyName,
+          symbol_id: row.symbol,
+          period: row.period,
+          objective: row.objective,
+          method: row.method,
+          status: row.status,
+          trials_total: row.trialsTotal,
+          trials_done: row.trialsDone,
+          created_at: Math.floor(row.createdMs / 1000),
+          finished_at: row.finishedMs === null ? null : Math.floor(row.finishedMs / 1000),
+        }));
+    },
+
+    async get(userId: number, id: string, query: { skip: number; limit: number; sort: string }) {
+      const row = await owned(userId, id);
+      const descending = query.sort.startsWith('-');
+      const key = descending ? query.sort.slice(1) : query.sort;
+      const order =
+        key === 'index'
+          ? 'index'
+          : key === 'objective'
+            ? 'score'
+            : `(performance->>'${key}')::float8`;
+      const trials = await rawQuery(
+        db,
+        `select index, params, status, performance, score, error from optimization_trials
+         where optimization_id = $1 and stage = 'main'
+         order by ${order} ${descending ? 'desc' : 'asc'} nulls last, index
+         offset $2 limit $3`,
+        [id, query.skip, query.limit],
+      );
+      const summary = row.summary as {
+        best: unknown;
+        walk_forward: unknown;
+        overfitting: unknown;
+      } | null;
+      const mainTotal = (
+        await rawQuery(
+          db,
+          `select count(*)::int as n from optimization_trials where optimization_id = $1 and stage = 'main'`,
+          [id],
+        )
+      )[0]?.n;
+      return {
+        id: row.id,
+        status: row.status,
+        strategy_name: row.strategyName,
+        symbol_id: row.symbol,
+        period: row.period,
+        objective: row.objective,
+        method: row.method,
+        bar_count: (row.bars as unknown[]).length,
+        created_at: Math.floor(row.createdMs / 1000),
+        progress: progressOf(row),
+        best: summary?.best ?? null,
+        trials_count: Number(mainTotal ?? 0),
+        trials: trials.map((t) => ({
+          index: Number(t.index),
+          params: t.params,
+          status: t.status,
+          performance: t.performance ?? null,
+          objective: t.score === null ? null : Number(t.score),
+          ...(t.error ? { error: t.error } : {}),
+        })),
+        ...(summary?.walk_forward ? { walk_forward: summary.walk_forward } : {}),
+        ...(summary?.overfitting ? { overfitting: summary.overfitting } : {}),
+        ...(row.error ? { error: row.error } : {}),
+      };
+    },
+
+    async cancel(userId: number, id: string) {
+      const row = await owned(userId, id);
+      if (row.status === 'PENDING' || row.status === 'PROCESSING') {
+        await db.transaction(async (tx) => {
+          await rawQuery(
+            tx,
+            `update optimizations set status = 'CANCELLED', finished_ms = $2 where id = $1 and status in ('PENDING', 'PROCESSING')`,
+            [id, now()],
+          );
+          await rawQuery(
+            tx,
+            `update optimization_trials set status = 'cancelled' where optimization_id = $1 and status = 'queued'`,
+            [id],
+          );
+          await cancelBatch(tx, id, now());
+        });
+      }
+      closeSessions(id);
+      const after = await owned(userId, id);
+      return { id, status: after.status, progress: progressOf(after) };
+    },
+
+    async remove(userId: number, id: string) {
+      await owned(userId, id);
+      await db.transaction(async (tx) => {
+        await cancelBatch(tx, id, now());
+        await deleteBatch(tx, id);
+        await tx
+          .delete(optimizations)
+          .where(and(eq(optimizations.id, id), eq(optimizations.userId, userId)));
+      });
+      cache.delete(id);
+      closeSessions(id);
+      return { deleted: id };
+    },
+
+    /** The trial queue's handler: runs a trial and keeps it once (modules/jobs). */
+    async runJob({ job, owner, signal }: JobContext): Promise<void> {
+      const payload = job.payload as TrialPayload;
+      const loaded = await load(payload.optimization);
+      const [trial] = loaded
+        ? await rawQuery(
+            db,
+            `select params, status from optimization_trials where optimization_id = $1 and stage = $2 and index = $3`,
+            [payload.optimization, payload.stage, payload.index],
+          )
+        : [];
+      if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) {
+        closeSessions(payload.optimization);
+        await finishJob(db, job.id, owner, 'done', now());
+        return;
+      }
+      if (loaded.row.status === 'PENDING') {
+        await rawQuery(
+          db,
+          `update optimizations set status = 'PROCESSING', started_ms = coalesce(started_ms, $2) where id = $1 and status = 'PENDING'`,
+          [payload.optimization, now()],
+        );
+        loaded.row = {
+          ...loaded.row,
+          status: 'PROCESSING',
+          startedMs: loaded.row.startedMs ?? now(),
+        };
+      }
+      const outcome = await runTrial(loaded, payload.stage, trial.params as ParamValues);
+      if (signal.aborted) return; // cancelled or taken over: another holder keeps it
+      await keep(
+        job.id,
+        owner,
+        payload,
+        outcome.ok ? outcome : { ok: false, error: outcome.error },
+      );
+    },
+
+    /** Closes the warm interpreters (the worker stops). */
+    closeSessions(): void {
+      for (const entry of idleSessions.splice(0)) entry.session.close();
+    },
+
+    /** A trial whose workers kept dying: kept as failed. */
+    async giveUpJob({ job, owner }: JobContext): Promise<void> {
+      const payload = job.payload as TrialPayload;
+      await keep(job.id, owner, payload, {
+        ok: false,
+        error: `The trial stopped ${job.attempts - 1} times without a result (its worker ended)`,
+      });
+    },
+  };
+
+  async function keep(
+    jobId: number,
+    owner: string,
+    payload: TrialPayload,
+    outcome:
+      | {
+          ok: true;
+          performance: TrialPerformance;
+          score: number | null;
+          returns: number[];
+          detail: unknown;
+        }
+      | { ok: false; error: string },
+  ): Promise<void> {
+    await db.transaction(async (tx) => {
+      if (!(await finishJob(tx, jobId, owner, 'done', now()))) return;
+      const kept = await rawQuery(
+        tx,
+        `update optimization_trials set status = $4, performance = $5::jsonb, score = $6,
+           returns = $7::jsonb, detail = $8::jsonb, error = $9, runs = runs + 1, finished_ms = $10
+         where optimization_id = $1 and stage = $2 and index = $3 and status = 'queued' returning id`,
+        [
+          payload.optimization,
+          payload.stage,
+          payload.index,
+          outcome.ok ? 'done' : 'failed',
+          outcome.ok ? JSON.stringify(outcome.performance) : null,
+          outcome.ok ? outcome.score : null,
+          outcome.ok ? JSON.stringify(outcome.returns) : null,
+          outcome.ok && outcome.detail ? JSON.stringify(outcome.detail) : null,
+          outcome.ok ? null : outcome.error,
+          now(),
+        ],
+      );
+      if (kept.length === 0) return;
+      await rawQuery(
+        tx,
+        `update optimizations set trials_done = trials_done + 1,
+           status = case when status = 'PENDING' then 'PROCESSING' else status end,
+           started_ms = coalesce(started_ms, $2)
+         where id = $1`,
+        [payload.optimization, now()],
+      );
+      await advance(tx, payload.optimization);
+    });
+  }
+}
+
+export type OptimizationService = ReturnType<typeof createOptimizationService>;

@@ -1,0 +1,39 @@
+/** The bounds of parameter optimisation (config.ts OPTIMIZATION_*; docs/architecture.md). */
+export type OptimizationSettings = {
+  /** Trials one optimisation may run (a grid over it is refused naming its count). */
+  maxTrials: number;
+  /** Trials of one user running at once, across all workers. */
+  maxActivePerUser: number;
+  /** Trials of one optimisation running at once, across all workers. */
+  maxActivePerOptimization: number;
+  /** Trials one worker process runs at once (each also takes a sandbox slot). */
+  concurrency: number;
+  /** Optimisations of one user not yet finished; more are refused. */
+  maxOpenPerUser: number;
+  /** A worker's hold on a trial; another worker runs it again when it runs out. */
+  leaseMs: number;
+  /** How often an idle worker looks for trials (a trial added on its own node wakes it). */
+  pollMs: number;
+  /** Claims of one trial before it is kept as failed (its workers kept dying). */
+  maxAttempts: number;
+  /**
+   * Trials reuse a warm interpreter of their optimisation (code loaded and bars sent once);
+   * false: a fresh sandbox process per trial, as a backtest.
+   */
+  warm: boolean;
+};
+
+export const DEFAULT_OPTIMIZATION_SETTINGS: OptimizationSettings = {
+  maxTrials: 1000,
+  maxActivePerUser: 2,
+  maxActivePerOptimization: 2,
+  concurrency: 2,
+  maxOpenPerUser: 3,
+  leaseMs: 30_000,
+  pollMs: 1000,
+  maxAttempts: 3,
+  warm: true,
+};
+
+/** The queue of the trials (modules/jobs). */
+export const TRIAL_QUEUE = 'optimization-trial';
