@@ -95,9 +95,11 @@ export function LazyDropdown({
     onClick: firstClick,
   });
   if (!wanted) return alone;
-  const Dropdown = Loaded ?? LazyLoaded;
+  // Always the same element tree once wanted: switching to the Dropdown itself when its code
+  // is here would draw the trigger anew at the next render (the click that opens the menu),
+  // and the trigger would lose the focus. Once loaded, LazyLoaded draws at once.
   const dropdown = (
-    <Dropdown
+    <LazyLoaded
       {...props}
       trigger={['click']}
       open={open}
@@ -107,7 +109,7 @@ export function LazyDropdown({
       }}
     >
       {cloneElement(children, { ref: attach })}
-    </Dropdown>
+    </LazyLoaded>
   );
-  return Loaded ? dropdown : <Suspense fallback={alone}>{dropdown}</Suspense>;
+  return <Suspense fallback={alone}>{dropdown}</Suspense>;
 }
