@@ -14,7 +14,20 @@ export default defineConfig({
       '/ws': { target: apiTarget, ws: true },
     },
   },
-  build: { outDir: 'dist', chunkSizeWarningLimit: 4000 },
+  build: {
+    outDir: 'dist',
+    chunkSizeWarningLimit: 4000,
+    rolldownOptions: {
+      treeshake: {
+        // These packages declare no `sideEffects`, so a bundler keeps all of a module it
+        // imports: antd's Tooltip (every toolbar) reaches rc-form's index through the form's
+        // context and brought the whole form library and its validator into the first load.
+        // Their modules only define things; what is not used is left out.
+        moduleSideEffects: (id: string) =>
+          !/node_modules\/@rc-component\/(form|async-validator)\//.test(id),
+      },
+    },
+  },
   test: {
     name: 'web',
     include: ['src/**/*.test.{ts,tsx}'],

@@ -1,22 +1,32 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import type { ReactNode } from 'react';
-import { useEffect } from 'react';
-import { registerNotifier } from '../shared/notify';
+import { lazy, Suspense, useEffect } from 'react';
+import { appApi, useAppApiStore } from '../shared/appApi';
+import { afterFirstChart } from '../shared/firstChart';
 import { queryClient } from '../shared/queryClient';
 import { followSystemTheme, useThemeStore } from '../shared/theme';
-
-/** Toasts sit in the toolbar's height (44 px), above the charts and the bottom panel. */
-const TOAST_TOP = 4;
 
 const FONT_FAMILY =
   "-apple-system, BlinkMacSystemFont, 'Segoe UI', Roboto, 'Helvetica Neue', Arial, 'Noto Sans', 'PingFang SC', 'Microsoft YaHei', sans-serif";
 
-/** Gives plain actions the themed message API of the antd App. */
-function NotifierBridge() {
-  const { message } = AntApp.useApp();
-  useEffect(() => registerNotifier(message), [message]);
-  return null;
+// antd's App (toasts, notifications, confirmations) follows the first drawn chart, or comes
+// at once when asked for before (shared/appApi.ts).
+const AppApiHost = lazy(() => import('./AppApiHost'));
+
+function AppApi() {
+  const wanted = useAppApiStore((s) => s.wanted);
+  useEffect(() => {
+    useAppApiStore.setState((s) => ({ hosts: s.hosts + 1 }));
+    void afterFirstChart().then(appApi);
+    return () => useAppApiStore.setState((s) => ({ hosts: s.hosts - 1 }));
+  }, []);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <AppApiHost />
+    </Suspense>
+  );
 }
 
 /** Paints the page behind the React tree in the theme's colours. */
@@ -62,13 +72,15 @@ export function AppProviders({ children }: { children: ReactNode }) {
         token: { fontFamily: FONT_FAMILY, borderRadius: 6 },
       }}
     >
-      {/* At most three toasts at once: a burst of fills must not cover the page. Where they
-          sit (over the toolbar; above a phone's bottom bar) is in styles.css. */}
-      <AntApp className="app-root" message={{ maxCount: 3, top: TOAST_TOP }}>
+      {/* The page's root element, as antd's App draws its own (colour, font, line height). */}
+      <div className="app-root" style={{ fontFamily: FONT_FAMILY }}>
         <DocumentTheme mode={mode} />
-        <NotifierBridge />
-        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
-      </AntApp>
+        <AppApi />
+        <QueryClientProvider client={queryClient}>
+          {/* What waits for the App (useAppApi) waits here, not above the App itself. */}
+          <Suspense fallback={null}>{children}</Suspense>
+        </QueryClientProvider>
+      </div>
     </ConfigProvider>
   );
 }

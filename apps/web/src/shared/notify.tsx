@@ -1,15 +1,15 @@
 import { CloseOutlined } from '@ant-design/icons';
-import { Button, message as staticMessage } from 'antd';
-import type { App } from 'antd';
+import { Button } from 'antd';
+import { appApi, useAppApiStore, type AppApi } from './appApi';
 import { messages } from '../i18n/messages';
 
-type MessageInstance = ReturnType<typeof App.useApp>['message'];
+type MessageInstance = AppApi['message'];
 type Kind = 'success' | 'error' | 'warning' | 'info';
 
 let instance: MessageInstance | null = null;
 let counter = 0;
 
-/** The antd `App` registers its themed message API here (see NotifierBridge). */
+/** The antd `App` registers its themed message API here (app/AppApiHost.tsx). */
 export function registerNotifier(api: MessageInstance): () => void {
   instance = api;
   return () => {
@@ -17,8 +17,13 @@ export function registerNotifier(api: MessageInstance): () => void {
   };
 }
 
-function api(): MessageInstance {
-  return instance ?? staticMessage;
+/** Runs with the message API: at once, or when the App (loaded on demand) is there. */
+function withApi(run: (api: MessageInstance) => void): void {
+  if (instance) run(instance);
+  else if (useAppApiStore.getState().hosts > 0)
+    void appApi().then((app) => run(instance ?? app.message));
+  // no providers (a component drawn alone): antd's static message, as without the App
+  else void import('./antd/message').then((m) => run(instance ?? m.message));
 }
 
 /**
@@ -34,31 +39,33 @@ export const TOAST_SECONDS: Record<Kind, number> = {
 
 function show(kind: Kind, text: string): void {
   const key = `toast-${(counter += 1)}`;
-  const close = () => api().destroy(key);
+  const close = () => withApi((api) => api.destroy(key));
   const lasting = kind === 'error' || kind === 'warning';
-  void api().open({
-    key,
-    type: kind,
-    duration: TOAST_SECONDS[kind],
-    // a short toast keeps going under the pointer: it must not stay because the mouse rests there
-    pauseOnHover: lasting,
-    className: lasting ? 'toast toast-closable' : 'toast',
-    content: lasting ? (
-      <span className="toast-content">
-        {text}
-        <Button
-          type="text"
-          size="small"
-          className="toast-close"
-          aria-label={messages.app.closeNotification}
-          icon={<CloseOutlined />}
-          onClick={close}
-        />
-      </span>
-    ) : (
-      text
-    ),
-    onClick: lasting ? undefined : close,
+  withApi((api) => {
+    void api.open({
+      key,
+      type: kind,
+      duration: TOAST_SECONDS[kind],
+      // a short toast keeps going under the pointer: it must not stay because the mouse rests there
+      pauseOnHover: lasting,
+      className: lasting ? 'toast toast-closable' : 'toast',
+      content: lasting ? (
+        <span className="toast-content">
+          {text}
+          <Button
+            type="text"
+            size="small"
+            className="toast-close"
+            aria-label={messages.app.closeNotification}
+            icon={<CloseOutlined />}
+            onClick={close}
+          />
+        </span>
+      ) : (
+        text
+      ),
+      onClick: lasting ? undefined : close,
+    });
   });
 }
 

@@ -32,7 +32,7 @@ export function storeSession(user: User, options: { withTrader?: boolean } = {})
   reloadAuthFromStorage();
 }
 
-// The pages and the panels that follow the first chart are chunks of their own (routes.tsx,
+// The pages, the panels that follow the first chart and antd's pieces loaded on first use are chunks of their own (routes.tsx,
 // shared/firstChart.ts): loaded once per test file, as the route table imported them before,
 // so a lookup's deadline never waits for a module load.
 beforeAll(
@@ -45,6 +45,9 @@ beforeAll(
       import('../features/workspace/trade/TradeTables'),
       import('../features/trading/NarrowTradingRuntime'),
       import('../features/assistant/AssistantLauncher'),
+      // antd pieces loaded on first use (shared/antd, shared/appApi.ts)
+      import('../shared/antd/LazyDropdown').then((m) => m.loadDropdown()),
+      import('../app/AppApiHost'),
     ]),
   120_000,
 );

@@ -5,14 +5,19 @@ import {
   SwapOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Dropdown, Tag } from 'antd';
+import { Button } from 'antd';
+import { lazy, Suspense } from 'react';
 import type { MenuProps } from 'antd';
+import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/messages';
 import { logout, switchTrader } from '../auth/store';
 import { useAccounts } from './useAccounts';
 
 const TRADER_KEY = 'trader:';
+
+// Drawn in the menu only, whose code comes with it (shared/antd/LazyDropdown).
+const Tag = lazy(() => import('../../shared/antd/dropdown').then((m) => ({ default: m.Tag })));
 
 /**
  * The account control: shows the current trading account and opens the user menu
@@ -34,9 +39,11 @@ export function AccountControl() {
               <span className="menu-account">
                 <span>{trader.name}</span>
                 {isCurrent && (
-                  <Tag color="blue" className="menu-account-tag">
-                    {messages.accounts.current}
-                  </Tag>
+                  <Suspense fallback={null}>
+                    <Tag color="blue" className="menu-account-tag">
+                      {messages.accounts.current}
+                    </Tag>
+                  </Suspense>
                 )}
               </span>
             ),
@@ -65,8 +72,7 @@ export function AccountControl() {
   };
 
   return (
-    <Dropdown
-      trigger={['click']}
+    <LazyDropdown
       placement="bottomRight"
       menu={{
         items,
@@ -84,6 +90,6 @@ export function AccountControl() {
         <span className="account-control-name">{name}</span>
         <DownOutlined aria-hidden="true" className="account-control-caret" />
       </Button>
-    </Dropdown>
+    </LazyDropdown>
   );
 }

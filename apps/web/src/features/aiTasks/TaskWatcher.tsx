@@ -1,6 +1,7 @@
-import { App, Button, Space } from 'antd';
+import { Button, Space } from 'antd';
 import { useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
+import { appApi, type AppApi } from '../../shared/appApi';
 import { useWorkbenchStore } from '../strategy/store';
 import { openTaskInEditor, returnToTasks, tasksMounted, viewTaskDetails } from './actions';
 import { DEFAULT_TASK_PAGE_SIZE, finishedSince } from './logic';
@@ -19,7 +20,6 @@ const PLACEMENT = 'bottomLeft';
  */
 export function TaskWatcher() {
   const open = useWorkbenchStore((s) => s.open);
-  const { notification } = App.useApp();
   const { data } = useTaskPage(FIRST_PAGE, open);
   const seen = useRef(new Map<number, string>());
 
@@ -28,55 +28,62 @@ export function TaskWatcher() {
 
   useEffect(() => {
     if (!data) return;
-    for (const { id, view } of finishedSince(seen.current, data.tasks)) {
-      const key = `ai-task-${id}`;
-      const details = (
-        <Button
-          size="small"
-          onClick={() => {
-            notification.destroy(key);
-            viewTaskDetails(id);
-          }}
-        >
-          {m.viewDetails}
-        </Button>
-      );
-      if (view === 'completed') {
-        notification.success({
-          key,
-          title: m.completedToast(id),
-          description: m.completedText,
-          duration: 0,
-          placement: PLACEMENT,
-          actions: (
-            <Space>
-              {details}
-              <Button
-                type="primary"
-                size="small"
-                onClick={() => {
-                  notification.destroy(key);
-                  returnToTasks();
-                  void openTaskInEditor(id);
-                }}
-              >
-                {m.openInEditor}
-              </Button>
-            </Space>
-          ),
-        });
-      } else {
-        notification.error({
-          key,
-          title: m.failedToast(id),
-          duration: 0,
-          placement: PLACEMENT,
-          actions: details,
-        });
-      }
-    }
+    const finished = finishedSince(seen.current, data.tasks);
     for (const task of data.tasks) seen.current.set(task.id, task.status);
-  }, [data, notification]);
+    // antd's App (its notifications) may still be loading (shared/appApi.ts)
+    if (finished.length > 0) void appApi().then((app) => announce(app, finished));
+  }, [data]);
 
   return null;
+}
+
+/** One notice per task that finished: completed (Details, Open in Editor) or failed. */
+function announce({ notification }: AppApi, finished: ReturnType<typeof finishedSince>): void {
+  for (const { id, view } of finished) {
+    const key = `ai-task-${id}`;
+    const details = (
+      <Button
+        size="small"
+        onClick={() => {
+          notification.destroy(key);
+          viewTaskDetails(id);
+        }}
+      >
+        {m.viewDetails}
+      </Button>
+    );
+    if (view === 'completed') {
+      notification.success({
+        key,
+        title: m.completedToast(id),
+        description: m.completedText,
+        duration: 0,
+        placement: PLACEMENT,
+        actions: (
+          <Space>
+            {details}
+            <Button
+              type="primary"
+              size="small"
+              onClick={() => {
+                notification.destroy(key);
+                returnToTasks();
+                void openTaskInEditor(id);
+              }}
+            >
+              {m.openInEditor}
+            </Button>
+          </Space>
+        ),
+      });
+    } else {
+      notification.error({
+        key,
+        title: m.failedToast(id),
+        duration: 0,
+        placement: PLACEMENT,
+        actions: details,
+      });
+    }
+  }
 }

@@ -10,9 +10,10 @@ import {
 } from '@ant-design/icons';
 import Icon from '@ant-design/icons';
 import type { Period } from '@ct/domain';
-import { Button, Dropdown, Tooltip } from 'antd';
+import { Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { messages } from '../../i18n/messages';
+import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import type { ChartType } from '../../shared/chartGrid';
 import { useCodeEditorHook } from '../strategy/codeEditorHook';
 import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
@@ -250,8 +251,7 @@ export function ChartToolbar({
         ),
       )}
       {hidden.length > 0 && (
-        <Dropdown
-          trigger={['click']}
+        <LazyDropdown
           placement="bottomLeft"
           menu={{
             items: hidden.map((tool) => ({
@@ -271,7 +271,7 @@ export function ChartToolbar({
             title={m.moreTools}
             icon={<EllipsisOutlined />}
           />
-        </Dropdown>
+        </LazyDropdown>
       )}
     </div>
   );

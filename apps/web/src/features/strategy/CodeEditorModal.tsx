@@ -1,7 +1,8 @@
 import { CodeOutlined } from '@ant-design/icons';
-import { App, Modal, Space } from 'antd';
+import { Modal, Space } from 'antd';
 import { useEffect } from 'react';
 import { messages } from '../../i18n/messages';
+import { useAppApi } from '../../shared/appApi';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { useWorkbenchAddons } from './addons';
 import { closeEditor, disposeAutoSave, refreshWorkbench, showArrivedTemplate } from './actions';
@@ -37,7 +38,7 @@ function EditorTitle() {
  * workbench to its opening.
  */
 export default function CodeEditorModal() {
-  const { modal } = App.useApp();
+  const { modal } = useAppApi();
   const open = useWorkbenchStore((s) => s.open);
   const template = useTemplateCode();
   const selected = useEditorStore((s) => s.selected);

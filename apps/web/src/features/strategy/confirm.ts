@@ -1,6 +1,7 @@
-import { Modal, type App, type ModalFuncProps } from 'antd';
+import { Modal, type ModalFuncProps } from 'antd';
+import type { AppApi } from '../../shared/appApi';
 
-type ModalApi = ReturnType<typeof App.useApp>['modal'];
+type ModalApi = AppApi['modal'];
 
 /** What a confirmation asks: title, text and button labels (antd's confirm props). */
 export type Question = Pick<

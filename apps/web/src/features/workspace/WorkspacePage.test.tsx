@@ -107,7 +107,8 @@ describe('wide workspace', () => {
     await user.click(await screen.findByRole('button', { name: 'Account: Main Account' }));
     await user.hover(await screen.findByRole('menuitem', { name: /Trading Accounts/ }));
     const current = await screen.findByRole('menuitem', { name: /Main Account/ });
-    expect(within(current).getByText('Current')).toBeInTheDocument();
+    // the tag comes with the menu's code (shared/antd/dropdown.ts), drawn once it is there
+    expect(await within(current).findByText('Current')).toBeInTheDocument();
     await user.click(screen.getByRole('menuitem', { name: /Profile/ }));
     expect(location().pathname).toBe('/profile');
   });

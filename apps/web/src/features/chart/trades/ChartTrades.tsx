@@ -1,22 +1,37 @@
 import { CloseOutlined } from '@ant-design/icons';
 import type { ContractTerms, PendingView, PositionView } from '@ct/domain';
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
 import { messages } from '../../../i18n/messages';
 import { useSymbolInfo } from '../../../market/instruments';
 import { useQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { useAccountLiveUpdates } from '../../trading/accountLive';
-import { openCancelPending, openClosePosition } from '../../trading/dialogs';
+import { openCancelPending, openClosePosition, useTradingDialogs } from '../../trading/dialogs';
 import { formatPnl, formatQuantity } from '../../trading/format';
 import { useTradeList } from '../../trading/store';
-import { TradingDialogs } from '../../trading/TradingDialogs';
 import type { ChartController } from '../ChartController';
 import { lineProfit, linePriceText, tradeLinesOf, type TradeLine } from './model';
 import { TradesView } from './view';
 import './trades.css';
 
 const m = messages.chartTrades;
+
+// The close and cancel dialogs (with their Modal and number input) load when one is opened.
+const TradingDialogs = lazy(() =>
+  import('../../trading/TradingDialogs').then((mod) => ({ default: mod.TradingDialogs })),
+);
+
+/** This chart's own trading dialogs (outside the workspace), loaded when one is asked for. */
+function OwnTradingDialogs() {
+  const open = useTradingDialogs((s) => s.closePosition !== null || s.cancelPending !== null);
+  if (!open) return null;
+  return (
+    <Suspense fallback={null}>
+      <TradingDialogs />
+    </Suspense>
+  );
+}
 
 /**
  * The workspace mounts the trading dialogs (close, cancel) once for all its charts; a chart
@@ -254,7 +269,7 @@ export function ChartTrades({
           </div>
         );
       })}
-      {hostsDialogs && <TradingDialogs />}
+      {hostsDialogs && <OwnTradingDialogs />}
     </div>
   );
 }
