@@ -106,9 +106,9 @@ export function smallBars(count = 20): Record<string, number | string>[] {
 const SMALL_STRATEGY = `def main(data_array):\n    return []\n`;
 
 /**
- * One round of the neighbour's calls, one after the other: health, a market order (closed
- * again at once would be another call; an open 0.01 lot is harmless), the newest bars, and
- * with `backtest` a small backtest. Throws when one is not answered as usual.
+ * One round of the neighbour's calls, one after the other: health, a market order and its
+ * close (so that many rounds never run out of margin), the newest bars, and with `backtest`
+ * a small backtest. Throws when one is not answered as usual.
  */
 export async function neighbourRound(
   url: string,
@@ -117,18 +117,25 @@ export async function neighbourRound(
 ): Promise<void> {
   const health = await fetch(`${url}/api/health`);
   if (health.status !== 200) throw new Error(`health answered ${health.status}`);
+  const creds = { uuid: who.uuid, token: who.token, channel: 1, device: 1 };
   const order = await call(url, who, '/trading/order/open', {
-    uuid: who.uuid,
-    token: who.token,
+    ...creds,
     symbol: 'BTCUSDT',
     cmd: 1,
     volume: 0.01,
-    channel: 1,
-    device: 1,
   });
-  const orderBody = (await order.json()) as { code: number };
-  if (order.status !== 200 || orderBody.code !== 0) {
+  const orderBody = (await order.json()) as {
+    code: number;
+    data?: { order?: { orderId?: string } } | null;
+  };
+  const orderId = orderBody.data?.order?.orderId;
+  if (order.status !== 200 || orderBody.code !== 0 || !orderId) {
     throw new Error(`order answered ${order.status} ${JSON.stringify(orderBody)}`);
+  }
+  const close = await call(url, who, '/trading/order/close', { ...creds, orderId, volume: 0.01 });
+  const closeBody = (await close.json()) as { code: number };
+  if (close.status !== 200 || closeBody.code !== 0) {
+    throw new Error(`close answered ${close.status} ${JSON.stringify(closeBody)}`);
   }
   const bars = await call(url, who, '/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=100');
   if (bars.status !== 200) throw new Error(`klines answered ${bars.status}`);
