@@ -87,27 +87,31 @@ async function timed(call: () => Promise<Response>): Promise<number> {
 /** One round of the neighbour's calls; each call's latency in ms. */
 async function round(url: string, who: BenchLogin): Promise<Record<Call, number>> {
   const headers = { cookie: `ct_sid=${who.cookie}`, 'content-type': 'application/json' };
-  return {
-    health: await timed(() => fetch(`${url}/api/health`)),
-    order: await timed(() =>
-      fetch(`${url}/trading/order/open`, {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({
-          uuid: who.uuid,
-          token: who.token,
-          symbol: 'BTCUSDT',
-          cmd: 1,
-          volume: 0.01,
-          channel: 1,
-          device: 1,
-        }),
-      }),
-    ),
-    kline: await timed(() =>
-      fetch(`${url}/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=100`, { headers }),
-    ),
-  };
+  const creds = { uuid: who.uuid, token: who.token, channel: 1, device: 1 };
+  const health = await timed(() => fetch(`${url}/api/health`));
+  let orderId = '';
+  const order = await timed(async () => {
+    const res = await fetch(`${url}/trading/order/open`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ ...creds, symbol: 'BTCUSDT', cmd: 1, volume: 0.01 }),
+    });
+    const body = (await res.clone().json()) as { data?: { order?: { orderId?: string } } };
+    orderId = body.data?.order?.orderId ?? '';
+    return res;
+  });
+  // closed again (not timed), so that many rounds never run the account out of margin
+  const closed = await fetch(`${url}/trading/order/close`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ ...creds, orderId, volume: 0.01 }),
+  });
+  if (!closed.ok) throw new Error(`neighbour close answered ${closed.status}`);
+  await closed.arrayBuffer();
+  const kline = await timed(() =>
+    fetch(`${url}/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=100`, { headers }),
+  );
+  return { health, order, kline };
 }
 
 async function operations(): Promise<HeavyOperation[]> {
