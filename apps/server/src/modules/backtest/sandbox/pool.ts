@@ -81,6 +81,9 @@ function uidsInUse(base: number): Set<number> {
  * Pre-started sandboxes and the run queue. Every process runs exactly one job and exits;
  * the pool starts a replacement at once, so a run rarely waits for an interpreter to start.
  */
+/** Start-up check runs before the sandbox is declared unavailable. */
+const CHECK_ATTEMPTS = 3;
+
 export class SandboxPool {
   private state: SandboxState = 'unchecked';
   private mode: SandboxMode | null = null;
@@ -256,6 +259,20 @@ export class SandboxPool {
       return `the seccomp filter could not be built: ${(error as Error).message}`;
     }
     this.mode = 'bwrap';
+    // a loaded host can fail one start of a sandbox (seen: bwrap not finding the
+    // interpreter once): only a check that fails every time makes the sandbox unavailable
+    let problem: string | null = null;
+    for (let attempt = 1; attempt <= CHECK_ATTEMPTS; attempt++) {
+      problem = await this.checkRun();
+      if (problem === null) return null;
+      if (attempt < CHECK_ATTEMPTS)
+        this.log.warn(`Strategy sandbox check failed, trying again: ${problem}`);
+    }
+    return problem;
+  }
+
+  /** One sandboxed trivial job: null when it ran and printed, else why not. */
+  private async checkRun(): Promise<string | null> {
     const lines: string[] = [];
     let outcome: ProcessOutcome;
     try {

@@ -25,8 +25,13 @@ export type ProcessOutcome =
 /** Longest log line passed on; longer output is cut into lines of this many characters. */
 export const MAX_LINE_CHARS = 8192;
 const MAX_DIAGNOSTIC_BYTES = 8192;
-/** After the process exits, its pipes get this long to drain before they are destroyed. */
-const DRAIN_MS = 500;
+/**
+ * After the process exits, its pipes get at least this long to drain before they are
+ * destroyed; a run's pipes get the rest of its time limit. bwrap's outer process may end
+ * before the sandbox's last write reaches us (its init reports the exit first), by seconds
+ * on a loaded host: a fixed short drain lost finished results.
+ */
+export const DRAIN_MS = 500;
 
 const SIGNAL_NAMES = new Map<number, string>(
   Object.entries(osConstants.signals).map(([name, number]) => [number, name]),
@@ -95,10 +100,10 @@ export class SandboxProcess {
     this.child.on('exit', (code, signal) => {
       this.exitInfo = { code, signal };
       if (this.timer) clearTimeout(this.timer);
-      // an escaped grandchild must not keep the pipes (and the run) open
+      // an escaped grandchild must not keep the pipes (and the run) open past its time limit
       setTimeout(() => {
         for (const stream of [stdout, stderr, result]) stream.destroy();
-      }, DRAIN_MS).unref();
+      }, this.drainMs()).unref();
     });
     this.closed = new Promise((resolve) => {
       this.child.on('close', (code, signal) => {
@@ -109,6 +114,13 @@ export class SandboxProcess {
         this.onClose();
       });
     });
+  }
+
+  /** How long the pipes may stay open after the exit: the rest of a run's time limit. */
+  private drainMs(): number {
+    if (this.state !== 'running' || this.killedFor !== null) return DRAIN_MS;
+    const left = this.settings.timeoutMs - (performance.now() - this.startedAt);
+    return Math.max(DRAIN_MS, left);
   }
 
   /** True while it can still take a job. */
