@@ -446,8 +446,8 @@ export const messages = {
     dealMarker: {
       open: (label: string, buy: boolean, qty: string, price: string) =>
         `${label}: open ${buy ? 'buy' : 'sell'} ${qty} at ${price}`,
-      close: (label: string, buy: boolean, qty: string, price: string, profit: number) =>
-        `${label}: close by ${buy ? 'buy' : 'sell'} ${qty} at ${price}, P&L ${profit >= 0 ? '+' : ''}${profit.toFixed(2)}`,
+      close: (label: string, buy: boolean, qty: string, price: string, pnl: string) =>
+        `${label}: close by ${buy ? 'buy' : 'sell'} ${qty} at ${price}, P&L ${pnl}`,
     },
     showOnChartError: 'Show on chart error',
     noDeals: 'No trades to show',

@@ -1,5 +1,5 @@
 import { DAY_MS } from '../market/periods.ts';
-import { roundTo } from '../market/price.ts';
+import { roundTo, TOLERANCE } from '../market/price.ts';
 import { commissionFor, profitLoss, type ContractTerms } from '../trading/values.ts';
 import type { TradeStatus, ValidTrade } from './contract.ts';
 import { formatContractDate } from './dates.ts';
@@ -342,7 +342,7 @@ export function sharpeRatio(
   const mean = sum(returns) / returns.length;
   const variance = sum(returns.map((r) => (r - mean) ** 2)) / (returns.length - 1);
   const std = Math.sqrt(variance);
-  if (!(std > 1e-12)) return null;
+  if (!(std > TOLERANCE.zeroSpread)) return null;
   const value = ((mean - riskFreeRate / barsPerYear) / std) * Math.sqrt(barsPerYear);
   return Number.isFinite(value) ? ratio(value) : null;
 }

@@ -1,3 +1,4 @@
+import { TOLERANCE } from '../market/price.ts';
 import { z } from 'zod';
 
 /**
@@ -79,7 +80,7 @@ const fillSchema = z
   .min(0)
   .max(1)
   .refine(
-    (v) => Math.abs(v * 100 - Math.round(v * 100)) < 1e-9,
+    (v) => Math.abs(v * 100 - Math.round(v * 100)) < TOLERANCE.snap,
     'Fill must have at most 2 decimals',
   );
 

@@ -4,6 +4,8 @@ export const DEFAULT_TICK = 0.01;
 export const PRICE_DECIMALS = 4;
 export const PNL_DECIMALS = 2;
 export const PERCENT_DECIMALS = 4;
+/** Lots are kept with at most 8 decimals (0.1 + 0.2 lots is 0.3 lots). */
+export const LOT_DECIMALS = 8;
 
 /**
  * The tolerances of float arithmetic on prices and quantities. Every snap, on-grid check
@@ -26,8 +28,10 @@ export const TOLERANCE = {
    * representation noise is forgiven, never a fraction of a tick.
    */
   priceBound: 1e-12,
-  /** Absolute: a quantity compared against its minimum or maximum. */
+  /** Absolute: a quantity compared against its minimum or maximum, or a position's size. */
   quantityBound: 1e-9,
+  /** Absolute: a standard deviation at or below this is no spread at all (no ratio on it). */
+  zeroSpread: 1e-12,
 } as const;
 
 const decimalsByTick = new Map<number, number>();
@@ -77,6 +81,11 @@ export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   const rounded = Math.round(Math.abs(value) * factor + TOLERANCE.snap) / factor;
   return Math.sign(value) * rounded || 0;
+}
+
+/** Lots without float residue (LOT_DECIMALS). */
+export function roundLots(lots: number): number {
+  return roundTo(lots, LOT_DECIMALS);
 }
 
 /** Snaps a price to the nearest multiple of the tick, expressed with the tick's decimals. */

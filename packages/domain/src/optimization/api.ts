@@ -1,3 +1,4 @@
+import { TOLERANCE } from '../market/price.ts';
 import { z } from 'zod';
 import { identifierSchema, optionalNameSchema } from '../api/text.ts';
 import { parseContractDate } from '../backtest/dates.ts';
@@ -123,7 +124,7 @@ export function systemQualityNumber(profits: readonly number[]): number | null {
   const mean = profits.reduce((s, p) => s + p, 0) / n;
   const variance = profits.reduce((s, p) => s + (p - mean) ** 2, 0) / (n - 1);
   const std = Math.sqrt(variance);
-  if (!(std > 1e-12)) return null;
+  if (!(std > TOLERANCE.zeroSpread)) return null;
   return Math.round((Math.sqrt(n) * mean * 10_000) / std) / 10_000;
 }
 

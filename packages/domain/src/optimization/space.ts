@@ -1,3 +1,4 @@
+import { TOLERANCE } from '../market/price.ts';
 import { z } from 'zod';
 import { createRng } from '../market/prng.ts';
 import { constraintHolds, type Constraint } from './constraint.ts';
@@ -180,7 +181,7 @@ function decimals(value: number): number {
  */
 export function rangeCount(range: ParamRange): number {
   const span = (range.max - range.min) / range.step;
-  return Math.floor(span + 1e-9 * Math.max(1, span)) + 1;
+  return Math.floor(span + TOLERANCE.snap * Math.max(1, span)) + 1;
 }
 
 function rangeDimension(name: string, kind: ParamKind, range: ParamRange): Dimension {

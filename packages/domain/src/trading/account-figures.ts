@@ -1,4 +1,4 @@
-import { PERCENT_DECIMALS, PNL_DECIMALS, roundTo } from '../market/price.ts';
+import { PERCENT_DECIMALS, PNL_DECIMALS, roundLots, roundTo } from '../market/price.ts';
 import { toAccountCurrency, type ConversionQuotes } from './currency.ts';
 import type { Side } from './price-rules.ts';
 import {
@@ -137,7 +137,7 @@ export function exposureOfPositions(positions: readonly OpenPosition[]): Exposur
       volume: 0,
       notional: 0,
     };
-    line.volume = roundTo(line.volume + open, 8);
+    line.volume = roundLots(line.volume + open);
     line.notional += open * position.price;
     lines.set(key, line);
   }
@@ -156,5 +156,5 @@ export function openVolumeBySide(positions: readonly Omit<OpenPosition, 'symbol'
     if (position.side === 'buy') buy += open;
     else sell += open;
   }
-  return { buy: roundTo(buy, 8), sell: roundTo(sell, 8) };
+  return { buy: roundLots(buy), sell: roundLots(sell) };
 }

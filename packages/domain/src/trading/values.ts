@@ -1,4 +1,4 @@
-import { PNL_DECIMALS, roundTo, snapToTick } from '../market/price.ts';
+import { PNL_DECIMALS, roundLots, roundTo, snapToTick, TOLERANCE } from '../market/price.ts';
 import type { Side } from './price-rules.ts';
 
 /** Contract terms the money arithmetic needs. */
@@ -6,7 +6,12 @@ export type ContractTerms = { volume_multiple: number; margin_ratio_by_money: nu
 
 /** Volume not yet closed: volume − settledVol, never below 0. */
 export function availableVolume(position: { volume: number; settledVol: number }): number {
-  return Math.max(0, roundTo(position.volume - position.settledVol, 8));
+  return Math.max(0, roundLots(position.volume - position.settledVol));
+}
+
+/** True when closing `lots` of a position with `available` lots open closes all of it. */
+export function isFullClose(lots: number, available: number): boolean {
+  return lots >= available - TOLERANCE.quantityBound;
 }
 
 /** Trade value in the instrument currency: price × lots × units per lot. */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  availableVolume,
   backtestTradesOf,
   bucketStart,
   closingPrice,
@@ -122,7 +123,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
     for (const p of tagged) {
       const id = p.comment.slice('live:'.length);
       const entry = figures.get(id);
-      const left = roundTo(p.volume - p.settledVol, 8);
+      const left = availableVolume(p);
       if (!entry || p.status !== 'open' || left <= 0) continue;
       entry.open += 1;
       const instrument = market.instrument(p.symbol);

@@ -6,8 +6,10 @@ import {
   closingCmd,
   closingPrice,
   commissionFor,
+  isFullClose,
   positionTransition,
   profitLoss,
+  roundLots,
   roundTo,
   settleDateOf,
   sideOfCmd,
@@ -148,8 +150,8 @@ export async function settlePosition(
   const p = a.position;
   const side = sideOfCmd(p.cmd);
   const before = availableVolume(p);
-  const full = a.volume >= before - 1e-9;
-  const settledVol = full ? p.volume : roundTo(p.settledVol + a.volume, 8);
+  const full = isFullClose(a.volume, before);
+  const settledVol = full ? p.volume : roundLots(p.settledVol + a.volume);
   const status = positionTransition(p.status, full ? 'FullyClosed' : 'PartiallyClosed');
   const closePrice = closingPrice(side, a.quote);
   const profit = profitLoss(side, p.price, closePrice, a.volume, a.instrument);

@@ -1,3 +1,5 @@
+import { formatPercent } from '@ct/domain';
+
 /** A volume kept short: 950, 12.5K, 3.2M, 1.1B. */
 export function formatVolume(value: number): string {
   const abs = Math.abs(value);
@@ -11,9 +13,8 @@ export function formatVolume(value: number): string {
 /** Change from the previous close in percent with a sign, e.g. '+0.42%'; '' without one. */
 export function formatChange(close: number, previousClose: number | null): string {
   if (previousClose === null || previousClose === 0) return '';
-  const pct = ((close - previousClose) / previousClose) * 100;
-  const shown = Math.abs(pct).toFixed(2);
-  // A change that rounds to zero has no sign ('−0.00%' reads as a fall).
-  const sign = Number(shown) === 0 ? '' : pct > 0 ? '+' : '−';
-  return `${sign}${shown}%`;
+  // a change that rounds to zero has no sign ('−0.00%' reads as a fall); a fall shows '−'
+  return formatPercent((close - previousClose) / previousClose, 'fraction', {
+    signed: true,
+  }).replace('-', '−');
 }

@@ -1,3 +1,4 @@
+import { formatEpochSeconds } from '@ct/domain';
 import { Alert, Button, Descriptions, Skeleton, Table, Tag, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
 import { useSymbolInfo } from '../../market/instruments';
@@ -6,7 +7,6 @@ import { CompareChart } from './CompareChart';
 import { Pnl, price, quantity, Side } from './cells';
 import { comparisonRows, pnlGap, type ComparisonRow } from './logic';
 import { useComparison } from './queries';
-import { formatTime } from '../trading/format';
 
 const m = messages.liveRuns;
 const c = m.comparison;
@@ -21,7 +21,9 @@ const KIND = {
 function OpenAt({ trade, tick }: { trade: ComparedTradeView | null; tick?: number }) {
   if (!trade) return <span className="live-run-muted">{m.none}</span>;
   return (
-    <span className="num">{c.at(formatTime(trade.open_time), price(trade.open_price, tick))}</span>
+    <span className="num">
+      {c.at(formatEpochSeconds(trade.open_time), price(trade.open_price, tick))}
+    </span>
   );
 }
 
@@ -58,7 +60,11 @@ export function ComparisonView({ run }: { run: LiveRunView }) {
       <div className="live-run-toolbar">
         <Typography.Text type="secondary">
           {comparison.from !== null && comparison.to !== null
-            ? c.stretch(formatTime(comparison.from), formatTime(comparison.to), comparison.bars)
+            ? c.stretch(
+                formatEpochSeconds(comparison.from),
+                formatEpochSeconds(comparison.to),
+                comparison.bars,
+              )
             : c.noBars}
         </Typography.Text>
         <Button size="small" loading={query.isFetching} onClick={() => void query.refetch()}>

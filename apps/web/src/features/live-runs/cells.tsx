@@ -1,7 +1,6 @@
-import { formatPrice, sideLabel } from '@ct/domain';
+import { formatEpochSeconds, formatLots, formatMoney, formatPrice, sideLabel } from '@ct/domain';
 import { Tag } from 'antd';
 import { messages } from '../../i18n/messages';
-import { formatPnl, formatQuantity, formatTime } from '../trading/format';
 import type { LiveRunView } from './api';
 import { statusColor } from './logic';
 
@@ -11,7 +10,11 @@ const m = messages.liveRuns;
 
 /** A P&L with its sign, green at zero or above, red below (colour never alone: the sign). */
 export function Pnl({ value }: { value: number }) {
-  return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
+  return (
+    <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>
+      {formatMoney(value, { signed: true })}
+    </span>
+  );
 }
 
 /** Buy or Sell in their colours. */
@@ -35,7 +38,7 @@ export function RunStatus({ run }: { run: LiveRunView }) {
 
 /** Epoch seconds as local date-time, '—' when absent. */
 export function Time({ value }: { value: number | null }) {
-  return <span className="num">{value === null ? m.none : formatTime(value)}</span>;
+  return <span className="num">{value === null ? m.none : formatEpochSeconds(value)}</span>;
 }
 
 /** A price with the instrument's tick decimals when known (else up to 4). */
@@ -43,4 +46,4 @@ export function price(value: number, tick?: number): string {
   return formatPrice(value, tick);
 }
 
-export const quantity = formatQuantity;
+export const quantity = formatLots;

@@ -1,4 +1,4 @@
-import { formatPrice, type Deal, type Performance } from '@ct/domain';
+import { formatMoney, formatPercent, formatPrice, type Deal, type Performance } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
 import { useSymbolInfo } from '../../market/instruments';
@@ -16,12 +16,12 @@ export type ResultView = {
   symbol?: string | null;
 };
 
-const num = (value: number | null | undefined, digits = 2) =>
-  value === null || value === undefined || !Number.isFinite(value) ? '-' : value.toFixed(digits);
-const pct = (value: number | null | undefined) =>
-  value === null || value === undefined || !Number.isFinite(value)
-    ? '-'
-    : `${(value * 100).toFixed(2)}%`;
+const shown = (value: number | null | undefined, format: (value: number) => string) =>
+  value === null || value === undefined || !Number.isFinite(value) ? '-' : format(value);
+/** A ratio (Sharpe, profit factor) with 4 decimals. */
+const ratio = (value: number | null | undefined) => shown(value, (v) => v.toFixed(4));
+const money = (value: number | null | undefined) => shown(value, (v) => formatMoney(v));
+const pct = (value: number | null | undefined) => shown(value, (v) => formatPercent(v, 'fraction'));
 
 /** An annualised figure, or why it is withheld (data spanning too short a time). */
 function annualised(p: Performance, value: number | null, text: string): string {
@@ -39,24 +39,24 @@ export function metricRows(p: Performance): { key: string; label: string; value:
     ['结束时间 (End)', p.结束时间],
     ['交易次数 (Trades)', p.交易次数],
     ['胜率 (Win rate)', formatWinRate(p.胜率)],
-    ['盈亏比 (Profit/loss ratio)', num(p.盈亏比, 4)],
-    ['总盈利 (Total profit)', num(p.总盈利)],
-    ['总亏损 (Total loss)', num(p.总亏损)],
-    ['净利润 (Net profit)', num(p.净利润)],
+    ['盈亏比 (Profit/loss ratio)', ratio(p.盈亏比)],
+    ['总盈利 (Total profit)', money(p.总盈利)],
+    ['总亏损 (Total loss)', money(p.总亏损)],
+    ['净利润 (Net profit)', money(p.净利润)],
     ['最大持仓 (Max positions)', p.最大持仓],
-    ['平均每笔盈利 (Average per trade)', num(p.平均每笔盈利)],
+    ['平均每笔盈利 (Average per trade)', money(p.平均每笔盈利)],
     ['Profit rate', pct(p.profit_rate)],
     ['Annual return', annualised(p, p.annual_return, pct(p.annual_return))],
-    ['Max drawdown', `${pct(p.max_drawdown)} (${num(p.max_drawdown_amount)})`],
-    ['Sharpe ratio', annualised(p, p.sharpe_ratio, num(p.sharpe_ratio, 4))],
-    ['Profit factor', num(p.profit_factor, 4)],
-    ['Expectancy', num(p.expectancy)],
+    ['Max drawdown', `${pct(p.max_drawdown)} (${money(p.max_drawdown_amount)})`],
+    ['Sharpe ratio', annualised(p, p.sharpe_ratio, ratio(p.sharpe_ratio))],
+    ['Profit factor', ratio(p.profit_factor)],
+    ['Expectancy', money(p.expectancy)],
     [
       'Winning / losing / open trades',
       `${p.winning_trades} / ${p.losing_trades} / ${p.open_trades}`,
     ],
-    ['Commission', num(p.commission_total)],
-    ['Initial capital → final equity', `${num(p.initial_capital)} → ${num(p.final_equity)}`],
+    ['Commission', money(p.commission_total)],
+    ['Initial capital → final equity', `${money(p.initial_capital)} → ${money(p.final_equity)}`],
     ['Bars', p.bar_count],
   ];
   return rows.map(([label, value]) => ({
@@ -219,7 +219,7 @@ export function ResultsModal({
                   title: m.deal.profit,
                   dataIndex: 'profit',
                   render: (v: number) => (
-                    <span style={{ color: v >= 0 ? '#389e0d' : '#cf1322' }}>{num(v)}</span>
+                    <span style={{ color: v >= 0 ? '#389e0d' : '#cf1322' }}>{money(v)}</span>
                   ),
                 },
                 {

@@ -1,3 +1,4 @@
+import { formatMoney } from '@ct/domain';
 import { Button, Modal, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
@@ -88,7 +89,7 @@ export function RunHistoryModal({
               const net = r.performance?.净利润;
               if (net === undefined || net === null) return '-';
               return (
-                <span style={{ color: net >= 0 ? '#389e0d' : '#cf1322' }}>{net.toFixed(2)}</span>
+                <span style={{ color: net >= 0 ? '#389e0d' : '#cf1322' }}>{formatMoney(net)}</span>
               );
             },
           },

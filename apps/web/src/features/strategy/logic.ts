@@ -1,4 +1,4 @@
-import { wouldBlankSavedCode, type Deal } from '@ct/domain';
+import { formatMoney, formatPercent, wouldBlankSavedCode, type Deal } from '@ct/domain';
 import dayjs from 'dayjs';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { messages } from '../../i18n/messages';
@@ -18,10 +18,13 @@ export function isDefaultStrategy(name: string | null | undefined): boolean {
   return lower === 'default' || lower === 'default strategy';
 }
 
-/** Win rate display (spec section 9): above 1 shown as is, otherwise × 100; 2 decimals. */
+/**
+ * Win rate display (spec section 9): the spec's rule decides the unit — a value above 1 is a
+ * percent shown as is, otherwise a fraction (× 100); 2 decimals.
+ */
 export function formatWinRate(value: number | null | undefined): string {
   if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  return `${(value > 1 ? value : value * 100).toFixed(2)}%`;
+  return formatPercent(value, value > 1 ? 'percent' : 'fraction');
 }
 
 export const BUY_COLOR = '#26a69a';
@@ -53,7 +56,13 @@ export function markersFromDeals(deals: readonly Deal[]): ChartMarker[] {
         shape: buy ? 'arrowDown' : 'arrowUp',
         color: buy ? SELL_COLOR : BUY_COLOR,
         text: buy ? 'CS' : 'CB',
-        detail: d.close(buy ? 'CS' : 'CB', !buy, qty, String(deal.close_price), deal.profit),
+        detail: d.close(
+          buy ? 'CS' : 'CB',
+          !buy,
+          qty,
+          String(deal.close_price),
+          formatMoney(deal.profit, { signed: true }),
+        ),
       });
     }
   }

@@ -1,10 +1,15 @@
-import { exitRange, formatPrice, startingEditExitPrice, tickDecimals } from '@ct/domain';
+import {
+  exitRange,
+  formatLots,
+  formatPrice,
+  startingEditExitPrice,
+  tickDecimals,
+} from '@ct/domain';
 import { Button, Checkbox, Descriptions, InputNumber, Typography } from 'antd';
 import { useId, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { getQuote } from '../../realtime/quotes';
 import { updateTpsl, type EditableOrder } from './actions';
-import { formatQuantity } from './format';
 import './trading.css';
 
 const e = messages.editOrder;
@@ -143,12 +148,12 @@ export function EditOrderPanel({
             {
               key: 'available',
               label: e.availableVolume,
-              children: <span className="num">{formatQuantity(order.availableVolume)}</span>,
+              children: <span className="num">{formatLots(order.availableVolume)}</span>,
             },
             {
               key: 'total',
               label: e.totalVolume,
-              children: <span className="num">{formatQuantity(order.totalVolume)}</span>,
+              children: <span className="num">{formatLots(order.totalVolume)}</span>,
             },
             {
               key: 'open',

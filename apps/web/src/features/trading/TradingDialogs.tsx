@@ -2,7 +2,9 @@ import {
   availableVolume,
   closeQuantityRule,
   closingPrice,
+  formatLots,
   formatPrice,
+  isFullClose,
   type PendingView,
   type PositionView,
   type QuantityRule,
@@ -18,7 +20,7 @@ import { useQuote } from '../../realtime/quotes';
 import { useSymbolInfo } from '../../market/instruments';
 import { cancelPendingOrder, closePosition } from './actions';
 import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
-import { formatLevel, formatQuantity } from './format';
+import { formatTriggerLevel } from './format';
 
 const c = messages.closePosition;
 const p = messages.cancelPending;
@@ -43,7 +45,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
   const [closing, setClosing] = useState(false);
   // The rule's message; an empty or unreadable quantity is 'Invalid quantity'.
   const error = validateQuantity(quantity ?? Number.NaN, rule);
-  const full = quantity !== null && Math.abs(quantity - available) < 1e-9;
+  const full = quantity !== null && isFullClose(quantity, available);
   const market =
     quote && quote.bid !== null && quote.ask !== null
       ? closingPrice(sideOfCmd(position.cmd), { bid: quote.bid, ask: quote.ask })
@@ -104,7 +106,7 @@ function ClosePositionForm({ position }: { position: PositionView }) {
           {
             key: 'available',
             label: c.availableVolume,
-            children: <span className="num">{formatQuantity(available)}</span>,
+            children: <span className="num">{formatLots(available)}</span>,
           },
         ]}
       />
@@ -165,10 +167,10 @@ function CancelPendingConfirm({ pending }: { pending: PendingView }) {
     >
       <p>{p.question}</p>
       <p className="num">
-        <SideText cmd={pending.cmd} /> {formatQuantity(pending.volume)} {pending.symbol} @{' '}
+        <SideText cmd={pending.cmd} /> {formatLots(pending.volume)} {pending.symbol} @{' '}
         {formatPrice(pending.pendPrice, tick)} · {pending.expireType}
-        {pending.tp > 0 ? ` · TP ${formatLevel(pending.tp, tick)}` : ''}
-        {pending.sl > 0 ? ` · SL ${formatLevel(pending.sl, tick)}` : ''}
+        {pending.tp > 0 ? ` · TP ${formatTriggerLevel(pending.tp, tick)}` : ''}
+        {pending.sl > 0 ? ` · SL ${formatTriggerLevel(pending.sl, tick)}` : ''}
       </p>
     </Modal>
   );

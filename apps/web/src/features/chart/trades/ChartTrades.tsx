@@ -1,3 +1,4 @@
+import { formatLots, formatMoney } from '@ct/domain';
 import { CloseOutlined } from '@ant-design/icons';
 import type { ContractTerms, PendingView, PositionView } from '@ct/domain';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
@@ -8,7 +9,6 @@ import { useQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { useAccountLiveUpdates } from '../../trading/accountLive';
 import { openCancelPending, openClosePosition, useTradingDialogs } from '../../trading/dialogs';
-import { formatPnl, formatQuantity } from '../../trading/format';
 import { useTradeList } from '../../trading/store';
 import type { ChartController } from '../ChartController';
 import { lineProfit, linePriceText, tradeLinesOf, type TradeLine } from './model';
@@ -47,12 +47,12 @@ function sideText(line: TradeLine): string {
 
 /** What a line's label says: side and volume, type and time in force, or TP / SL. */
 export function lineText(line: TradeLine): string {
-  if (line.kind === 'position') return m.position(sideText(line), formatQuantity(line.volume));
+  if (line.kind === 'position') return m.position(sideText(line), formatLots(line.volume));
   if (line.kind === 'pending') {
     return m.pending(
       sideText(line),
       line.trigger === 'stop' ? m.stop : m.limit,
-      formatQuantity(line.volume),
+      formatLots(line.volume),
       line.expireType ?? '',
     );
   }
@@ -61,7 +61,11 @@ export function lineText(line: TradeLine): string {
 
 function Pnl({ value }: { value: number | null }) {
   if (value === null) return null;
-  return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
+  return (
+    <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>
+      {formatMoney(value, { signed: true })}
+    </span>
+  );
 }
 
 /** A position's floating P&L at the live quote (re-renders with its own quote only). */

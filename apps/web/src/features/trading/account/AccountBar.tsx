@@ -1,13 +1,15 @@
+import { PERCENT_DECIMALS, formatMoney, formatPercent, roundTo } from '@ct/domain';
 import { WarningFilled } from '@ant-design/icons';
 import { Alert, Tooltip, Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { useAuthStore } from '../../auth/store';
 import { useLiveFigures, type LiveFigures } from './liveFigures';
-import { formatAmount, formatLevel, formatSignedAmount, formatWarningLevel } from './format';
 import { useAccountSummary } from './summary';
 import './account.css';
 
 const m = messages.accountMoney;
+/** Margin level: the spec's 4 decimals. */
+const MARGIN_LEVEL = { decimals: PERCENT_DECIMALS };
 
 /**
  * Where the bar is shown: `bar` in the desktop bottom panel's header (one line), `card` in
@@ -25,7 +27,7 @@ type Figure = {
 
 function figuresOf(f: LiveFigures | null): Figure[] {
   const dash = m.noMarginLevel;
-  const amount = (value: number | undefined) => (value === undefined ? dash : formatAmount(value));
+  const amount = (value: number | undefined) => (value === undefined ? dash : formatMoney(value));
   return [
     { key: 'balance', label: m.balance, value: amount(f?.balance) },
     { key: 'equity', label: m.equity, value: amount(f?.equity) },
@@ -39,20 +41,28 @@ function figuresOf(f: LiveFigures | null): Figure[] {
     {
       key: 'marginLevel',
       label: m.marginLevel,
-      value: f?.marginLevel == null ? dash : `${formatLevel(f.marginLevel)}%`,
+      value: f?.marginLevel == null ? dash : formatPercent(f.marginLevel, 'percent', MARGIN_LEVEL),
       tone: f?.marginWarning ? 'down' : undefined,
     },
     {
       key: 'floatingPnl',
       label: m.floatingPnl,
-      value: f ? formatSignedAmount(f.unrealizedPnl) : dash,
+      value: f ? formatMoney(f.unrealizedPnl, { signed: true }) : dash,
       tone: f ? (f.unrealizedPnl >= 0 ? 'up' : 'down') : undefined,
     },
   ];
 }
 
+/** A configured warning level as written: 100 → '100', 87.5 → '87.5'. */
+function warningLevel(value: number): string {
+  return String(roundTo(value, PERCENT_DECIMALS));
+}
+
 function warningText(f: LiveFigures): string {
-  return m.warning(formatLevel(f.marginLevel ?? 0), formatWarningLevel(f.marginWarningLevel));
+  return m.warning(
+    formatPercent(f.marginLevel ?? 0, 'percent', { ...MARGIN_LEVEL, symbol: false }),
+    warningLevel(f.marginWarningLevel),
+  );
 }
 
 /**
@@ -96,7 +106,7 @@ export function AccountBar({ variant }: { variant: AccountBarVariant }) {
                 <span role="alert" aria-label={warning} className="account-warning-pill">
                   <WarningFilled aria-hidden />
                   <span className="account-warning-text">
-                    {m.warningShort(formatWarningLevel(live.marginWarningLevel))}
+                    {m.warningShort(warningLevel(live.marginWarningLevel))}
                   </span>
                 </span>
               </Tooltip>

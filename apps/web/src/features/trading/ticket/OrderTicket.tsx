@@ -1,6 +1,7 @@
 import {
   checkTicket,
   type ExpireType,
+  formatLots,
   formatPrice,
   nearestValidLimitPrice,
   type OrderType,
@@ -20,7 +21,6 @@ import { useAuthStore } from '../../auth/store';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../../market/instruments';
 import { useChartTradeStore } from '../../../shared/tradeAction';
 import { placeOrder } from '../actions';
-import { formatQuantity } from '../format';
 import {
   exitView,
   initialTicket,
@@ -346,11 +346,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
           extra={
             rule ? (
               <span className="ticket-hint">
-                {t.quantityHint(
-                  formatQuantity(rule.min),
-                  formatQuantity(rule.max),
-                  formatQuantity(rule.step),
-                )}
+                {t.quantityHint(formatLots(rule.min), formatLots(rule.max), formatLots(rule.step))}
               </span>
             ) : undefined
           }
@@ -438,7 +434,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
 
         {orderPrice !== null && (
           <div className="ticket-summary num">
-            {formatQuantity(state.quantity ?? 0)} {symbol} @{' '}
+            {formatLots(state.quantity ?? 0)} {symbol} @{' '}
             {isLimit ? formatPrice(orderPrice, priceTick) : t.market}
           </div>
         )}

@@ -1,5 +1,7 @@
 import {
   closeReasonLabel,
+  formatLots,
+  formatMoney,
   formatSettleDate,
   orderActionLabel,
   orderStatusLabel,
@@ -11,7 +13,6 @@ import { useInstrumentCatalogue } from '../../../market/instruments';
 import { openCancelPending, openClosePosition, openEditOrder } from '../../trading/dialogs';
 import { AccountBar } from '../../trading/account/AccountBar';
 import { usePositionTotals, type PositionTotals } from '../../trading/account/totals';
-import { formatPnl, formatQuantity } from '../../trading/format';
 import { useFollowPositionQuotes, useWatchSymbols } from '../../trading/positionQuotes';
 import { TRADE_SUB_TAB_LABELS, type TradeSubTab } from '../bottom-panel/store';
 import { FloatingPnlCell, MarketPriceCell } from './cells';
@@ -73,9 +74,9 @@ const positionColumns: TableColumnsType<PositionRow> = [
  * in USD under Floating P&L (each a text of its own, so no cell's text repeats a row's).
  */
 function positionTotalCells(totals: PositionTotals): TotalCells {
-  const buy = formatQuantity(totals.buy);
-  const sell = formatQuantity(totals.sell);
-  const pnl = formatPnl(totals.floatingPnl);
+  const buy = formatLots(totals.buy);
+  const sell = formatLots(totals.sell);
+  const pnl = formatMoney(totals.floatingPnl, { signed: true });
   return {
     symbol: { content: <strong>{a.total}</strong> },
     cmd: {

@@ -1,7 +1,13 @@
-import { closeReasonLabel, orderActionLabel, orderStatusLabel, settlementLabel } from '@ct/domain';
+import {
+  closeReasonLabel,
+  formatEpochSeconds,
+  formatLots,
+  orderActionLabel,
+  orderStatusLabel,
+  settlementLabel,
+} from '@ct/domain';
 import type { ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
-import { formatQuantity, formatTime } from '../../trading/format';
 import { FloatingPnlCell, LevelCell, MarketPriceCell, PnlText, PriceCell, SideCell } from './cells';
 import { SymbolCell } from './columns';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
@@ -61,7 +67,7 @@ function What({ row, cmd, volume }: { row: { symbol: string }; cmd: number; volu
     <>
       <SymbolCell row={row} />
       <SideCell cmd={cmd} />
-      <span className="num">{formatQuantity(volume)}</span>
+      <span className="num">{formatLots(volume)}</span>
     </>
   );
 }
@@ -139,7 +145,7 @@ export function SettledOrderCard({ row }: { row: SettledOrderRow }) {
             {closeReasonLabel(row.closeReason)}
           </span>
           <span className="num" title={c.closeTime}>
-            {formatTime(row.closeAt)}
+            {formatEpochSeconds(row.closeAt)}
           </span>
         </>
       }
@@ -164,7 +170,7 @@ export function PendingOrderCard({ row }: { row: PendingOrderRow }) {
         <>
           <Levels symbol={row.symbol} tp={row.tp} sl={row.sl} />
           <span className="num" title={c.createdAt}>
-            {formatTime(row.createdAt)}
+            {formatEpochSeconds(row.createdAt)}
           </span>
         </>
       }
@@ -197,7 +203,7 @@ export function OrderLogCard({ row }: { row: OrderLogRow }) {
           </Fact>
           {levels && <Levels symbol={row.symbol} tp={row.tp} sl={row.sl} />}
           <span className="num" title={c.createdAt}>
-            {formatTime(row.createdAt)}
+            {formatEpochSeconds(row.createdAt)}
           </span>
           {row.message && (
             <span className="log-message" title={row.message}>

@@ -1,7 +1,14 @@
-import { closingPrice, floatingProfit, formatPrice, sideLabel, sideOfCmd } from '@ct/domain';
+import {
+  closingPrice,
+  floatingProfit,
+  formatMoney,
+  formatPrice,
+  sideLabel,
+  sideOfCmd,
+} from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../../market/instruments';
-import { formatLevel, formatPnl } from '../../trading/format';
+import { formatTriggerLevel } from '../../trading/format';
 import { usePositionQuote } from '../../trading/positionQuotes';
 import type { PositionRow } from './types';
 
@@ -16,7 +23,11 @@ export function SideCell({ cmd }: { cmd: number }) {
 }
 
 export function PnlText({ value }: { value: number }) {
-  return <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>{formatPnl(value)}</span>;
+  return (
+    <span className={value >= 0 ? 'num pnl-up' : 'num pnl-down'}>
+      {formatMoney(value, { signed: true })}
+    </span>
+  );
 }
 
 /** The tick a price of `symbol` is shown with; undefined (4 decimals) while it is unknown. */
@@ -31,7 +42,7 @@ export function PriceCell({ symbol, value }: { symbol: string; value: number }) 
 
 /** A TP or SL level, '—' when not set. */
 export function LevelCell({ symbol, value }: { symbol: string; value: number }) {
-  return <span className="num">{formatLevel(value, usePriceTick(symbol))}</span>;
+  return <span className="num">{formatTriggerLevel(value, usePriceTick(symbol))}</span>;
 }
 
 /** Flashes a changed value in its direction (background only: the row never moves). */

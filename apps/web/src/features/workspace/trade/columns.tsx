@@ -1,8 +1,8 @@
+import { formatEpochSeconds, formatLots, formatMoney } from '@ct/domain';
 import { Button } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
-import { formatMoney, formatQuantity, formatTime } from '../../trading/format';
 import { LiveRunTag } from '../../live-runs/LiveRunTag';
 import { LevelCell, PnlText, PriceCell, SideCell } from './cells';
 
@@ -146,14 +146,14 @@ export const sideColumn = <T,>(key: FieldOf<T, number>, title: string) =>
   field<T, number>(key, title, 'side', (cmd) => <SideCell cmd={cmd} />);
 
 export const quantityColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatQuantity, 'quantity', 'right')(key, title);
+  numeric<T>(formatLots, 'quantity', 'right')(key, title);
 
 export const moneyColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatMoney, 'money', 'right')(key, title);
+  numeric<T>((v) => formatMoney(v), 'money', 'right')(key, title);
 
 /** Epoch seconds as local date and time. */
 export const timeColumn = <T,>(key: FieldOf<T, number>, title: string) =>
-  numeric<T>(formatTime, 'time')(key, title);
+  numeric<T>(formatEpochSeconds, 'time')(key, title);
 
 /** A number in another format (a settle date). */
 export const formattedColumn = <T,>(
