@@ -9,7 +9,7 @@ import {
   type Transaction,
 } from '@electric-sql/pglite';
 import { query as templatedQuery } from '@electric-sql/pglite/template';
-import type { SqlRow } from './raw.ts';
+import type { SqlRow } from './types.ts';
 
 /*
  * PGlite runs in this process on one thread, and every call into its WebAssembly backend

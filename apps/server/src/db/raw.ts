@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { pgliteOfTransaction, runPreparedBatch } from './pglite-statements.ts';
 import { pipelinedTransactionOf, sendPipelined } from './postgres-transactions.ts';
-import type { Db } from './types.ts';
+import type { Db, SqlRow } from './types.ts';
 
 /*
  * Constant SQL texts with positional parameters, run on the driver under a drizzle database
@@ -13,7 +13,7 @@ import type { Db } from './types.ts';
  * read them with Number().
  */
 
-export type SqlRow = Record<string, unknown>;
+export type { SqlRow } from './types.ts';
 
 type DriverClient = {
   query(

@@ -10,3 +10,6 @@ export type Schema = typeof schema;
  * transaction.
  */
 export type Db = PgDatabase<PgQueryResultHKT>;
+
+/** One row of a raw query: column name → value as the driver gives it. */
+export type SqlRow = Record<string, unknown>;
