@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/connect.ts';
 import { acquireLock } from '../db/lock.ts';
 import { traders, users } from '../db/schema.ts';
-import { verifyPassword } from '../modules/auth/password.ts';
+import { verifyPassword } from '../modules/users/password.ts';
 import { openTestDatabase, type TestDatabase } from '../test/helpers.ts';
 import { runUserCreate, type CliIo } from './user-create.ts';
 

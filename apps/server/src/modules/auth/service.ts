@@ -4,7 +4,7 @@ import type { TraderRow } from '../../db/schema.ts';
 import { AuthFailedError, InvalidCredentialsError, RateLimitedError } from '../../http/errors.ts';
 import { findUserByEmail, listTraders, normalizeEmail } from '../users/store.ts';
 import { toTraderView, toUserView } from '../users/view.ts';
-import { burnVerification, verifyPassword } from './password.ts';
+import { burnVerification, verifyPassword } from '../users/password.ts';
 import type { LoginThrottle } from './login-limits.ts';
 import { type Clock, rateLimitMessage } from './rate-limit.ts';
 import {

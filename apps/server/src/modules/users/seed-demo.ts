@@ -1,5 +1,5 @@
 import type { Db } from '../../db/types.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from './password.ts';
 import { createUser, EmailTakenError } from './service.ts';
 import { findUserByEmail } from './store.ts';
 

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { accountTypeName, EMAIL_PATTERN, identifierProblem } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { TraderRow, UserRow } from '../../db/schema.ts';
-import { hashPassword, type ScryptParams } from '../auth/password.ts';
+import { hashPassword, type ScryptParams } from './password.ts';
 import { insertTraders, insertUserIfNew, listTraders, normalizeEmail } from './store.ts';
 
 export type AccountSpec = { name: string; level: number; type: number };

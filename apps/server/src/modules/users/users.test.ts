@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { traders, users } from '../../db/schema.ts';
 import { buildUser } from '../../test/factories.ts';
 import { openTestDatabase, type TestDatabase } from '../../test/helpers.ts';
-import { verifyPassword } from '../auth/password.ts';
+import { verifyPassword } from './password.ts';
 import { DEMO_EMAIL, demoPasswordStillWorks, seedDemoUser } from './seed-demo.ts';
 import { createUser, EmailTakenError, InvalidUserError, planAccounts } from './service.ts';
 
