@@ -35,6 +35,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_queue_state_idx').on(t.queue, t.state, t.id),
     index('jobs_batch_idx').on(t.batchKey),
+    // "served least recently" of the claim: the newest start of a group's jobs
+    index('jobs_group_started_idx').on(t.queue, t.groupKey, t.startedMs),
   ],
 );
 
