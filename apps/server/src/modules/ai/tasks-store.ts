@@ -268,7 +268,8 @@ export async function updateHeldTask(
     if (!job) return false;
     if (values.status === 'COMPLETED' || values.status === 'FAILED') {
       const state = values.status === 'COMPLETED' ? 'done' : 'failed';
-      await finishJob(tx, job.id, owner, state, values.updatedAt * 1000, values.errorMessage);
+      // the task row keeps the error (as storable text); the job only ends
+      await finishJob(tx, job.id, owner, state, values.updatedAt * 1000);
     }
     const rows = await tx
       .update(aiTasks)

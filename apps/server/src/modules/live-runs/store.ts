@@ -188,7 +188,7 @@ export async function recordEvaluation(db: Db, record: EvaluationRecord): Promis
       .returning({ id: liveRuns.id });
     if (!updated) return false;
     if (record.failWith !== null) {
-      await finishJob(tx, job.id, record.owner, 'failed', record.atMs, record.failWith);
+      await finishJob(tx, job.id, record.owner, 'failed', record.atMs);
     }
     await tx
       .insert(liveRunEvaluations)
