@@ -3,6 +3,7 @@ import { dailyBars, testSandbox } from '../modules/backtest/test-support.ts';
 import { eq } from 'drizzle-orm';
 import { aiTaskMessages, aiTasks } from '../db/schema.ts';
 import { appendMessage, updateHeldTask } from '../modules/ai/tasks-store.ts';
+import { queueTaskJobs } from '../modules/ai/test-support.ts';
 import { InvalidUserError } from '../modules/users/service.ts';
 import { buildUser, loginAs, loginBody, type BuiltUser } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
@@ -275,13 +276,12 @@ describe('free text is stored without what PostgreSQL cannot hold', () => {
         symbolId: 'BTCUSDT',
         period: '1d',
         maxRetries: 3,
-        leaseOwner: 'worker-1',
-        leaseUntilMs: Number.MAX_SAFE_INTEGER,
         createdAt: 1,
         updatedAt: 1,
       })
       .returning();
     if (!task) throw new Error('no task');
+    await queueTaskJobs(t.db, [task], 1, { owner: 'worker-1', untilMs: Number.MAX_SAFE_INTEGER });
     const message = await appendMessage(t.db, 'worker-1', {
       taskId: task.id,
       role: 'ai',

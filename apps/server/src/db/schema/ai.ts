@@ -24,9 +24,9 @@ export const aiSettings = pgTable('ai_settings', {
 export type AiSettingsRow = typeof aiSettings.$inferSelect;
 
 /**
- * AI strategy tasks (spec sections 3 and 4): a description in, tested code out. A worker
- * claims a PENDING task (or a PROCESSING one whose lease ran out: its worker died) with
- * `FOR UPDATE SKIP LOCKED`, and keeps `lease_until_ms` in the future while it works.
+ * AI strategy tasks (spec sections 3 and 4): a description in, tested code out. Each task
+ * waiting or running has a job of the `ai-task` queue (modules/jobs, batch key
+ * `ai-task:<id>`): the job holds the claim, the lease and the count of claims.
  */
 export const aiTasks = pgTable(
   'ai_tasks',
@@ -54,10 +54,6 @@ export const aiTasks = pgTable(
     errorMessage: text('error_message'),
     retryCount: integer('retry_count').notNull().default(0),
     maxRetries: integer('max_retries').notNull(),
-    /** How often a worker claimed it (a task that keeps killing its worker stops). */
-    claims: integer('claims').notNull().default(0),
-    leaseOwner: text('lease_owner'),
-    leaseUntilMs: bigint('lease_until_ms', { mode: 'number' }),
     createdAt: epochSeconds('created_at').notNull(),
     updatedAt: epochSeconds('updated_at').notNull(),
     startedAt: epochSeconds('started_at'),

@@ -6,7 +6,7 @@ import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-cor
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 
 /**
- * One unit of work of a queue (`queue`: e.g. `optimization-trial`). A worker claims it
+ * One unit of work of a queue, its kind (`optimization-trial`, `ai-task`, `live-run`). A worker claims it
  * (`state` active, `lease_owner`, `lease_until_ms` in the future, renewed while it works);
  * a job whose worker died is claimed again once its lease has run out. `group_key` is whose
  * work it is (a user): claims are fair across groups and bounded per group; `batch_key`
@@ -35,6 +35,8 @@ export const jobs = pgTable(
   (t) => [
     index('jobs_queue_state_idx').on(t.queue, t.state, t.id),
     index('jobs_batch_idx').on(t.batchKey),
+    // "served least recently" of the claim: the newest start of a group's jobs
+    index('jobs_group_started_idx').on(t.queue, t.groupKey, t.startedMs),
   ],
 );
 

@@ -19,8 +19,8 @@ import { traders, users } from './identity.ts';
 const epochMs = (name: string) => bigint(name, { mode: 'number' });
 
 /**
- * A strategy running on a paper account. One runner holds a run at a time: it claims it
- * with a conditional update (`lease_owner`, `lease_until_ms` in the future while it works),
+ * A strategy running on a paper account. A running run has a job of the `live-run` queue
+ * (modules/jobs, batch key `live-run:<id>`) that one runner holds at a time under a lease,
  * so a run whose runner died is taken over once its lease runs out. `last_bar_time` is the
  * last bar evaluated: an evaluation is written with a conditional update on it, so no bar
  * is counted twice.
@@ -58,8 +58,6 @@ export const liveRuns = pgTable(
     /** Start of the last bar evaluated; null before the first evaluation. */
     lastBarTime: epochMs('last_bar_time'),
     lastEvaluationAt: epochMs('last_evaluation_at'),
-    leaseOwner: text('lease_owner'),
-    leaseUntilMs: epochMs('lease_until_ms'),
   },
   (t) => [
     index('live_runs_user_idx').on(t.userId, t.startedAt),

@@ -10,10 +10,11 @@ import { KeyBox } from './key-box.ts';
 import { ProviderCatalogue, type ModelLister } from './providers.ts';
 import { aiRoutes } from './routes.ts';
 import { createSettingsService, type SettingsService } from './settings-service.ts';
-import { createTaskRunner } from './tasks-runner.ts';
+import { JobWorker } from '../jobs/worker.ts';
+import { createTaskJobHandlers } from './tasks-runner.ts';
 import { aiTaskRoutes } from './tasks-routes.ts';
 import { createTaskService, type TaskService } from './tasks-service.ts';
-import { TaskWorker } from './tasks-worker.ts';
+import { AI_TASK_BOUNDS, AI_TASK_QUEUE, taskBatchKey } from './tasks-store.ts';
 
 /** The AI assistant's parts tests reach through the app. */
 export type AiModule = {
@@ -21,9 +22,37 @@ export type AiModule = {
   settings: SettingsService;
   chat: ChatService;
   tasks: TaskService;
-  /** The AI task worker (the `worker` role): main.ts starts it; tests start it when they need it. */
+  /**
+   * The AI task worker (the `worker` role): the `ai-task` queue's JobWorker (modules/jobs).
+   * main.ts starts it; tests start it when they need it.
+   */
   worker: TaskWorker;
 };
+
+/** The `ai-task` queue's worker as the AI module shows it: its jobs named by their tasks. */
+export type TaskWorker = Pick<JobWorker, 'start' | 'stop' | 'notify' | 'whenIdle' | 'owner'> & {
+  readonly started: boolean;
+  /** Tasks this worker runs now (their ids). */
+  activeTasks(): number[];
+  /** Aborts a task this worker runs (it was deleted); true when it was running here. */
+  cancel(taskId: number): boolean;
+};
+
+function taskWorker(jobs: JobWorker): TaskWorker {
+  return {
+    owner: jobs.owner,
+    get started() {
+      return jobs.started;
+    },
+    start: () => jobs.start(),
+    stop: () => jobs.stop(),
+    notify: () => jobs.notify(),
+    whenIdle: () => jobs.whenIdle(),
+    activeTasks: () =>
+      jobs.activeRows().map((job) => Number((job.payload as { taskId: number }).taskId)),
+    cancel: (taskId) => jobs.abortBatch(taskBatchKey(taskId)),
+  };
+}
 
 export type AiModuleOptions = {
   db: Db;
@@ -60,7 +89,7 @@ export function registerAi(app: FastifyInstance, options: AiModuleOptions): AiMo
     settings,
     warn: (details, message) => app.log.warn(details, message),
   });
-  const runTask = createTaskRunner({
+  const handlers = createTaskJobHandlers({
     db: options.db,
     now: options.now,
     config: config.tasks,
@@ -70,19 +99,25 @@ export function registerAi(app: FastifyInstance, options: AiModuleOptions): AiMo
     chat,
     backtest: options.backtest,
     warn: (details, message) => app.log.warn(details, message),
+    error: (details, message) => app.log.error(details, message),
   });
-  const worker = new TaskWorker({
-    db: options.db,
-    now: options.now,
-    concurrency: config.tasks.concurrency,
-    leaseMs: config.tasks.leaseMs,
-    pollMs: config.tasks.pollMs,
-    run: runTask,
-    log: {
-      warn: (details, message) => app.log.warn(details, message),
-      error: (details, message) => app.log.error(details, message),
-    },
-  });
+  const worker = taskWorker(
+    new JobWorker({
+      db: options.db,
+      now: options.now,
+      queue: AI_TASK_QUEUE,
+      concurrency: config.tasks.concurrency,
+      leaseMs: config.tasks.leaseMs,
+      pollMs: config.tasks.pollMs,
+      bounds: AI_TASK_BOUNDS,
+      run: handlers.run,
+      giveUp: handlers.giveUp,
+      log: {
+        warn: (details, message) => app.log.warn(details, message),
+        error: (details, message) => app.log.error(details, message),
+      },
+    }),
+  );
   const tasks = createTaskService({
     db: options.db,
     now: options.now,

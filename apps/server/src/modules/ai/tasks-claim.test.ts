@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../../db/connect.ts';
@@ -13,8 +12,10 @@ import {
   claimTask,
   releaseTask,
   renewLease,
+  taskWithLease,
   updateHeldTask,
 } from './tasks-store.ts';
+import { queueTaskJobs } from './test-support.ts';
 
 /*
  * Claiming AI tasks in the database, on PGlite and on a real PostgreSQL server (when
@@ -59,7 +60,8 @@ async function pendingTasks(db: Db, count: number): Promise<number[]> {
         updatedAt: NOW / 1000,
       })),
     )
-    .returning({ id: aiTasks.id });
+    .returning({ id: aiTasks.id, userId: aiTasks.userId });
+  await queueTaskJobs(db, rows, NOW);
   return rows.map((r) => r.id);
 }
 
@@ -125,7 +127,7 @@ function claimSuite(name: string, open: () => Promise<{ db: Db; close: () => Pro
       expect(await renewLease(db, id, 'other', later + 10 * LEASE_MS)).toBe(true);
       // an orderly stop gives it back at once, not counted as a crash
       await releaseTask(db, id, 'other', 0);
-      const [row] = await db.select().from(aiTasks).where(eq(aiTasks.id, id));
+      const row = await taskWithLease(db, id);
       expect(row).toMatchObject({ status: 'PENDING', leaseOwner: null, claims: 1, retryCount: 0 });
     });
 

@@ -22,6 +22,8 @@ import {
 } from '@ct/domain';
 import type { AiTaskRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
+import { finishJob } from '../jobs/store.ts';
+import type { JobContext } from '../jobs/worker.ts';
 import type { CheckRequest, CheckResult } from '../backtest/service.ts';
 import type { ChatService, PreparedChat } from './chat-service.ts';
 import { MSG_NO_API_KEY } from './chat-service.ts';
@@ -29,17 +31,22 @@ import type { AiTaskConfig } from './config.ts';
 import { SealedSecretError, type KeyBox } from './key-box.ts';
 import type { ProviderCatalogue } from './providers.ts';
 import type { SettingsService } from './settings-service.ts';
-import { appendMessage, countMessages, updateHeldTask } from './tasks-store.ts';
+import {
+  appendMessage,
+  countMessages,
+  startTask,
+  updateHeldTask,
+  type HeldTask,
+} from './tasks-store.ts';
 
 /*
- * One AI strategy task, start to end, on a claimed row: every step is a conversation
- * message; the loop generates, validates and backtests on the in-sample bars, feeds errors
- * back until the bound, then judges the final code on the whole period, out of sample and
- * for look-ahead. Untrusted code runs only in the sandbox (`check`).
+ * One AI strategy task, start to end, on a claimed job of the `ai-task` queue (modules/jobs
+ * claims, leases and gives it up): every step is a conversation message; each attempt asks
+ * the model, extracts the code, validates and backtests it on the in-sample bars and feeds
+ * errors back until the bound, then judges the final code on the whole period, out of
+ * sample and for look-ahead. Untrusted code runs only in the sandbox (`check`).
  */
 
-/** A task claimed this many times (its worker died each time) stops as FAILED. */
-export const MAX_TASK_CLAIMS = 5;
 /** Fewer bars than this cannot split into two judged parts. */
 export const MIN_TASK_BARS = 20;
 /** How long to wait for a free sandbox slot before a check counts as failed. */
@@ -101,352 +108,508 @@ type ModelAnswer =
   /** `kept`: what arrived before an answer was cut or timed out (within the size limit). */
   | { ok: false; error: string; kept: string; why: 'too_long' | 'timeout' | null };
 
-export function createTaskRunner(deps: TaskRunnerDeps) {
-  const { db, config } = deps;
-  const seconds = () => Math.floor(deps.now() / 1000);
+/** The provider, model and key a task's chats go to. */
+type TaskChat = Omit<PreparedChat, 'messages'>;
 
-  /** Provider, model and key of a task, checked again at run time; a string says why not. */
-  async function prepare(task: AiTaskRow): Promise<Omit<PreparedChat, 'messages'> | string> {
-    const provider = deps.providers.find(task.provider);
-    if (!provider) return `Unknown service provider: ${task.provider}`;
-    if (normalizeBaseUrl(task.baseUrl) !== provider.base_url) {
-      return `API endpoint not allowed: ${task.baseUrl}. The endpoint of ${provider.label} is ${provider.base_url}`;
-    }
-    let apiKey = '';
-    if (task.apiKeyEnc) {
-      try {
-        apiKey = deps.keys.open(task.apiKeyEnc, taskKeyAssociatedData(task.userId));
-      } catch (error) {
-        if (!(error instanceof SealedSecretError)) throw error;
-        return 'The API key of this task cannot be opened any more (the server key changed)';
-      }
-    } else {
-      const saved = await deps.settings.forChat(task.userId);
-      // a saved key goes only to the provider it was saved for
-      if (saved.provider === task.provider) apiKey = saved.apiKey;
-    }
-    if (provider.requires_key && apiKey === '') return MSG_NO_API_KEY;
-    return { provider, model: task.model, apiKey: apiKey === '' ? provider.value : apiKey };
+/** The chart of a task, split into the bars the loop may see and the whole. */
+type TaskData = {
+  bars: Bar[];
+  period: string;
+  /** Bars before this index are in sample. */
+  split: number;
+  inSample: Bar[];
+  inSpan: { from: string; to: string };
+};
+
+/** The next prompt of the loop and the conversation it continues. */
+type Prompt = {
+  step: 'generate_prompt' | 'regenerate_prompt' | 'fix_prompt';
+  text: string;
+  history: PreparedChat['messages'];
+  extra: Record<string, unknown> | null;
+};
+
+type Checked = Awaited<ReturnType<TaskRunnerDeps['backtest']['check']>>;
+
+/** One run of a claimed task by one worker: its steps share the task, lease and counters. */
+class TaskRun {
+  private retry: number;
+  private readonly startedAt = performance.now();
+  private readonly timing = { modelMs: 0, sandboxMs: 0, sandboxRuns: 0 };
+  private readonly generatePrompt: string;
+
+  constructor(
+    private readonly deps: TaskRunnerDeps,
+    private readonly task: AiTaskRow,
+    private readonly owner: string,
+    private readonly signal: AbortSignal,
+  ) {
+    this.retry = task.retryCount;
+    this.generatePrompt = buildStrategyPrompt(task.prompt);
   }
 
-  /**
-   * One model answer through the chat's client, within the task's model timeout and the
-   * answer size limit: past either the request is aborted and what arrived is kept.
-   */
-  async function callModel(
-    chat: PreparedChat,
-    signal: AbortSignal,
-    timing: { modelMs: number },
-  ): Promise<ModelAnswer> {
-    // the chat never sends more than the size limit: `text` stays within it
-    const text: string[] = [];
-    let reasoningChars = 0;
-    let error: { code: string; message: string } | null = null;
-    let done = false;
-    const started = performance.now();
-    try {
-      await deps.chat.stream(
-        chat,
-        (event) => {
-          if (event.event === 'content') text.push(event.data.text);
-          else if (event.event === 'reasoning') reasoningChars += event.data.text.length;
-          else if (event.event === 'error') error = event.data;
-          else done = true;
-        },
-        signal,
-        { totalTimeoutMs: config.modelTimeoutMs },
-      );
-    } finally {
-      timing.modelMs += performance.now() - started;
-    }
-    if (signal.aborted) throw new TaskStopped();
-    const kept = text.join('');
-    const failed = error as { code: string; message: string } | null;
-    if (failed !== null) {
-      const why = failed.code === 'too_long' || failed.code === 'timeout' ? failed.code : null;
-      return { ok: false, error: failed.message, kept, why };
-    }
-    if (!done) {
-      return {
-        ok: false,
-        error: `${chat.provider.label} ended without an answer.`,
-        kept,
-        why: null,
-      };
-    }
-    return { ok: true, text: kept, reasoningChars };
+  private seconds(): number {
+    return Math.floor(this.deps.now() / 1000);
   }
 
-  return async function runTask(task: AiTaskRow, owner: string, signal: AbortSignal) {
-    const startedAt = performance.now();
-    const timing = { modelMs: 0, sandboxMs: 0, sandboxRuns: 0 };
-    let retry = task.retryCount;
-
-    const say = async (
-      role: 'user' | 'ai',
-      stepType: AiStepType,
-      content: string,
-      extra: Record<string, unknown> | null = null,
-    ) => {
-      if (signal.aborted) throw new TaskStopped();
-      const row = await appendMessage(db, owner, {
-        taskId: task.id,
-        role,
-        content,
-        stepType,
-        retryNumber: retry,
-        extraData: extra,
-        createdAt: seconds(),
-      });
-      if (!row) throw new TaskStopped();
+  /** The whole task: provider, data, then attempts until one is judged or the bound is hit. */
+  async execute(): Promise<void> {
+    const resumed = (await countMessages(this.deps.db, this.task.id)) > 0;
+    if (!resumed) await this.say('user', 'initial_prompt', this.task.prompt);
+    const chat = await this.openChat();
+    if (!chat) return;
+    const data = await this.loadData();
+    if (!data) return;
+    let prompt: Prompt | null = {
+      step: 'generate_prompt',
+      text: this.generatePrompt,
+      history: [],
+      extra: resumed ? { resumed: true } : null,
     };
+    while (prompt) prompt = await this.attempt(chat, data, prompt);
+  }
 
-    const end = async (values: Parameters<typeof updateHeldTask>[3]) => {
-      if (signal.aborted) throw new TaskStopped();
-      if (!(await updateHeldTask(db, task.id, owner, values))) throw new TaskStopped();
-    };
+  /** Provider, model and key, checked again at run time; null (and the task FAILED) if not. */
+  private async openChat(): Promise<TaskChat | null> {
+    const prepared = await prepareChat(this.deps, this.task);
+    if (typeof prepared !== 'string') return prepared;
+    await this.say('ai', 'error', prepared, { stage: 'provider' });
+    await this.fail(prepared);
+    return null;
+  }
 
-    const fail = (message: string) =>
-      end({ status: 'FAILED', errorMessage: message, finishedAt: seconds(), updatedAt: seconds() });
-
-    /** Counts a failed attempt; false (and the task FAILED) once the bound is passed. */
-    const nextAttempt = async (error: string): Promise<boolean> => {
-      if (retry + 1 > task.maxRetries) {
-        const attempts = retry + 1;
-        await fail(
-          `Gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}. Last error: ${error}`,
-        );
-        return false;
-      }
-      retry += 1;
-      await end({ retryCount: retry, updatedAt: seconds() });
-      return true;
-    };
-
-    /** Runs code on bars in the sandbox; waits for a slot while the sandbox is busy. */
-    const check = async (code: string, bars: readonly Bar[], period: string) => {
-      for (let tries = 0; ; tries++) {
-        if (signal.aborted) throw new TaskStopped();
-        const started = performance.now();
-        const result = await deps.backtest.check({
-          code,
-          filename: `ai_task_${task.id}.py`,
-          bars,
-          symbol: task.symbolId,
-          period,
-        });
-        timing.sandboxMs += performance.now() - started;
-        timing.sandboxRuns += 1;
-        if (signal.aborted) throw new TaskStopped();
-        if (result.ok || result.kind !== 'busy' || tries >= BUSY_TRIES) return result;
-        await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS));
-      }
-    };
-
-    if (task.claims > MAX_TASK_CLAIMS) {
-      await fail(
-        `The task was interrupted ${task.claims - 1} times (its worker stopped while it ran); giving up`,
-      );
-      return;
-    }
-    const resumed = (await countMessages(db, task.id)) > 0;
-    if (!resumed) await say('user', 'initial_prompt', task.prompt);
-
-    const prepared = await prepare(task);
-    if (typeof prepared === 'string') {
-      await say('ai', 'error', prepared, { stage: 'provider' });
-      await fail(prepared);
-      return;
-    }
+  /** The chart's bars and the in-sample part; null (and the task FAILED) when too few. */
+  private async loadData(): Promise<TaskData | null> {
+    const { task, deps } = this;
     const loaded = await deps.backtest.loadBars(
       task.userId,
       task.symbolId,
       task.period,
-      config.bars,
+      deps.config.bars,
     );
     if (!loaded.ok || loaded.bars.length < MIN_TASK_BARS) {
       const reason = loaded.ok
         ? `Only ${loaded.bars.length} bars of ${task.symbolId} ${task.period}; a task needs at least ${MIN_TASK_BARS}`
         : loaded.reason;
-      await say('ai', 'error', reason, { stage: 'data' });
-      await fail(reason);
-      return;
+      await this.say('ai', 'error', reason, { stage: 'data' });
+      await this.fail(reason);
+      return null;
     }
-    const bars = loaded.bars;
-    const period = loaded.period;
-    const split = inSampleEnd(bars.length);
-    const inSample = bars.slice(0, split);
-    const inSpan = span(inSample);
+    const split = inSampleEnd(loaded.bars.length);
+    const inSample = loaded.bars.slice(0, split);
+    return { bars: loaded.bars, period: loaded.period, split, inSample, inSpan: span(inSample) };
+  }
 
-    const generatePrompt = buildStrategyPrompt(task.prompt);
-    let step: 'generate_prompt' | 'regenerate_prompt' | 'fix_prompt' = 'generate_prompt';
-    let promptText = generatePrompt;
-    let history: PreparedChat['messages'] = [];
-    let promptExtra: Record<string, unknown> | null = resumed ? { resumed: true } : null;
-
-    for (;;) {
-      await say('user', step, promptText, promptExtra);
-      promptExtra = null;
-      const messages: PreparedChat['messages'] = [
-        { role: 'system', content: SYSTEM },
-        ...history,
-        { role: 'user', content: promptText },
-      ];
-      const answer = await callModel({ ...prepared, messages }, signal, timing);
-      if (!answer.ok) {
-        if (answer.kept !== '' && answer.why !== null) {
-          // what arrived stays readable in the conversation; the note below says why it ends
-          await say('ai', 'ai_response', answer.kept, {
-            model: prepared.model,
-            provider: prepared.provider.value,
-            incomplete: answer.why,
-          });
-        }
-        await say('ai', 'error', answer.error, { stage: 'model' });
-        if (!(await nextAttempt(answer.error))) return;
-        continue; // the same prompt again
-      }
-      await say('ai', 'ai_response', answer.text, {
-        model: prepared.model,
-        provider: prepared.provider.value,
-        reasoning_chars: answer.reasoningChars,
-      });
-
-      const code = extractPythonCode(answer.text);
-      if (code === null) {
-        const error = 'The answer has no Python code block defining main(data_array).';
-        await say('ai', 'error', error, { stage: 'extract' });
-        if (!(await nextAttempt(error))) return;
-        step = 'regenerate_prompt';
-        promptText = buildRegeneratePrompt(task.prompt, error);
-        history = [];
-        continue;
-      }
-
-      const fixWith = async (error: string, stage: string): Promise<boolean> => {
-        await say('ai', 'error', error, { stage, code });
-        if (!(await nextAttempt(error))) return false;
-        step = 'fix_prompt';
-        promptText = buildFixPrompt(error, code);
-        history = [
-          { role: 'user', content: generatePrompt },
+  /**
+   * One attempt: the prompt, the model's answer, its code validated and judged. The next
+   * prompt when the attempt failed and another is allowed; null when the task ended.
+   */
+  private async attempt(chat: TaskChat, data: TaskData, prompt: Prompt): Promise<Prompt | null> {
+    await this.say('user', prompt.step, prompt.text, prompt.extra);
+    const answer = await this.ask(chat, prompt);
+    if (!answer.ok) {
+      if (!(await this.nextAttempt(answer.error))) return null;
+      return { ...prompt, extra: null }; // the same prompt again
+    }
+    const code = extractPythonCode(answer.text);
+    if (code === null) {
+      const error = 'The answer has no Python code block defining main(data_array).';
+      await this.say('ai', 'error', error, { stage: 'extract' });
+      if (!(await this.nextAttempt(error))) return null;
+      return {
+        step: 'regenerate_prompt',
+        text: buildRegeneratePrompt(this.task.prompt, error),
+        history: [],
+        extra: null,
+      };
+    }
+    const fixWith = async (error: string, stage: string): Promise<Prompt | null> => {
+      await this.say('ai', 'error', error, { stage, code });
+      if (!(await this.nextAttempt(error))) return null;
+      return {
+        step: 'fix_prompt',
+        text: buildFixPrompt(error, code),
+        history: [
+          { role: 'user', content: this.generatePrompt },
           { role: 'assistant', content: answer.text },
-        ];
-        return true;
+        ],
+        extra: null,
       };
+    };
+    const inSample = await this.validate(code, data);
+    if (inSample === 'ended') return null;
+    if (!inSample.ok) return fixWith(inSample.error, 'validation');
+    const judged = await this.judge(code, data, inSample.result);
+    if (!judged.ok) return fixWith(judged.error, 'full_run');
+    return null;
+  }
 
-      // validation and the fix loop: the in-sample bars only
-      const checked = await check(code, inSample, period);
-      if (!checked.ok && checked.kind === 'unavailable') {
-        await say('ai', 'error', checked.error, { stage: 'sandbox' });
-        await fail(checked.error);
-        return;
+  /** The model's answer to the prompt, kept in the conversation (what arrived of a cut one too). */
+  private async ask(chat: TaskChat, prompt: Prompt): Promise<ModelAnswer> {
+    const messages: PreparedChat['messages'] = [
+      { role: 'system', content: SYSTEM },
+      ...prompt.history,
+      { role: 'user', content: prompt.text },
+    ];
+    const answer = await callModel(this.deps, { ...chat, messages }, this.signal, this.timing);
+    if (!answer.ok) {
+      if (answer.kept !== '' && answer.why !== null) {
+        // what arrived stays readable in the conversation; the note below says why it ends
+        await this.say('ai', 'ai_response', answer.kept, {
+          model: chat.model,
+          provider: chat.provider.value,
+          incomplete: answer.why,
+        });
       }
-      if (!checked.ok || checked.trades.length === 0) {
-        const error = checked.ok
-          ? `The strategy made no trades on the data (${inSample.length} bars from ${inSpan.from} to ${inSpan.to}); it must trade.`
-          : checked.error;
-        if (await fixWith(error, 'validation')) continue;
-        return;
-      }
-      await say(
-        'ai',
-        'validation',
-        `The code runs in the sandbox and keeps the contract on the in-sample data (${inSample.length} bars from ${inSpan.from} to ${inSpan.to}): ${checked.trades.length} trades.`,
-        { passed: true, bars: inSample.length, trades: checked.trades.length, code },
-      );
-      const inSampleResult: AiSegmentResult = {
-        ...inSpan,
-        bar_count: inSample.length,
-        trade_count: checked.deals.length,
-        performance: checked.performance,
-      };
-      await say('ai', 'backtest', `In-sample backtest: ${summary(checked.performance)}.`, {
-        segment: 'in_sample',
-        ...inSampleResult,
-      });
-
-      // the final judgement: the whole period, out of sample, look-ahead
-      const full = await check(code, bars, period);
-      if (!full.ok || full.trades.length === 0) {
-        const error = full.ok
-          ? 'The strategy made no trades on the whole data.'
-          : `On the whole data (${bars.length} bars) the strategy failed: ${full.error}`;
-        if (await fixWith(error, 'full_run')) continue;
-        return;
-      }
-      const outBars = bars.slice(split);
-      const outTrades = tradesFrom(full.trades, split);
-      const outPerformance =
-        outTrades.length === 0
-          ? null
-          : computeBacktest({
-              bars: outBars,
-              trades: outTrades,
-              symbol: task.symbolId,
-              period,
-              conventions: full.conventions,
-            }).performance;
-      const outOfSample: AiSegmentResult = {
-        ...span(outBars),
-        bar_count: outBars.length,
-        trade_count: outTrades.length,
-        performance: outPerformance,
-      };
-
-      const outcomes: CutOutcome[] = [];
-      for (const keep of chooseLookaheadCuts(
-        full.trades.map((t) => t.openIndex),
-        bars.length,
-      )) {
-        const entries = full.trades.filter((t) => t.openIndex < keep).length;
-        const cut = await check(code, bars.slice(0, keep), period);
-        outcomes.push(
-          cut.ok
-            ? { keep, ok: true, entries, ...compareEntries(full.trades, cut.trades, keep) }
-            : { keep, ok: false, entries, error: cut.error },
-        );
-      }
-      const lookahead: LookaheadResult = lookaheadVerdict(
-        outcomes,
-        bars.map((b) => b.time),
-      );
-
-      const result: AiBacktestResult & { timing: Record<string, number> } = {
-        performance: full.performance,
-        deals: full.deals,
-        symbol: task.symbolId,
-        period,
-        bar_count: bars.length,
-        in_sample_fraction: IN_SAMPLE_FRACTION,
-        in_sample: inSampleResult,
-        out_of_sample: outOfSample,
-        lookahead,
-        timing: {
-          total_ms: Math.round(performance.now() - startedAt),
-          model_ms: Math.round(timing.modelMs),
-          sandbox_ms: Math.round(timing.sandboxMs),
-          sandbox_runs: timing.sandboxRuns,
-        },
-      };
-      await say(
-        'ai',
-        'backtest',
-        `Whole period (${bars.length} bars): ${summary(full.performance)}. Out of sample (last ${outBars.length} bars from ${outOfSample.from}): ${summary(outPerformance)}.`,
-        { segment: 'whole', out_of_sample: outOfSample, performance: full.performance },
-      );
-      await say('ai', 'validation', lookahead.detail, { check: 'lookahead', ...lookahead });
-      await end({
-        status: 'COMPLETED',
-        code,
-        backtestResult: result,
-        errorMessage: null,
-        finishedAt: seconds(),
-        updatedAt: seconds(),
-      });
-      return;
+      await this.say('ai', 'error', answer.error, { stage: 'model' });
+      return answer;
     }
+    await this.say('ai', 'ai_response', answer.text, {
+      model: chat.model,
+      provider: chat.provider.value,
+      reasoning_chars: answer.reasoningChars,
+    });
+    return answer;
+  }
+
+  /**
+   * Validation and the in-sample backtest: the in-sample bars only. An error to feed back,
+   * the in-sample result, or 'ended' (the sandbox is unavailable: the task FAILED).
+   */
+  private async validate(
+    code: string,
+    data: TaskData,
+  ): Promise<{ ok: true; result: AiSegmentResult } | { ok: false; error: string } | 'ended'> {
+    const { inSample, inSpan, period } = data;
+    const checked = await this.check(code, inSample, period);
+    if (!checked.ok && checked.kind === 'unavailable') {
+      await this.say('ai', 'error', checked.error, { stage: 'sandbox' });
+      await this.fail(checked.error);
+      return 'ended';
+    }
+    if (!checked.ok || checked.trades.length === 0) {
+      const error = checked.ok
+        ? `The strategy made no trades on the data (${inSample.length} bars from ${inSpan.from} to ${inSpan.to}); it must trade.`
+        : checked.error;
+      return { ok: false, error };
+    }
+    await this.say(
+      'ai',
+      'validation',
+      `The code runs in the sandbox and keeps the contract on the in-sample data (${inSample.length} bars from ${inSpan.from} to ${inSpan.to}): ${checked.trades.length} trades.`,
+      { passed: true, bars: inSample.length, trades: checked.trades.length, code },
+    );
+    const result: AiSegmentResult = {
+      ...inSpan,
+      bar_count: inSample.length,
+      trade_count: checked.deals.length,
+      performance: checked.performance,
+    };
+    await this.say('ai', 'backtest', `In-sample backtest: ${summary(checked.performance)}.`, {
+      segment: 'in_sample',
+      ...result,
+    });
+    return { ok: true, result };
+  }
+
+  /**
+   * The final judgement: the whole period, out of sample, look-ahead; the task COMPLETED
+   * with its result, or an error to feed back.
+   */
+  private async judge(
+    code: string,
+    data: TaskData,
+    inSampleResult: AiSegmentResult,
+  ): Promise<{ ok: true } | { ok: false; error: string }> {
+    const { bars, period, split } = data;
+    const task = this.task;
+    const full = await this.check(code, bars, period);
+    if (!full.ok || full.trades.length === 0) {
+      const error = full.ok
+        ? 'The strategy made no trades on the whole data.'
+        : `On the whole data (${bars.length} bars) the strategy failed: ${full.error}`;
+      return { ok: false, error };
+    }
+    const outBars = bars.slice(split);
+    const outTrades = tradesFrom(full.trades, split);
+    const outPerformance =
+      outTrades.length === 0
+        ? null
+        : computeBacktest({
+            bars: outBars,
+            trades: outTrades,
+            symbol: task.symbolId,
+            period,
+            conventions: full.conventions,
+          }).performance;
+    const outOfSample: AiSegmentResult = {
+      ...span(outBars),
+      bar_count: outBars.length,
+      trade_count: outTrades.length,
+      performance: outPerformance,
+    };
+    const lookahead = await this.lookahead(code, data, full);
+    const result: AiBacktestResult & { timing: Record<string, number> } = {
+      performance: full.performance,
+      deals: full.deals,
+      symbol: task.symbolId,
+      period,
+      bar_count: bars.length,
+      in_sample_fraction: IN_SAMPLE_FRACTION,
+      in_sample: inSampleResult,
+      out_of_sample: outOfSample,
+      lookahead,
+      timing: {
+        total_ms: Math.round(performance.now() - this.startedAt),
+        model_ms: Math.round(this.timing.modelMs),
+        sandbox_ms: Math.round(this.timing.sandboxMs),
+        sandbox_runs: this.timing.sandboxRuns,
+      },
+    };
+    await this.say(
+      'ai',
+      'backtest',
+      `Whole period (${bars.length} bars): ${summary(full.performance)}. Out of sample (last ${outBars.length} bars from ${outOfSample.from}): ${summary(outPerformance)}.`,
+      { segment: 'whole', out_of_sample: outOfSample, performance: full.performance },
+    );
+    await this.say('ai', 'validation', lookahead.detail, { check: 'lookahead', ...lookahead });
+    await this.end({
+      status: 'COMPLETED',
+      code,
+      backtestResult: result,
+      errorMessage: null,
+      finishedAt: this.seconds(),
+      updatedAt: this.seconds(),
+    });
+    return { ok: true };
+  }
+
+  /** The look-ahead check: the code run again on cut data must not change earlier entries. */
+  private async lookahead(
+    code: string,
+    data: TaskData,
+    full: Extract<Checked, { ok: true }>,
+  ): Promise<LookaheadResult> {
+    const { bars, period } = data;
+    const outcomes: CutOutcome[] = [];
+    for (const keep of chooseLookaheadCuts(
+      full.trades.map((t) => t.openIndex),
+      bars.length,
+    )) {
+      const entries = full.trades.filter((t) => t.openIndex < keep).length;
+      const cut = await this.check(code, bars.slice(0, keep), period);
+      outcomes.push(
+        cut.ok
+          ? { keep, ok: true, entries, ...compareEntries(full.trades, cut.trades, keep) }
+          : { keep, ok: false, entries, error: cut.error },
+      );
+    }
+    return lookaheadVerdict(
+      outcomes,
+      bars.map((b) => b.time),
+    );
+  }
+
+  /** Appends a conversation message while the task is this worker's. */
+  private async say(
+    role: 'user' | 'ai',
+    stepType: AiStepType,
+    content: string,
+    extra: Record<string, unknown> | null = null,
+  ): Promise<void> {
+    if (this.signal.aborted) throw new TaskStopped();
+    const row = await appendMessage(this.deps.db, this.owner, {
+      taskId: this.task.id,
+      role,
+      content,
+      stepType,
+      retryNumber: this.retry,
+      extraData: extra,
+      createdAt: this.seconds(),
+    });
+    if (!row) throw new TaskStopped();
+  }
+
+  /** Changes the held task (the end finishes its job); stops when it is no longer held. */
+  private async end(values: Parameters<typeof updateHeldTask>[3]): Promise<void> {
+    if (this.signal.aborted) throw new TaskStopped();
+    if (!(await updateHeldTask(this.deps.db, this.task.id, this.owner, values))) {
+      throw new TaskStopped();
+    }
+  }
+
+  private async fail(message: string): Promise<void> {
+    await this.end({
+      status: 'FAILED',
+      errorMessage: message,
+      finishedAt: this.seconds(),
+      updatedAt: this.seconds(),
+    });
+  }
+
+  /** Counts a failed attempt; false (and the task FAILED) once the bound is passed. */
+  private async nextAttempt(error: string): Promise<boolean> {
+    if (this.retry + 1 > this.task.maxRetries) {
+      const attempts = this.retry + 1;
+      await this.fail(
+        `Gave up after ${attempts} attempt${attempts === 1 ? '' : 's'}. Last error: ${error}`,
+      );
+      return false;
+    }
+    this.retry += 1;
+    await this.end({ retryCount: this.retry, updatedAt: this.seconds() });
+    return true;
+  }
+
+  /** Runs code on bars in the sandbox; waits for a slot while the sandbox is busy. */
+  private async check(code: string, bars: readonly Bar[], period: string): Promise<Checked> {
+    for (let tries = 0; ; tries++) {
+      if (this.signal.aborted) throw new TaskStopped();
+      const started = performance.now();
+      const result = await this.deps.backtest.check({
+        code,
+        filename: `ai_task_${this.task.id}.py`,
+        bars,
+        symbol: this.task.symbolId,
+        period,
+      });
+      this.timing.sandboxMs += performance.now() - started;
+      this.timing.sandboxRuns += 1;
+      if (this.signal.aborted) throw new TaskStopped();
+      if (result.ok || result.kind !== 'busy' || tries >= BUSY_TRIES) return result;
+      await new Promise((resolve) => setTimeout(resolve, BUSY_WAIT_MS));
+    }
+  }
+}
+
+/** Provider, model and key of a task, checked again at run time; a string says why not. */
+async function prepareChat(deps: TaskRunnerDeps, task: AiTaskRow): Promise<TaskChat | string> {
+  const provider = deps.providers.find(task.provider);
+  if (!provider) return `Unknown service provider: ${task.provider}`;
+  if (normalizeBaseUrl(task.baseUrl) !== provider.base_url) {
+    return `API endpoint not allowed: ${task.baseUrl}. The endpoint of ${provider.label} is ${provider.base_url}`;
+  }
+  let apiKey = '';
+  if (task.apiKeyEnc) {
+    try {
+      apiKey = deps.keys.open(task.apiKeyEnc, taskKeyAssociatedData(task.userId));
+    } catch (error) {
+      if (!(error instanceof SealedSecretError)) throw error;
+      return 'The API key of this task cannot be opened any more (the server key changed)';
+    }
+  } else {
+    const saved = await deps.settings.forChat(task.userId);
+    // a saved key goes only to the provider it was saved for
+    if (saved.provider === task.provider) apiKey = saved.apiKey;
+  }
+  if (provider.requires_key && apiKey === '') return MSG_NO_API_KEY;
+  return { provider, model: task.model, apiKey: apiKey === '' ? provider.value : apiKey };
+}
+
+/**
+ * One model answer through the chat's client, within the task's model timeout and the
+ * answer size limit: past either the request is aborted and what arrived is kept.
+ */
+async function callModel(
+  deps: TaskRunnerDeps,
+  chat: PreparedChat,
+  signal: AbortSignal,
+  timing: { modelMs: number },
+): Promise<ModelAnswer> {
+  // the chat never sends more than the size limit: `text` stays within it
+  const text: string[] = [];
+  let reasoningChars = 0;
+  let error: { code: string; message: string } | null = null;
+  let done = false;
+  const started = performance.now();
+  try {
+    await deps.chat.stream(
+      chat,
+      (event) => {
+        if (event.event === 'content') text.push(event.data.text);
+        else if (event.event === 'reasoning') reasoningChars += event.data.text.length;
+        else if (event.event === 'error') error = event.data;
+        else done = true;
+      },
+      signal,
+      { totalTimeoutMs: deps.config.modelTimeoutMs },
+    );
+  } finally {
+    timing.modelMs += performance.now() - started;
+  }
+  if (signal.aborted) throw new TaskStopped();
+  const kept = text.join('');
+  const failed = error as { code: string; message: string } | null;
+  if (failed !== null) {
+    const why = failed.code === 'too_long' || failed.code === 'timeout' ? failed.code : null;
+    return { ok: false, error: failed.message, kept, why };
+  }
+  if (!done) {
+    return {
+      ok: false,
+      error: `${chat.provider.label} ended without an answer.`,
+      kept,
+      why: null,
+    };
+  }
+  return { ok: true, text: kept, reasoningChars };
+}
+
+/** Runs a claimed task start to end (tests and the job handler). */
+export function createTaskRunner(deps: TaskRunnerDeps) {
+  return async function runTask(task: AiTaskRow, owner: string, signal: AbortSignal) {
+    await new TaskRun(deps, task, owner, signal).execute();
   };
 }
 
 export type TaskRunner = ReturnType<typeof createTaskRunner>;
+
+/**
+ * The handlers of the `ai-task` queue: a claimed job's task is started (PROCESSING) and run;
+ * an unexpected error ends it FAILED; a task claimed more than MAX_TASK_CLAIMS times (its
+ * worker died each time) ends FAILED without running.
+ */
+export function createTaskJobHandlers(
+  deps: TaskRunnerDeps & { error: (details: Record<string, unknown>, message: string) => void },
+): { run: (context: JobContext) => Promise<void>; giveUp: (context: JobContext) => Promise<void> } {
+  const runTask = createTaskRunner(deps);
+  const seconds = () => Math.floor(deps.now() / 1000);
+
+  async function started({ job, owner }: JobContext): Promise<HeldTask | null> {
+    const task = await startTask(deps.db, job, owner, deps.now());
+    // the task is gone (deleted with its job meanwhile): nothing to run
+    if (!task) await finishJob(deps.db, job.id, owner, 'cancelled', deps.now());
+    return task;
+  }
+
+  return {
+    async run(context) {
+      const task = await started(context);
+      if (!task) return;
+      try {
+        await runTask(task, context.owner, context.signal);
+      } catch (error) {
+        if (error instanceof TaskStopped || context.signal.aborted) return;
+        deps.error({ err: error, task: task.id }, 'AI task failed unexpectedly');
+        const at = seconds();
+        await updateHeldTask(deps.db, task.id, context.owner, {
+          status: 'FAILED',
+          errorMessage: 'The task stopped on an internal error; see the server log',
+          finishedAt: at,
+          updatedAt: at,
+        }).catch(() => undefined);
+      }
+    },
+    async giveUp(context) {
+      const task = await started(context);
+      if (!task) return;
+      const at = seconds();
+      await updateHeldTask(deps.db, task.id, context.owner, {
+        status: 'FAILED',
+        errorMessage: `The task was interrupted ${task.claims - 1} times (its worker stopped while it ran); giving up`,
+        finishedAt: at,
+        updatedAt: at,
+      });
+    },
+  };
+}

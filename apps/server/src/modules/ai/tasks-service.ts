@@ -136,22 +136,26 @@ export function createTaskService(deps: TaskServiceDeps) {
         // one user's creates one at a time, so that concurrent ones cannot pass the bound
         await lockUserTasks(tx, userId);
         if ((await countOpenTasks(tx, userId)) >= max) throw new TooManyTasksError(max);
-        return insertTask(tx, {
-          userId,
-          status: 'PENDING',
-          taskType: input.task_type ?? DEFAULT_AI_TASK_TYPE,
-          prompt: input.prompt,
-          provider: provider.value,
-          model: input.model,
-          baseUrl: provider.base_url,
-          apiKeyEnc,
-          symbolId: input.symbol_id,
-          period,
-          clientId: input.client_id ?? null,
-          maxRetries: deps.config.maxRetries,
-          createdAt: at,
-          updatedAt: at,
-        });
+        return insertTask(
+          tx,
+          {
+            userId,
+            status: 'PENDING',
+            taskType: input.task_type ?? DEFAULT_AI_TASK_TYPE,
+            prompt: input.prompt,
+            provider: provider.value,
+            model: input.model,
+            baseUrl: provider.base_url,
+            apiKeyEnc,
+            symbolId: input.symbol_id,
+            period,
+            clientId: input.client_id ?? null,
+            maxRetries: deps.config.maxRetries,
+            createdAt: at,
+            updatedAt: at,
+          },
+          deps.now(),
+        );
       });
       deps.worker.notify();
       return { id: row.id, status: 'PENDING' };

@@ -1,21 +1,47 @@
 import { storableJson } from '@ct/domain';
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
-import { aiTaskMessages, aiTasks, type AiTaskMessageRow, type AiTaskRow } from '../../db/schema.ts';
+import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import {
+  aiTaskMessages,
+  aiTasks,
+  type AiTaskMessageRow,
+  type AiTaskRow,
+  type JobRow,
+} from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
+import {
+  claimJob,
+  deleteBatch,
+  enqueueJobs,
+  finishJob,
+  heldJob,
+  latestJob,
+  releaseJob,
+  renewJob,
+  type ClaimBounds,
+  type NewJob,
+} from '../jobs/store.ts';
 
-// SQL of AI strategy tasks. Writes of a worker carry its lease: a task deleted meanwhile, or
-// taken over after the lease ran out, changes nothing (the write answers false / null).
+/** The job queue of AI strategy tasks. */
+export const AI_TASK_QUEUE = 'ai-task';
+/** A task claimed this many times (its worker died each time) stops as FAILED. */
+export const MAX_TASK_CLAIMS = 5;
+/** No bound per user on running tasks (AI_TASK_MAX_PENDING_PER_USER bounds creation). */
+export const AI_TASK_BOUNDS: ClaimBounds = {
+  maxPerGroup: Number.MAX_SAFE_INTEGER,
+  maxPerBatch: 1,
+};
+/** A task's job's batch key: the task's writes find their lease by it. */
+export const taskBatchKey = (taskId: number) => `ai-task:${taskId}`;
+
+// SQL of AI strategy tasks. A waiting or running task has a job in the `ai-task` queue
+// (modules/jobs): the job is claimed, leased and given up like every job. Writes of a worker
+// check the job's lease in their transaction: a task deleted meanwhile, or taken over after
+// the lease ran out, changes nothing (the write answers false / null).
 // What a model wrote (messages, code, errors, results) is stored as storable text: no NUL,
 // no lone surrogate (PostgreSQL refuses them), so an odd answer never loses the task.
 
 export type NewAiTask = typeof aiTasks.$inferInsert;
 export type NewAiTaskMessage = Omit<typeof aiTaskMessages.$inferInsert, 'id'>;
-
-export async function insertTask(db: Db, task: NewAiTask): Promise<AiTaskRow> {
-  const [row] = await db.insert(aiTasks).values(task).returning();
-  if (!row) throw new Error('ai task insert returned no row');
-  return row;
-}
 
 export async function findTask(db: Db, userId: number, id: number): Promise<AiTaskRow | null> {
   const [row] = await db
@@ -45,15 +71,6 @@ export async function listTasks(
     .from(aiTasks)
     .where(eq(aiTasks.userId, userId));
   return { rows, total: counted?.total ?? 0 };
-}
-
-/** Deletes the user's task (its messages go with it); the deleted row, or null. */
-export async function deleteTask(db: Db, userId: number, id: number): Promise<AiTaskRow | null> {
-  const [row] = await db
-    .delete(aiTasks)
-    .where(and(eq(aiTasks.id, id), eq(aiTasks.userId, userId)))
-    .returning();
-  return row ?? null;
 }
 
 export async function listMessages(
@@ -90,69 +107,6 @@ export async function countMessages(db: Db, taskId: number): Promise<number> {
   return counted?.n ?? 0;
 }
 
-/**
- * Claims a task that is PENDING, or PROCESSING with a lease that ran out (its worker died),
- * fairly across users, in one short transaction: `FOR UPDATE SKIP LOCKED` lets concurrent
- * workers (other nodes on PostgreSQL) pass over a row another one is claiming, and the row
- * leaves with status PROCESSING and this worker's lease. Null when there is nothing to do.
- *
- * The order is round robin over users, counted in the database so that every worker on every
- * node follows it: a waiting task's turn is its user's running tasks (live leases) plus its
- * user's waiting tasks older than it; the lowest turn goes first; equal turns go to the user
- * whose latest task started longest ago (or never), then by age. So the next task is the
- * oldest one of the user with the fewest running tasks (ties: the user served least
- * recently, then whose oldest waiting task is older), and a claimer that finds that row
- * locked by another claimer takes the next user's, not the same user's second.
- */
-export async function claimTask(
-  db: Db,
-  owner: string,
-  nowMs: number,
-  leaseMs: number,
-): Promise<AiTaskRow | null> {
-  return db.transaction(async (tx) => {
-    const [candidate] = await tx
-      .select({ id: aiTasks.id })
-      .from(aiTasks)
-      .where(claimable(sql`${aiTasks.status}`, sql`${aiTasks.leaseUntilMs}`, nowMs))
-      .orderBy(
-        sql`(select count(*) from ${aiTasks} as running
-              where running.user_id = ${aiTasks.userId}
-                and running.status = 'PROCESSING' and running.lease_until_ms >= ${nowMs})
-          + (select count(*) from ${aiTasks} as earlier
-              where earlier.user_id = ${aiTasks.userId} and earlier.id < ${aiTasks.id}
-                and ${claimable(sql`earlier.status`, sql`earlier.lease_until_ms`, nowMs)})`,
-        // equal turns: the user served least recently first (round robin also when every
-        // user's running count is back to 0, as with one task at a time)
-        sql`(select max(served.started_at) from ${aiTasks} as served
-              where served.user_id = ${aiTasks.userId}) asc nulls first`,
-        asc(aiTasks.id),
-      )
-      .limit(1)
-      .for('update', { skipLocked: true });
-    if (!candidate) return null;
-    const seconds = Math.floor(nowMs / 1000);
-    const [row] = await tx
-      .update(aiTasks)
-      .set({
-        status: 'PROCESSING',
-        leaseOwner: owner,
-        leaseUntilMs: nowMs + leaseMs,
-        claims: sql`${aiTasks.claims} + 1`,
-        startedAt: sql`coalesce(${aiTasks.startedAt}, ${seconds})`,
-        updatedAt: seconds,
-      })
-      .where(eq(aiTasks.id, candidate.id))
-      .returning();
-    return row ?? null;
-  });
-}
-
-/** A task a worker may claim: waiting, or running under a lease that ran out. */
-function claimable(status: SQL, leaseUntilMs: SQL, nowMs: number): SQL {
-  return sql`(${status} = 'PENDING' or (${status} = 'PROCESSING' and ${leaseUntilMs} < ${nowMs}))`;
-}
-
 /** The user's tasks not yet finished (waiting or running). */
 export async function countOpenTasks(db: Db, userId: number): Promise<number> {
   const [counted] = await db
@@ -168,8 +122,107 @@ export async function lockUserTasks(tx: Db, userId: number): Promise<void> {
 }
 const TASKS_LOCK_CLASS = 0x4154; // 'AT'
 
-const held = (id: number, owner: string) =>
-  and(eq(aiTasks.id, id), eq(aiTasks.leaseOwner, owner), eq(aiTasks.status, 'PROCESSING'));
+/** The claim of a task: its job's lease and how often it was claimed. */
+export type TaskLease = { leaseOwner: string | null; leaseUntilMs: number | null; claims: number };
+/** A task with its claim (the worker's view of a claimed task). */
+export type HeldTask = AiTaskRow & TaskLease & { jobId: number };
+
+/** The job of a task in the `ai-task` queue. */
+export function taskJob(task: Pick<AiTaskRow, 'id' | 'userId'>): NewJob {
+  return {
+    queue: AI_TASK_QUEUE,
+    groupKey: `user:${task.userId}`,
+    batchKey: taskBatchKey(task.id),
+    payload: { taskId: task.id },
+    maxAttempts: MAX_TASK_CLAIMS,
+  };
+}
+
+/** Stores a task PENDING with its job (in `db`: the creating transaction). */
+export async function insertTask(db: Db, task: NewAiTask, nowMs: number): Promise<AiTaskRow> {
+  const [row] = await db.insert(aiTasks).values(task).returning();
+  if (!row) throw new Error('ai task insert returned no row');
+  await enqueueJobs(db, [taskJob(row)], nowMs);
+  return row;
+}
+
+/** Deletes the user's task (its messages and its job go with it); the deleted row, or null. */
+export async function deleteTask(db: Db, userId: number, id: number): Promise<AiTaskRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .delete(aiTasks)
+      .where(and(eq(aiTasks.id, id), eq(aiTasks.userId, userId)))
+      .returning();
+    if (row) await deleteBatch(tx, taskBatchKey(id));
+    return row ?? null;
+  });
+}
+
+/**
+ * A claimed job's task, now PROCESSING (first start kept); null when the task is gone or
+ * the job is no longer `owner`'s (its job is then ended by whoever removed the task).
+ */
+export async function startTask(
+  db: Db,
+  job: Pick<JobRow, 'id' | 'attempts' | 'leaseUntilMs' | 'payload'>,
+  owner: string,
+  nowMs: number,
+): Promise<HeldTask | null> {
+  const taskId = Number((job.payload as { taskId?: unknown }).taskId);
+  const seconds = Math.floor(nowMs / 1000);
+  return db.transaction(async (tx) => {
+    if (!(await heldJob(tx, taskBatchKey(taskId), owner))) return null;
+    const [row] = await tx
+      .update(aiTasks)
+      .set({
+        status: 'PROCESSING',
+        startedAt: sql`coalesce(${aiTasks.startedAt}, ${seconds})`,
+        updatedAt: seconds,
+      })
+      .where(eq(aiTasks.id, taskId))
+      .returning();
+    if (!row) return null;
+    return {
+      ...row,
+      jobId: job.id,
+      leaseOwner: owner,
+      leaseUntilMs: job.leaseUntilMs,
+      claims: job.attempts,
+    };
+  });
+}
+
+/**
+ * Claims the next task in the `ai-task` queue (modules/jobs `claimJob`: round robin over
+ * users, a lease that ran out is claimed again) and starts it. Null when there is nothing to do.
+ */
+export async function claimTask(
+  db: Db,
+  owner: string,
+  nowMs: number,
+  leaseMs: number,
+): Promise<HeldTask | null> {
+  for (;;) {
+    const job = await claimJob(db, AI_TASK_QUEUE, owner, nowMs, leaseMs, AI_TASK_BOUNDS);
+    if (!job) return null;
+    const task = await startTask(db, job, owner, nowMs);
+    if (task) return task;
+  }
+}
+
+/** A task with its job's claim (tests, operators); null when there is no such task. */
+export async function taskWithLease(db: Db, id: number): Promise<(AiTaskRow & TaskLease) | null> {
+  const [row] = await db.select().from(aiTasks).where(eq(aiTasks.id, id));
+  if (!row) return null;
+  const job = await latestJob(db, taskBatchKey(id));
+  const live = job?.state === 'active';
+  return {
+    ...row,
+    leaseOwner: live ? job.leaseOwner : null,
+    leaseUntilMs: live ? job.leaseUntilMs : null,
+    claims: job?.attempts ?? 0,
+  };
+}
 
 /** Extends the lease; false when the task is gone or no longer this worker's. */
 export async function renewLease(
@@ -178,12 +231,8 @@ export async function renewLease(
   owner: string,
   untilMs: number,
 ): Promise<boolean> {
-  const rows = await db
-    .update(aiTasks)
-    .set({ leaseUntilMs: untilMs })
-    .where(held(id, owner))
-    .returning({ id: aiTasks.id });
-  return rows.length > 0;
+  const job = await latestJob(db, taskBatchKey(id));
+  return job !== null && renewJob(db, job.id, owner, untilMs);
 }
 
 /** Appends a message while the task is still this worker's; null otherwise. */
@@ -193,18 +242,16 @@ export async function appendMessage(
   message: NewAiTaskMessage,
 ): Promise<AiTaskMessageRow | null> {
   return db.transaction(async (tx) => {
-    const [task] = await tx
-      .select({ id: aiTasks.id })
-      .from(aiTasks)
-      .where(held(message.taskId, owner))
-      .for('update');
-    if (!task) return null;
+    if (!(await heldJob(tx, taskBatchKey(message.taskId), owner))) return null;
     const [row] = await tx.insert(aiTaskMessages).values(storableJson(message)).returning();
     return row ?? null;
   });
 }
 
-/** Changes a held task's fields (retry count, the end); false when it is no longer held. */
+/**
+ * Changes a held task's fields (retry count, the end); false when it is no longer held. The
+ * end (COMPLETED, FAILED) finishes its job in the same transaction.
+ */
 export async function updateHeldTask(
   db: Db,
   id: number,
@@ -216,26 +263,30 @@ export async function updateHeldTask(
     >
   > & { updatedAt: number },
 ): Promise<boolean> {
-  const ends = values.status === 'COMPLETED' || values.status === 'FAILED';
-  const rows = await db
-    .update(aiTasks)
-    .set(storableJson(ends ? { ...values, leaseOwner: null, leaseUntilMs: null } : values))
-    .where(held(id, owner))
-    .returning({ id: aiTasks.id });
-  return rows.length > 0;
+  return db.transaction(async (tx) => {
+    const job = await heldJob(tx, taskBatchKey(id), owner);
+    if (!job) return false;
+    if (values.status === 'COMPLETED' || values.status === 'FAILED') {
+      const state = values.status === 'COMPLETED' ? 'done' : 'failed';
+      // the task row keeps the error (as storable text); the job only ends
+      await finishJob(tx, job.id, owner, state, values.updatedAt * 1000);
+    }
+    const rows = await tx
+      .update(aiTasks)
+      .set(storableJson(values))
+      .where(eq(aiTasks.id, id))
+      .returning({ id: aiTasks.id });
+    return rows.length > 0;
+  });
 }
 
-/** Gives a held task back (PENDING, no lease) so that any worker takes it up at once. */
+/** Gives a held task back (PENDING, its job queued) so that any worker takes it up at once. */
 export async function releaseTask(db: Db, id: number, owner: string, at: number): Promise<void> {
-  await db
-    .update(aiTasks)
-    .set({
-      status: 'PENDING',
-      leaseOwner: null,
-      leaseUntilMs: null,
-      // an orderly stop is not a crash: it does not count toward MAX_TASK_CLAIMS
-      claims: sql`greatest(${aiTasks.claims} - 1, 0)`,
-      updatedAt: at,
-    })
-    .where(held(id, owner));
+  await db.transaction(async (tx) => {
+    const job = await heldJob(tx, taskBatchKey(id), owner);
+    if (!job) return;
+    // an orderly stop is not a crash: it does not count toward MAX_TASK_CLAIMS
+    await releaseJob(tx, job.id, owner);
+    await tx.update(aiTasks).set({ status: 'PENDING', updatedAt: at }).where(eq(aiTasks.id, id));
+  });
 }

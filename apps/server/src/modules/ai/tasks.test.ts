@@ -28,6 +28,8 @@ import {
   LOOKAHEAD_STRATEGY,
   answerWith,
 } from './tasks-support.ts';
+import { taskWithLease } from './tasks-store.ts';
+import { queueTaskJobs } from './test-support.ts';
 
 /*
  * AI strategy tasks against the local OpenAI-compatible test server (scripted per task by a
@@ -384,7 +386,7 @@ describe('surviving a dead worker', () => {
     script('T-crash', answer(GOOD_STRATEGY));
     script('T-alive', answer(GOOD_STRATEGY));
     const at = Math.floor(t.clock.now() / 1000);
-    const row = (prompt: string, leaseUntilMs: number) => ({
+    const row = (prompt: string) => ({
       userId: alice.user.user.id,
       status: 'PROCESSING',
       taskType: 'strategy',
@@ -395,23 +397,17 @@ describe('surviving a dead worker', () => {
       symbolId: 'BTCUSDT',
       period: 'day',
       maxRetries: MAX_RETRIES,
-      claims: 1,
-      leaseOwner: 'a-worker-that-died',
-      leaseUntilMs,
       createdAt: at,
       updatedAt: at,
       startedAt: at,
     });
     // as a killed server leaves them: claimed, a first message written, nobody renewing
-    const [stale] = await t.db
-      .insert(aiTasks)
-      .values(row('T-crash: averages', t.clock.now() - 1))
-      .returning();
-    const [alive] = await t.db
-      .insert(aiTasks)
-      .values(row('T-alive: averages', t.clock.now() + 60_000))
-      .returning();
+    const [stale] = await t.db.insert(aiTasks).values(row('T-crash: averages')).returning();
+    const [alive] = await t.db.insert(aiTasks).values(row('T-alive: averages')).returning();
     if (!stale || !alive) throw new Error('insert failed');
+    const owner = 'a-worker-that-died';
+    await queueTaskJobs(t.db, [stale], t.clock.now(), { owner, untilMs: t.clock.now() - 1 });
+    await queueTaskJobs(t.db, [alive], t.clock.now(), { owner, untilMs: t.clock.now() + 60_000 });
     await t.db.insert(aiTaskMessages).values({
       taskId: stale.id,
       role: 'user',
@@ -430,7 +426,7 @@ describe('surviving a dead worker', () => {
       step_type: 'generate_prompt',
       extra_data: { resumed: true },
     });
-    const [claimed] = await t.db.select().from(aiTasks).where(eqId(stale.id));
+    const claimed = await taskWithLease(t.db, stale.id);
     expect(claimed?.claims).toBe(2);
     expect(claimed?.leaseOwner).toBeNull();
 

@@ -1,4 +1,9 @@
 import { parseChatEvent, type ChatEvent } from '@ct/domain';
+import { eq } from 'drizzle-orm';
+import { jobs, type AiTaskRow } from '../../db/schema.ts';
+import type { Db } from '../../db/types.ts';
+import { enqueueJobs } from '../jobs/store.ts';
+import { taskBatchKey, taskJob } from './tasks-store.ts';
 
 export type ChatReply =
   | { status: number; stream: false; body: { code: number; msg: string; detail: string } }
@@ -57,4 +62,30 @@ export async function postChat(
 /** The text of all events of one kind, joined. */
 export function textOf(events: ChatEvent[], kind: 'reasoning' | 'content'): string {
   return events.map((e) => (e.event === kind ? e.data.text : '')).join('');
+}
+
+/**
+ * Tests: the jobs of tasks stored straight in the database (as an install leaves them):
+ * queued, or held by `held.owner` under a lease until `held.untilMs` (a worker that died).
+ */
+export async function queueTaskJobs(
+  db: Db,
+  tasks: readonly Pick<AiTaskRow, 'id' | 'userId'>[],
+  nowMs: number,
+  held?: { owner: string; untilMs: number },
+): Promise<void> {
+  await enqueueJobs(db, tasks.map(taskJob), nowMs);
+  if (!held) return;
+  for (const task of tasks) {
+    await db
+      .update(jobs)
+      .set({
+        state: 'active',
+        attempts: 1,
+        leaseOwner: held.owner,
+        leaseUntilMs: held.untilMs,
+        startedMs: nowMs,
+      })
+      .where(eq(jobs.batchKey, taskBatchKey(task.id)));
+  }
 }

@@ -417,9 +417,10 @@ describe.skipIf(!READY)('several nodes sharing PostgreSQL and Redis', () => {
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     const owner = await db
-      .query<{ owner: string }>('select lease_owner as owner from ai_tasks where id = $1', [
-        created.id,
-      ])
+      .query<{ owner: string }>(
+        "select lease_owner as owner from jobs where batch_key = 'ai-task:' || $1::text",
+        [created.id],
+      )
       .finally(() => db.end());
     const holder = workers.find((w) => owner.rows[0]?.owner.includes(`:${w.child.pid}:`));
     expect(holder, owner.rows[0]?.owner).toBeDefined();

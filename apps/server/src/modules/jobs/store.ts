@@ -84,15 +84,24 @@ with busy as (
   select batch_key, count(*)::int as n from jobs
   where queue = $1 and state = 'active' and lease_until_ms >= $3 and batch_key is not null
   group by batch_key
-), next as (
-  select j.id from jobs j
+), candidates as (
+  select j.id, j.group_key, coalesce(g.n, 0) as running from jobs j
   left join busy g on g.group_key = j.group_key
   left join busy_batch b on b.batch_key = j.batch_key
   where j.queue = $1
     and (j.state = 'queued' or (j.state = 'active' and j.lease_until_ms < $3))
+    and j.lease_owner is distinct from $2
     and coalesce(g.n, 0) < $5
     and coalesce(b.n, 0) < $6
-  order by coalesce(g.n, 0), j.id
+), served as (
+  select s.group_key, max(s.started_ms) as at from jobs s
+  where s.queue = $1 and s.group_key in (select group_key from candidates)
+  group by s.group_key
+), next as (
+  select j.id from jobs j
+  join candidates c on c.id = j.id
+  left join served s on s.group_key = c.group_key
+  order by c.running, s.at asc nulls first, j.id
   limit 1
   for update of j skip locked
 )
@@ -103,8 +112,11 @@ returning jobs.*`;
 
 /**
  * Claims the next job of `queue`: queued, or active with a lease that ran out (its worker
- * died). Fair: the group with the fewest active jobs goes first (oldest job on a tie), and
- * no group or batch goes over its bound. Null when there is nothing this worker may take.
+ * died). Fair, round robin over groups: the group with the fewest active jobs goes first;
+ * on a tie the group served least recently (its newest start is the oldest, or it never
+ * started one), then the oldest job; no group or batch goes over its bound. Claims of one
+ * queue are serialised by its advisory lock, so every worker on every node follows this
+ * order. Null when there is nothing this worker may take.
  */
 export async function claimJob(
   db: Db,
@@ -121,11 +133,56 @@ export async function claimJob(
       owner,
       nowMs,
       leaseMs,
-      bounds.maxPerGroup,
-      bounds.maxPerBatch,
+      Math.min(bounds.maxPerGroup, MAX_BOUND),
+      Math.min(bounds.maxPerBatch, MAX_BOUND),
     ]);
     return rows[0] ? toJob(rows[0]) : null;
   });
+}
+
+/** "No bound" as an int4 the claim's SQL can compare with. */
+const MAX_BOUND = 2_000_000_000;
+
+/**
+ * Extends the leases of the jobs of `queue` that `owner` holds, in one statement (a worker
+ * may hold many: a live run is a job held for as long as it runs); the ids it still holds.
+ */
+export async function renewJobs(
+  db: Db,
+  queue: string,
+  owner: string,
+  untilMs: number,
+): Promise<Set<number>> {
+  const rows = await rawQuery(
+    db,
+    `update jobs set lease_until_ms = $3 where queue = $1 and lease_owner = $2 and state = 'active' returning id`,
+    [queue, owner, untilMs],
+  );
+  return new Set(rows.map((row) => Number(row.id)));
+}
+
+/**
+ * The active job of `batchKey` while `owner` holds it, locked until the transaction `db`
+ * ends (a cancel or a takeover waits for it): a write that must happen only under the lease
+ * checks it first in its transaction. Null when the job is no longer `owner`'s.
+ */
+export async function heldJob(db: Db, batchKey: string, owner: string): Promise<JobRow | null> {
+  const rows = await rawQuery(
+    db,
+    `select * from jobs where batch_key = $1 and lease_owner = $2 and state = 'active' for update`,
+    [batchKey, owner],
+  );
+  return rows[0] ? toJob(rows[0]) : null;
+}
+
+/** The newest job of `batchKey` (its state and lease), or null. */
+export async function latestJob(db: Db, batchKey: string): Promise<JobRow | null> {
+  const rows = await rawQuery(
+    db,
+    'select * from jobs where batch_key = $1 order by id desc limit 1',
+    [batchKey],
+  );
+  return rows[0] ? toJob(rows[0]) : null;
 }
 
 /** Extends the lease; false when the job is no longer this worker's (cancelled, taken over). */
@@ -151,7 +208,7 @@ export async function finishJob(
   db: Db,
   id: number,
   owner: string,
-  state: 'done' | 'failed',
+  state: 'done' | 'failed' | 'cancelled',
   nowMs: number,
   error: string | null = null,
 ): Promise<boolean> {

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { JobRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
-import { claimJob, releaseJob, renewJob, type ClaimBounds } from './store.ts';
+import { claimJob, releaseJob, renewJobs, type ClaimBounds } from './store.ts';
 
 /*
- * A worker of one queue (the `worker` role): claims jobs (store.ts `claimJob`: fair across
- * groups, bounded per group and batch, FOR UPDATE SKIP LOCKED under the queue's lock), runs
- * up to `concurrency` at once with a lease renewed at a third of its length, and gives its
- * jobs back when it stops. A job whose worker died (kill -9) keeps state `active` until its
- * lease runs out; then any worker claims it again. The handler ends the job itself with
- * `finishJob` in the transaction that keeps its result, so a result is kept once.
+ * The one worker loop of every queue (job kind): optimisation trials, AI strategy tasks and
+ * live runs. It claims jobs (store.ts `claimJob`: fair across groups, bounded per group and
+ * batch, FOR UPDATE SKIP LOCKED under the queue's lock), runs up to `concurrency` at once,
+ * renews the leases of all it holds in one statement at a third of their length (two missed
+ * renewals still hold them), aborts a job whose lease it lost (cancelled, taken over), and
+ * gives its jobs back when it stops. A job whose worker died (kill -9) keeps state `active`
+ * until its lease runs out; then any worker claims it again, and one claimed more than its
+ * `maxAttempts` goes to `giveUp`. The handler ends the job itself with `finishJob` in the
+ * transaction that keeps its result, so a result is kept once.
  */
 
 export type JobContext = {
@@ -21,26 +24,41 @@ export type JobContext = {
   signal: AbortSignal;
 };
 
-export type JobWorkerOptions = {
-  db: Db;
-  now: () => number;
+/** A kind of job: its queue, how many one worker runs at once, its bounds and its handler. */
+export type JobKind = {
   queue: string;
   concurrency: number;
   leaseMs: number;
+  /** How often the worker looks for jobs other nodes added (this node's wake it at once). */
   pollMs: number;
   bounds: ClaimBounds;
-  /** Runs the job and ends it (finishJob); a throw leaves it to run again after its lease. */
+  /**
+   * Runs the job and ends it (finishJob). A throw leaves it to run again after its lease;
+   * a long-lived job (a live run) returns when its signal is aborted or its work ended.
+   */
   run: (context: JobContext) => Promise<void>;
   /** A job claimed more than `maxAttempts` times (its workers kept dying): end it as failed. */
   giveUp: (context: JobContext) => Promise<void>;
+};
+
+export type JobWorkerOptions = JobKind & {
+  db: Db;
+  now: () => number;
   log: {
     warn: (details: Record<string, unknown>, message: string) => void;
     error: (details: Record<string, unknown>, message: string) => void;
   };
+  /** This worker's name in `lease_owner`; unique per start. */
   owner?: string;
 };
 
-type Active = { controller: AbortController; stopping: boolean; done: Promise<void> };
+type Active = {
+  job: JobRow;
+  controller: AbortController;
+  /** Give the job back when it ends (an orderly stop). */
+  release: boolean;
+  done: Promise<void>;
+};
 
 export class JobWorker {
   readonly owner: string;
@@ -49,15 +67,24 @@ export class JobWorker {
   private pumping: Promise<void> | null = null;
   private again = false;
   private timer: NodeJS.Timeout | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
   private readonly idleWaiters: (() => void)[] = [];
 
   constructor(private readonly options: JobWorkerOptions) {
     this.owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
   }
 
+  get queue(): string {
+    return this.options.queue;
+  }
+
+  /** Starts claiming (no-op with concurrency 0 or when started). */
   start(): void {
     if (this.running || this.options.concurrency <= 0) return;
     this.running = true;
+    const { leaseMs } = this.options;
+    this.heartbeat = setInterval(() => this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
+    this.heartbeat.unref();
     this.notify();
   }
 
@@ -68,6 +95,11 @@ export class JobWorker {
   /** Jobs this worker runs now (their ids). */
   activeJobs(): number[] {
     return [...this.active.keys()];
+  }
+
+  /** The jobs this worker runs now. */
+  activeRows(): JobRow[] {
+    return [...this.active.values()].map((entry) => entry.job);
   }
 
   /** Looks for work now (jobs were added on this node, or one finished). */
@@ -88,23 +120,56 @@ export class JobWorker {
     });
   }
 
-  /** Stops claiming, aborts the running jobs and gives them back, waits for them. */
-  async stop(): Promise<void> {
-    this.running = false;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+  /** Resolves when no claim is under way (the jobs claimed so far have been launched). */
+  async settled(): Promise<void> {
+    while (this.pumping) await this.pumping;
+  }
+
+  /**
+   * Aborts the jobs of `batchKey` this worker runs (their work was deleted or stopped on
+   * this node; other nodes notice at their next write or lease renewal). True when one ran here.
+   */
+  abortBatch(batchKey: string): boolean {
+    let found = false;
     for (const entry of this.active.values()) {
-      entry.stopping = true;
+      if (entry.job.batchKey !== batchKey) continue;
+      found = true;
       entry.controller.abort();
     }
-    await this.pumping;
-    await Promise.all([...this.active.values()].map((e) => e.done));
+    return found;
+  }
+
+  /** Stops claiming, aborts the running jobs and gives them back, waits for them. */
+  async stop(): Promise<void> {
+    await this.halt(true);
+  }
+
+  /**
+   * Stops like a killed process would (tests): no more claims or renewals, the jobs are
+   * aborted here but keep their leases until these run out, then another worker takes them.
+   */
+  async abandon(): Promise<void> {
+    await this.halt(false);
   }
 
   /** Resolves when no job runs here. */
   whenIdle(): Promise<void> {
     if (this.active.size === 0) return Promise.resolve();
     return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private async halt(release: boolean): Promise<void> {
+    this.running = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    for (const entry of this.active.values()) {
+      entry.release = release;
+      entry.controller.abort();
+    }
+    await this.pumping;
+    await Promise.all([...this.active.values()].map((e) => e.done));
   }
 
   private schedule(): void {
@@ -115,6 +180,21 @@ export class JobWorker {
       this.notify();
     }, this.options.pollMs);
     this.timer.unref();
+  }
+
+  /** One renewal of every lease held here; a job no longer held is aborted. */
+  private renew(): void {
+    if (this.active.size === 0) return;
+    const { db, now, leaseMs, queue } = this.options;
+    void renewJobs(db, queue, this.owner, now() + leaseMs)
+      .then((held) => {
+        for (const [id, entry] of this.active) {
+          if (!held.has(id) && !entry.controller.signal.aborted) entry.controller.abort();
+        }
+      })
+      .catch((error: unknown) =>
+        this.options.log.warn({ err: error, queue }, 'job lease renewal failed'),
+      );
   }
 
   private async pump(): Promise<void> {
@@ -133,21 +213,9 @@ export class JobWorker {
   }
 
   private launch(job: JobRow): void {
-    const { db, now, leaseMs } = this.options;
+    const { db } = this.options;
     const controller = new AbortController();
-    const entry: Active = { controller, stopping: false, done: Promise.resolve() };
-    const heartbeat = setInterval(
-      () => {
-        void renewJob(db, job.id, this.owner, now() + leaseMs)
-          .then((held) => {
-            if (!held && !controller.signal.aborted) controller.abort();
-          })
-          .catch((error: unknown) =>
-            this.options.log.warn({ err: error, job: job.id }, 'job lease renewal failed'),
-          );
-      },
-      Math.max(100, Math.floor(leaseMs / 3)),
-    );
+    const entry: Active = { job, controller, release: false, done: Promise.resolve() };
     this.active.set(job.id, entry);
     const context: JobContext = { job, owner: this.owner, signal: controller.signal };
     entry.done = (async () => {
@@ -159,8 +227,7 @@ export class JobWorker {
           this.options.log.error({ err: error, job: job.id }, 'job failed unexpectedly');
         }
       } finally {
-        clearInterval(heartbeat);
-        if (entry.stopping) {
+        if (entry.release) {
           await releaseJob(db, job.id, this.owner).catch((error: unknown) =>
             this.options.log.warn({ err: error, job: job.id }, 'job release failed'),
           );

@@ -1,5 +1,3 @@
-import { randomUUID } from 'node:crypto';
-import os from 'node:os';
 import {
   CLOSE_REASON,
   bucketStart,
@@ -24,6 +22,8 @@ import type { LogHub } from '../backtest/log-hub.ts';
 import type { SandboxPool } from '../backtest/sandbox/pool.ts';
 import type { MarketFeed, QuoteEvent } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
+import { finishJob } from '../jobs/store.ts';
+import { JobWorker, type JobContext } from '../jobs/worker.ts';
 import { closePosition } from '../trading/close-position.ts';
 import { publishAccountEvent } from '../trading/events.ts';
 import type { TradingContext } from '../trading/context.ts';
@@ -31,18 +31,19 @@ import { placeMarketOrder } from '../trading/place-market-order.ts';
 import { runStrategy } from './evaluate.ts';
 import type { LiveRunSettings } from './settings.ts';
 import {
-  claimRuns,
+  LIVE_RUN_QUEUE,
   heldPositions,
   insertOrder,
   recordEvaluation,
-  releaseRuns,
-  renewLeases,
+  runBatchKey,
+  runById,
   type NewLiveRunOrder,
 } from './store.ts';
 
 /*
- * The live-run runner: claims running runs in the database (a lease renewed while it holds
- * them, like the AI task worker), and at every bar close of a run's instrument and period
+ * The live-run runner: a running run is a long-lived job of the `live-run` queue
+ * (modules/jobs: claimed, leased, renewed and taken over after a crash like every job),
+ * held by one runner for as long as it runs; at every bar close of a run's instrument and period
  * runs the strategy on the closed bars, reconciles what it wants with what the run holds,
  * and sends market orders through the trading pipeline like a person's. Bar closes are seen
  * on the feed's quotes (the first tick of a new bar closes the previous one) and on a timer.
@@ -95,26 +96,46 @@ type HeldRun = {
   again: boolean;
   /** The bar in progress when the bars were last read and held no new closed bar. */
   lookedAt: number | null;
+  /** Ends the run's job handler (the run ended, or its job is no longer held here). */
+  release: () => void;
 };
 
 /** A crash stand-in thrown by tests from `afterOrderSent`: nothing more of the evaluation is written. */
 export class SimulatedCrash extends Error {}
 
 export class LiveRunner {
-  readonly owner: string;
+  private readonly jobs: JobWorker;
   private readonly runs = new Map<string, HeldRun>();
   private running = false;
   private timer: NodeJS.Timeout | null = null;
   private unsubscribe: (() => void) | null = null;
-  private pumping: Promise<void> | null = null;
-  private pumpAgain = false;
+  /** Claimed jobs whose run is being read. */
+  private readonly loading = new Set<Promise<unknown>>();
   /** Strategy runs waiting for one of the runner's sandbox slots. */
   private readonly waiting: (() => void)[] = [];
   private active = 0;
   private abandoned = false;
 
   constructor(private readonly options: LiveRunnerOptions) {
-    this.owner = options.owner ?? `${os.hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+    const { settings } = options;
+    this.jobs = new JobWorker({
+      db: options.db,
+      now: options.now,
+      queue: LIVE_RUN_QUEUE,
+      concurrency: settings.maxRunsPerRunner,
+      leaseMs: settings.leaseMs,
+      pollMs: settings.pollMs,
+      bounds: { maxPerGroup: Number.MAX_SAFE_INTEGER, maxPerBatch: 1 },
+      run: (context) => this.hold(context),
+      giveUp: (context) => this.hold(context),
+      log: options.log,
+      ...(options.owner === undefined ? {} : { owner: options.owner }),
+    });
+  }
+
+  /** This runner's name in its jobs' `lease_owner`. */
+  get owner(): string {
+    return this.jobs.owner;
   }
 
   /** Starts claiming runs and listening to bar closes (no-op when started). */
@@ -122,9 +143,10 @@ export class LiveRunner {
     if (this.running) return;
     this.running = true;
     this.unsubscribe = this.options.feed.onQuote((event) => this.onQuote(event));
-    this.timer = setInterval(() => this.notify(), this.options.settings.pollMs);
+    // bar closes without a tick (a quiet market) are seen on this timer
+    this.timer = setInterval(() => this.checkAll(), this.options.settings.pollMs);
     this.timer.unref();
-    this.notify();
+    this.jobs.start();
   }
 
   get started(): boolean {
@@ -139,24 +161,15 @@ export class LiveRunner {
   /** Claims and checks now (a run was started on this node; the clock moved in a test). */
   notify(): void {
     if (!this.running) return;
-    if (this.pumping) {
-      this.pumpAgain = true;
-      return;
-    }
-    this.pumping = this.pump()
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'live runner pump failed'))
-      .finally(() => {
-        this.pumping = null;
-        if (this.pumpAgain) {
-          this.pumpAgain = false;
-          this.notify();
-        }
-      });
+    this.jobs.notify();
+    this.checkAll();
   }
 
-  /** Forgets a run stopped on this node (its lease was dropped by the stop). */
+  /** Forgets a run stopped on this node (its job was cancelled by the stop). */
   drop(runId: string): void {
+    this.runs.get(runId)?.release();
     this.runs.delete(runId);
+    this.jobs.abortBatch(runBatchKey(runId));
   }
 
   /** Stops: no more claims or evaluations; waits for those under way; gives the runs back. */
@@ -164,9 +177,7 @@ export class LiveRunner {
     if (this.abandoned) return;
     this.halt();
     await this.whenIdle();
-    await releaseRuns(this.options.db, this.owner).catch((error: unknown) =>
-      this.options.log.warn({ err: error }, 'live runs could not be released'),
-    );
+    await this.jobs.stop();
     this.runs.clear();
   }
 
@@ -175,13 +186,15 @@ export class LiveRunner {
     this.abandoned = true;
     this.halt();
     await this.whenIdle();
+    await this.jobs.abandon();
     this.runs.clear();
   }
 
   /** Resolves when no claim and no evaluation is under way. */
   async whenIdle(): Promise<void> {
     for (;;) {
-      const busy = [this.pumping, ...[...this.runs.values()].map((r) => r.busy)].filter(
+      await this.jobs.settled();
+      const busy = [...this.loading, ...[...this.runs.values()].map((r) => r.busy)].filter(
         (p): p is Promise<void> => p !== null,
       );
       if (busy.length === 0) return;
@@ -197,23 +210,44 @@ export class LiveRunner {
     this.unsubscribe = null;
   }
 
-  private async pump(): Promise<void> {
-    const { db, now, settings } = this.options;
-    const nowMs = now();
-    if (this.runs.size > 0) {
-      const still = await renewLeases(db, this.owner, nowMs + settings.leaseMs);
-      for (const id of this.runs.keys()) if (!still.has(id)) this.runs.delete(id);
+  /**
+   * The handler of a claimed job of the `live-run` queue: holds the run until it ends (its
+   * job finished by the evaluation that stopped it), it is stopped or the job is lost.
+   */
+  private hold(context: JobContext): Promise<void> {
+    const loaded = this.load(context);
+    this.loading.add(loaded);
+    void loaded.finally(() => this.loading.delete(loaded));
+    // resolves when the run is no longer held here
+    return loaded.then((held) => held?.ended);
+  }
+
+  /** Reads a claimed job's run and holds it; `ended` settles when it is no longer held here. */
+  private async load({ job, owner, signal }: JobContext): Promise<{ ended: Promise<void> } | null> {
+    const { db, now } = this.options;
+    const runId = String((job.payload as { runId?: unknown }).runId);
+    const row = await runById(db, runId);
+    if (!row || row.status !== 'running') {
+      // stopped meanwhile: its job has nothing left to do
+      await finishJob(db, job.id, owner, 'done', now());
+      return null;
     }
-    const claimed = await claimRuns(
-      db,
-      this.owner,
-      nowMs,
-      settings.leaseMs,
-      settings.maxRunsPerRunner - this.runs.size,
-    );
-    for (const row of claimed) {
-      this.runs.set(row.id, { row, trader: null, busy: null, again: false, lookedAt: null });
-    }
+    let release = () => undefined as void;
+    const ended = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const run: HeldRun = { row, trader: null, busy: null, again: false, lookedAt: null, release };
+    if (signal.aborted) return null;
+    signal.addEventListener('abort', () => release(), { once: true });
+    this.runs.set(row.id, run);
+    void ended.then(() => {
+      if (this.runs.get(row.id) === run) this.runs.delete(row.id);
+    });
+    this.check(run);
+    return { ended };
+  }
+
+  private checkAll(): void {
     for (const run of this.runs.values()) this.check(run);
   }
 
@@ -236,6 +270,7 @@ export class LiveRunner {
           // the process "died": nothing more happens here until a new runner takes over
           this.abandoned = true;
           this.halt();
+          void this.jobs.abandon();
           return;
         }
         this.options.log.error({ err: error, run: run.row.id }, 'live run evaluation failed');
@@ -412,7 +447,7 @@ export class LiveRunner {
     });
     if (!written) {
       // stopped meanwhile, or another runner holds it now
-      this.runs.delete(row.id);
+      this.forget(run);
       return;
     }
     run.row = {
@@ -425,7 +460,7 @@ export class LiveRunner {
     };
     if (failWith !== null) {
       say(`${LIVE_LOG_PREFIX} ${failWith}`);
-      this.runs.delete(row.id);
+      this.forget(run);
     }
     // the account's pages hear of it after the commit, like of the orders it sent
     publishAccountEvent(this.options.trading, {
@@ -440,6 +475,12 @@ export class LiveRunner {
       orders: run.row.orders,
     });
     this.options.onEvaluated?.({ runId: row.id, closeMs: atMs, fillsAt, view });
+  }
+
+  /** The run is no longer held here: its job handler ends. */
+  private forget(run: HeldRun): void {
+    if (this.runs.get(run.row.id) === run) this.runs.delete(run.row.id);
+    run.release();
   }
 
   /** The idempotency key prefix of a run's orders (keys are per trading account). */

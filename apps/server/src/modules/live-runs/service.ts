@@ -276,22 +276,26 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
             `You already have ${running} live runs running; stop one first (at most ${settings.maxPerUser} at once)`,
           );
         }
-        await insertRun(tx, {
-          id,
-          userId,
-          traderUuid: trader.uuid,
-          strategyName: request.strategy_name,
-          taskId: request.task_id ?? null,
-          code,
-          symbol: request.symbol_id,
-          period: request.period,
-          lots: request.lots,
-          maxPositions: request.max_positions,
-          status: 'running',
-          startBarTime: bucketStart(request.period, nowMs),
-          startedAt: nowMs,
-          maxFailures: settings.maxFailures,
-        });
+        await insertRun(
+          tx,
+          {
+            id,
+            userId,
+            traderUuid: trader.uuid,
+            strategyName: request.strategy_name,
+            taskId: request.task_id ?? null,
+            code,
+            symbol: request.symbol_id,
+            period: request.period,
+            lots: request.lots,
+            maxPositions: request.max_positions,
+            status: 'running',
+            startBarTime: bucketStart(request.period, nowMs),
+            startedAt: nowMs,
+            maxFailures: settings.maxFailures,
+          },
+          nowMs,
+        );
       });
       deps.runner()?.notify();
       return { id, status: 'running' };

@@ -11,16 +11,46 @@ import {
   type LiveRunRow,
 } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
+import { cancelBatch, enqueueJobs, finishJob, heldJob, type NewJob } from '../jobs/store.ts';
 
 /* SQL of the live runs: the runs, their kept evaluations and the orders they sent. */
 
 export type NewLiveRun = typeof liveRuns.$inferInsert;
 export type NewLiveRunOrder = typeof liveRunOrders.$inferInsert;
 
-export async function insertRun(db: Db, run: NewLiveRun): Promise<LiveRunRow> {
+/** The job queue of live runs: a running run is one job, held by one runner while it runs. */
+export const LIVE_RUN_QUEUE = 'live-run';
+/** A run's job's batch key: the runner's writes find their lease by it. */
+export const runBatchKey = (runId: string) => `live-run:${runId}`;
+/**
+ * Claims of a run's job before it is given up: a takeover after a restart is ordinary for
+ * a run that lasts for weeks, so there is no practical bound.
+ */
+const LIVE_RUN_MAX_CLAIMS = 2_000_000_000;
+
+/** The job of a running run. */
+export function runJob(run: Pick<LiveRunRow, 'id' | 'userId'>): NewJob {
+  return {
+    queue: LIVE_RUN_QUEUE,
+    groupKey: `user:${run.userId}`,
+    batchKey: runBatchKey(run.id),
+    payload: { runId: run.id },
+    maxAttempts: LIVE_RUN_MAX_CLAIMS,
+  };
+}
+
+/** Stores a running run with its job (in `db`: the starting transaction). */
+export async function insertRun(db: Db, run: NewLiveRun, nowMs: number): Promise<LiveRunRow> {
   const [row] = await db.insert(liveRuns).values(run).returning();
   if (!row) throw new Error('live run insert returned no row');
+  await enqueueJobs(db, [runJob(row)], nowMs);
   return row;
+}
+
+/** A run by id (the runner's view of a claimed job's run); null when there is none. */
+export async function runById(db: Db, id: string): Promise<LiveRunRow | null> {
+  const [row] = await db.select().from(liveRuns).where(eq(liveRuns.id, id));
+  return row ?? null;
 }
 
 /** Runs of the user that are running now. */
@@ -51,77 +81,23 @@ export async function findRun(db: Db, userId: number, id: string): Promise<LiveR
   return row ?? null;
 }
 
-/** Stops a running run of the user (its lease is dropped); the run as it is after. */
+/** Stops a running run of the user (its job is cancelled with it); the run as it is after. */
 export async function stopRun(
   db: Db,
   userId: number,
   id: string,
   nowMs: number,
 ): Promise<LiveRunRow | null> {
-  const [stopped] = await db
-    .update(liveRuns)
-    .set({ status: 'stopped', stoppedAt: nowMs, leaseOwner: null, leaseUntilMs: null })
-    .where(and(eq(liveRuns.id, id), eq(liveRuns.userId, userId), eq(liveRuns.status, 'running')))
-    .returning();
-  return stopped ?? findRun(db, userId, id);
-}
-
-/**
- * Claims up to `limit` running runs nobody holds (no lease, or a lease that ran out: its
- * runner died) for `owner`, in one short transaction; `FOR UPDATE SKIP LOCKED` lets other
- * nodes' runners pass over the rows being claimed. Oldest runs first.
- */
-export async function claimRuns(
-  db: Db,
-  owner: string,
-  nowMs: number,
-  leaseMs: number,
-  limit: number,
-): Promise<LiveRunRow[]> {
-  if (limit <= 0) return [];
-  return db.transaction(async (tx) => {
-    const candidates = await tx
-      .select({ id: liveRuns.id })
-      .from(liveRuns)
-      .where(
-        and(
-          eq(liveRuns.status, 'running'),
-          or(isNull(liveRuns.leaseOwner), lt(liveRuns.leaseUntilMs, nowMs)),
-        ),
-      )
-      .orderBy(asc(liveRuns.startedAt), asc(liveRuns.id))
-      .limit(limit)
-      .for('update', { skipLocked: true });
-    if (candidates.length === 0) return [];
-    return tx
+  const stopped = await db.transaction(async (tx) => {
+    const [row] = await tx
       .update(liveRuns)
-      .set({ leaseOwner: owner, leaseUntilMs: nowMs + leaseMs })
-      .where(
-        inArray(
-          liveRuns.id,
-          candidates.map((c) => c.id),
-        ),
-      )
+      .set({ status: 'stopped', stoppedAt: nowMs })
+      .where(and(eq(liveRuns.id, id), eq(liveRuns.userId, userId), eq(liveRuns.status, 'running')))
       .returning();
+    if (row) await cancelBatch(tx, runBatchKey(id), nowMs);
+    return row;
   });
-}
-
-/** Extends the leases `owner` holds; the ids of the runs it still holds (and that run). */
-export async function renewLeases(db: Db, owner: string, untilMs: number): Promise<Set<string>> {
-  const rows = await db
-    .update(liveRuns)
-    .set({ leaseUntilMs: untilMs })
-    .where(and(eq(liveRuns.leaseOwner, owner), eq(liveRuns.status, 'running')))
-    .returning({ id: liveRuns.id });
-  return new Set(rows.map((r) => r.id));
-}
-
-/** Gives back every run `owner` holds, so another runner takes them up at once. */
-export async function releaseRuns(db: Db, owner: string): Promise<void> {
-  await db
-    .update(liveRuns)
-    .set({ leaseOwner: null, leaseUntilMs: null })
-    .where(eq(liveRuns.leaseOwner, owner));
+  return stopped ?? findRun(db, userId, id);
 }
 
 /** The run's open positions, each with the wanted key it was opened for. */
@@ -176,12 +152,15 @@ export type EvaluationRecord = {
 
 /**
  * Writes an evaluation and the run's counters in one transaction, only while `owner` holds
- * the run and the bar is newer than the last one evaluated: a bar is never counted twice.
- * Keeps the newest `keep` evaluations of the run. False when nothing was written.
+ * the run's job and the bar is newer than the last one evaluated: a bar is never counted
+ * twice. A run stopped as failed ends its job in the same transaction. Keeps the newest
+ * `keep` evaluations of the run. False when nothing was written.
  */
 export async function recordEvaluation(db: Db, record: EvaluationRecord): Promise<boolean> {
   const { view } = record;
   return db.transaction(async (tx) => {
+    const job = await heldJob(tx, runBatchKey(record.runId), record.owner);
+    if (!job) return false;
     const [updated] = await tx
       .update(liveRuns)
       .set({
@@ -196,21 +175,21 @@ export async function recordEvaluation(db: Db, record: EvaluationRecord): Promis
               status: 'failed',
               error: record.failWith,
               stoppedAt: record.atMs,
-              leaseOwner: null,
-              leaseUntilMs: null,
             }
           : {}),
       })
       .where(
         and(
           eq(liveRuns.id, record.runId),
-          eq(liveRuns.leaseOwner, record.owner),
           eq(liveRuns.status, 'running'),
           or(isNull(liveRuns.lastBarTime), lt(liveRuns.lastBarTime, record.barTimeMs)),
         ),
       )
       .returning({ id: liveRuns.id });
     if (!updated) return false;
+    if (record.failWith !== null) {
+      await finishJob(tx, job.id, record.owner, 'failed', record.atMs);
+    }
     await tx
       .insert(liveRunEvaluations)
       .values({
