@@ -47,6 +47,8 @@ import {
   marketTestControlRoutes,
   type QuotePins,
 } from './modules/market/test-control.ts';
+import { registerNotifications, type NotificationsModule } from './modules/notifications/module.ts';
+import { recordTradingFacts } from './modules/notifications/trading.ts';
 import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
@@ -80,6 +82,7 @@ export type Services = {
   ai: AiModule;
   liveRuns: LiveRunsModule;
   optimization: OptimizationModule;
+  notifications: NotificationsModule;
 };
 
 declare module 'fastify' {
@@ -182,6 +185,14 @@ export async function buildApp({
   // every node: the broker carries it (Redis between nodes); a node that missed it still
   // stops at its tokens' refresh, within LIVE_TOKEN_TTL_SECONDS
   auth.onSessionEnded((sessionId) => broker.publish(SESSION_ENDED_CHANNEL, { sessionId }));
+  // before the modules that record notifications: they get its context
+  const notifications = registerNotifications(app, {
+    db,
+    broker,
+    now,
+    liveTokenSecret: config.liveTokenSecret,
+    keep: config.notificationsKeep,
+  });
   const trading = await registerTrading(app, {
     db,
     market,
@@ -191,6 +202,7 @@ export async function buildApp({
     liveTokenSecret: config.liveTokenSecret,
     marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
+    notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
   });
   const imports = createImportService(db, now, {
     parseCsv: (csv) => bodyWorkers.csv(csv),
@@ -244,6 +256,7 @@ export async function buildApp({
     ai,
     liveRuns,
     optimization,
+    notifications,
   });
   app.addHook('onClose', async () => {
     feed.stop();
