@@ -49,6 +49,11 @@ import {
 } from './modules/market/test-control.ts';
 import { registerNotifications, type NotificationsModule } from './modules/notifications/module.ts';
 import { recordTradingFacts } from './modules/notifications/trading.ts';
+import {
+  notifyAiTaskEnded,
+  notifyLiveRunFailed,
+  notifyOptimizationEnded,
+} from './modules/notifications/work.ts';
 import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
@@ -228,6 +233,7 @@ export async function buildApp({
     rateLimitStore,
     backtest: backtest.service,
     strategies: backtest.strategies,
+    onTaskEnded: (id) => notifyAiTaskEnded(notifications.context, id),
   });
   // forward tests on paper; main.ts starts the runner in the worker role (startRunner)
   const liveRuns = registerLiveRuns(app, {
@@ -238,6 +244,8 @@ export async function buildApp({
     backtest,
     now,
     settings: config.liveRuns,
+    onFailed: (run, bar, error, stopped) =>
+      notifyLiveRunFailed(notifications.context, run, bar, error, stopped),
   });
   // parameter optimisation; main.ts starts the trial worker in the worker role
   const optimization = registerOptimization(app, {
@@ -245,6 +253,7 @@ export async function buildApp({
     backtest,
     now,
     settings: config.optimization,
+    onTrialKept: (id) => notifyOptimizationEnded(notifications.context, id),
   });
   app.decorate('services', {
     market,

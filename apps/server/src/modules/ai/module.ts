@@ -38,6 +38,8 @@ export type AiModuleOptions = {
   backtest: Pick<BacktestService, 'check' | 'loadBars'>;
   /** Saving a task's code as a strategy follows the strategy API's rules. */
   strategies: Pick<StrategyService, 'save'>;
+  /** Tells the user of a task that ended (modules/notifications). */
+  onTaskEnded?: (taskId: number) => Promise<void>;
 };
 
 /** Providers, per-user API settings, the streaming chat relay and the AI strategy tasks. */
@@ -78,6 +80,7 @@ export function registerAi(app: FastifyInstance, options: AiModuleOptions): AiMo
     leaseMs: config.tasks.leaseMs,
     pollMs: config.tasks.pollMs,
     run: runTask,
+    onEnded: options.onTaskEnded,
     log: {
       warn: (details, message) => app.log.warn(details, message),
       error: (details, message) => app.log.error(details, message),

@@ -26,6 +26,8 @@ export type TaskWorkerOptions = {
   };
   /** This worker's name in `lease_owner`; unique per start. */
   owner?: string;
+  /** After a task's run ends (its last state committed): tells the user how it ended. */
+  onEnded?: (taskId: number) => Promise<void>;
 };
 
 type Why = 'stop' | 'cancel' | 'lost';
@@ -180,6 +182,7 @@ export class TaskWorker {
               this.options.log.warn({ err: error, task: task.id }, 'AI task release failed'),
           );
         }
+        if (entry.why === null) await this.options.onEnded?.(task.id);
         this.active.delete(task.id);
         if (this.active.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
         this.notify();

@@ -33,6 +33,7 @@ export function registerNotifications(
     broker: deps.broker,
     now: deps.now,
     keep: deps.keep ?? DEFAULT_NOTIFICATIONS_KEPT,
+    log: { warn: (details, message) => app.log.warn(details, message) },
   };
   const service = createNotificationService(context);
   notificationRoutes(app, service, { liveTokenSecret: deps.liveTokenSecret, now: deps.now });

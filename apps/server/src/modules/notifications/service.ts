@@ -28,6 +28,7 @@ export type NotificationContext = {
   now: () => number;
   /** Notifications kept per user (NOTIFICATIONS_KEEP): the newest. */
   keep: number;
+  log?: { warn: (details: Record<string, unknown>, message: string) => void };
 };
 
 /** A notification recorded in a transaction, told to the user's pages once it commits. */
