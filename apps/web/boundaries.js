@@ -8,7 +8,7 @@ export const WEB_TIERS = [
   ['api'],
   ['realtime', 'market'],
   ['features/auth'],
-  ['features/accounts', 'features/trading', 'features/performance'],
+  ['features/accounts', 'features/trading', 'features/performance', 'features/notifications'],
   ['features/profile', 'features/strategy'],
   ['features/assistant'],
   ['features/aiTasks', 'features/live-runs'],

@@ -47,6 +47,13 @@ import {
   marketTestControlRoutes,
   type QuotePins,
 } from './modules/market/test-control.ts';
+import { registerNotifications, type NotificationsModule } from './modules/notifications/module.ts';
+import { recordTradingFacts } from './modules/notifications/trading.ts';
+import {
+  notifyAiTaskEnded,
+  notifyLiveRunFailed,
+  notifyOptimizationEnded,
+} from './modules/notifications/work.ts';
 import { registerTrading, type TradingModule } from './modules/trading/module.ts';
 
 export type AppOptions = {
@@ -80,6 +87,7 @@ export type Services = {
   ai: AiModule;
   liveRuns: LiveRunsModule;
   optimization: OptimizationModule;
+  notifications: NotificationsModule;
 };
 
 declare module 'fastify' {
@@ -182,6 +190,14 @@ export async function buildApp({
   // every node: the broker carries it (Redis between nodes); a node that missed it still
   // stops at its tokens' refresh, within LIVE_TOKEN_TTL_SECONDS
   auth.onSessionEnded((sessionId) => broker.publish(SESSION_ENDED_CHANNEL, { sessionId }));
+  // before the modules that record notifications: they get its context
+  const notifications = registerNotifications(app, {
+    db,
+    broker,
+    now,
+    liveTokenSecret: config.liveTokenSecret,
+    keep: config.notificationsKeep,
+  });
   const trading = await registerTrading(app, {
     db,
     market,
@@ -191,6 +207,7 @@ export async function buildApp({
     liveTokenSecret: config.liveTokenSecret,
     marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
+    notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
   });
   const imports = createImportService(db, now, {
     parseCsv: (csv) => bodyWorkers.csv(csv),
@@ -216,6 +233,7 @@ export async function buildApp({
     rateLimitStore,
     backtest: backtest.service,
     strategies: backtest.strategies,
+    onTaskEnded: (id) => notifyAiTaskEnded(notifications.context, id),
   });
   // forward tests on paper; main.ts starts the runner in the worker role (startRunner)
   const liveRuns = registerLiveRuns(app, {
@@ -226,6 +244,8 @@ export async function buildApp({
     backtest,
     now,
     settings: config.liveRuns,
+    onFailed: (run, bar, error, stopped) =>
+      notifyLiveRunFailed(notifications.context, run, bar, error, stopped),
   });
   // parameter optimisation; main.ts starts the trial worker in the worker role
   const optimization = registerOptimization(app, {
@@ -233,6 +253,7 @@ export async function buildApp({
     backtest,
     now,
     settings: config.optimization,
+    onTrialKept: (id) => notifyOptimizationEnded(notifications.context, id),
   });
   app.decorate('services', {
     market,
@@ -244,6 +265,7 @@ export async function buildApp({
     ai,
     liveRuns,
     optimization,
+    notifications,
   });
   app.addHook('onClose', async () => {
     feed.stop();

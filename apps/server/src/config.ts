@@ -49,6 +49,8 @@ export type Config = {
   marketLoadControl?: boolean;
   /** MARGIN_WARNING_LEVEL: the margin level (percent) below which an account is warned. */
   marginWarningLevel?: number;
+  /** NOTIFICATIONS_KEEP: notifications kept per user, the newest (modules/notifications). */
+  notificationsKeep?: number;
   /**
    * PUBLIC_ORIGIN: origins (comma-separated, e.g. `https://trade.example.com`) besides the
    * page's own that may open the WebSockets; behind a proxy that rewrites `Host`.
@@ -158,6 +160,7 @@ const envSchema = z.object({
   MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
   MARKET_LOAD_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
   MARGIN_WARNING_LEVEL: z.coerce.number().min(0).max(100_000).default(100),
+  NOTIFICATIONS_KEEP: z.coerce.number().int().min(10).max(100_000).default(200),
   PUBLIC_ORIGIN: z.string().optional(),
   FRAME_ANCESTORS: z.string().optional(),
   REQUEST_TIMEOUT_MS: z.coerce
@@ -360,6 +363,7 @@ export function loadConfig(
     marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
     marketLoadControl: e.MARKET_LOAD_CONTROL === '1' || e.MARKET_LOAD_CONTROL === 'true',
     marginWarningLevel: e.MARGIN_WARNING_LEVEL,
+    notificationsKeep: e.NOTIFICATIONS_KEEP,
     publicOrigins,
     frameAncestors,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,

@@ -2,6 +2,7 @@ import { CODE_AUTH_FAILED } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aiTasks } from '../db/schema.ts';
+import { recordNotification } from '../modules/notifications/service.ts';
 import { buildUser, loginAs, type BuiltUser } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 import { servedRoutes, userDigest } from './support.ts';
@@ -25,6 +26,7 @@ type Ids = {
   chartKey: string;
   liveRunId: string;
   optimizationId: string;
+  notificationId: string;
 };
 type Caller = { cookie: string | null; headers: Record<string, string>; creds: Creds; ids: Ids };
 type Call = {
@@ -383,6 +385,22 @@ const CALLS: Call[] = [
     route: 'DELETE /api/optimizations/:id',
     send: (c) => ({ method: 'DELETE', url: `/api/optimizations/${c.ids.optimizationId}` }),
   },
+  {
+    route: 'GET /api/notifications',
+    send: () => ({ method: 'GET', url: '/api/notifications' }),
+  },
+  {
+    route: 'POST /api/notifications/read',
+    send: (c) => ({
+      method: 'POST',
+      url: '/api/notifications/read',
+      body: { ids: [c.ids.notificationId] },
+    }),
+  },
+  {
+    route: 'GET /api/notifications/live-token',
+    send: () => ({ method: 'GET', url: '/api/notifications/live-token' }),
+  },
   // Public: market data, login, health, the live sockets' plain GETs (404), the test quote.
   {
     route: 'POST /user/api/v1/account/login',
@@ -552,6 +570,9 @@ beforeAll(async () => {
       updatedAt: 1,
     })
     .returning();
+  const note = await recordNotification(t.app.services.notifications.context, bob.user.id, {
+    kind: 'margin_warning',
+  });
   const ids: Ids = {
     orderId: opened.json<{ data: { order: { orderId: string } } }>().data.order.orderId,
     pId: pending.json<{ data: { pending: { pId: string } } }>().data.pending.pId,
@@ -562,6 +583,7 @@ beforeAll(async () => {
     chartKey: 'bobchart',
     liveRunId: run.json<{ id: string }>().id,
     optimizationId: optimization.json<{ id: string }>().id,
+    notificationId: note?.id ?? '0',
   };
   expect(ids.optimizationId, optimization.body).toMatch(/^[0-9a-f-]{36}$/);
   expect(ids.orderId, opened.body).toMatch(/^\d+$/);

@@ -33,6 +33,8 @@ import {
   aiConversationQuerySchema,
   aiTaskListQuerySchema,
   updateDrawingBodySchema,
+  markNotificationsReadSchema,
+  notificationsQuerySchema,
 } from '@ct/domain';
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
@@ -504,6 +506,15 @@ function catalogue(): RouteCase[] {
         query,
       ),
     ),
+    // the user's notifications (modules/notifications)
+    queryCase('GET /api/notifications', '/api/notifications', notificationsQuerySchema),
+    bodyCase(
+      'POST /api/notifications/read',
+      'POST',
+      '/api/notifications/read',
+      markNotificationsReadSchema,
+    ),
+    queryCase('GET /api/notifications/live-token', '/api/notifications/live-token', null),
     // the API reference (http/openapi.ts): a static page, its files and the document
     ...['', '/', '/json', '/yaml', '/static/index.html', '/static/swagger-initializer.js'].map(
       (tail) => queryCase(`GET /api/docs${tail}`, `/api/docs${tail}`, null),

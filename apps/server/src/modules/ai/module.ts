@@ -67,6 +67,8 @@ export type AiModuleOptions = {
   backtest: Pick<BacktestService, 'check' | 'loadBars'>;
   /** Saving a task's code as a strategy follows the strategy API's rules. */
   strategies: Pick<StrategyService, 'save'>;
+  /** Tells the user of a task that ended (modules/notifications). */
+  onTaskEnded?: (taskId: number) => Promise<void>;
 };
 
 /** Providers, per-user API settings, the streaming chat relay and the AI strategy tasks. */
@@ -100,6 +102,7 @@ export function registerAi(app: FastifyInstance, options: AiModuleOptions): AiMo
     backtest: options.backtest,
     warn: (details, message) => app.log.warn(details, message),
     error: (details, message) => app.log.error(details, message),
+    onEnded: options.onTaskEnded,
   });
   const worker = taskWorker(
     new JobWorker({

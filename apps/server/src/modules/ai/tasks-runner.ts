@@ -570,10 +570,20 @@ export type TaskRunner = ReturnType<typeof createTaskRunner>;
  * worker died each time) ends FAILED without running.
  */
 export function createTaskJobHandlers(
-  deps: TaskRunnerDeps & { error: (details: Record<string, unknown>, message: string) => void },
+  deps: TaskRunnerDeps & {
+    error: (details: Record<string, unknown>, message: string) => void;
+    /** After a task ended (its last state committed): tells the user how (notifications). */
+    onEnded?: (taskId: number) => Promise<void>;
+  },
 ): { run: (context: JobContext) => Promise<void>; giveUp: (context: JobContext) => Promise<void> } {
   const runTask = createTaskRunner(deps);
   const seconds = () => Math.floor(deps.now() / 1000);
+  const ended = (taskId: number) =>
+    deps
+      .onEnded?.(taskId)
+      .catch((error: unknown) =>
+        deps.error({ err: error, task: taskId }, 'AI task end notification failed'),
+      );
 
   async function started({ job, owner }: JobContext): Promise<HeldTask | null> {
     const task = await startTask(deps.db, job, owner, deps.now());
@@ -599,6 +609,7 @@ export function createTaskJobHandlers(
           updatedAt: at,
         }).catch(() => undefined);
       }
+      await ended(task.id);
     },
     async giveUp(context) {
       const task = await started(context);
@@ -610,6 +621,7 @@ export function createTaskJobHandlers(
         finishedAt: at,
         updatedAt: at,
       });
+      await ended(task.id);
     },
   };
 }

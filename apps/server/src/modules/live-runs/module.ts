@@ -35,6 +35,8 @@ export function registerLiveRuns(
     backtest: BacktestModule;
     now: () => number;
     settings?: Partial<LiveRunSettings>;
+    /** Tells the user of a failed evaluation or a stop (modules/notifications). */
+    onFailed?: LiveRunnerOptions['onFailed'];
   },
 ): LiveRunsModule {
   const settings: LiveRunSettings = { ...DEFAULT_LIVE_RUN_SETTINGS, ...deps.settings };
@@ -72,6 +74,7 @@ export function registerLiveRuns(
           warn: (details, message) => app.log.warn(details, message),
           error: (details, message) => app.log.error(details, message),
         },
+        onFailed: deps.onFailed,
         ...extra,
       });
       runner.start();

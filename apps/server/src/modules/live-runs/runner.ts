@@ -79,6 +79,13 @@ export type LiveRunnerOptions = {
   };
   /** This runner's name in `lease_owner`; unique per start. */
   owner?: string;
+  /** After a written evaluation that failed or stopped the run: tells the user. */
+  onFailed?: (
+    run: { id: string; userId: number; strategyName: string; symbol: string },
+    barTimeMs: number,
+    error: string | null,
+    stoppedWith: string | null,
+  ) => Promise<void>;
   /** Called after each written evaluation (the benchmark measures delays with it). */
   onEvaluated?: (event: EvaluatedEvent) => void;
   /**
@@ -458,6 +465,7 @@ export class LiveRunner {
       evaluations: row.evaluations + 1,
       orders: row.orders + orders.length,
     };
+    if (failed) void this.options.onFailed?.(row, bar.time, error, failWith);
     if (failWith !== null) {
       say(`${LIVE_LOG_PREFIX} ${failWith}`);
       this.forget(run);

@@ -26,6 +26,8 @@ export function registerOptimization(
     backtest: BacktestModule;
     now: () => number;
     settings?: Partial<OptimizationSettings>;
+    /** Tells the user of an optimisation that ended (modules/notifications). */
+    onTrialKept?: (optimizationId: string) => Promise<void>;
   },
 ): OptimizationModule {
   const settings: OptimizationSettings = { ...DEFAULT_OPTIMIZATION_SETTINGS, ...deps.settings };
@@ -37,6 +39,7 @@ export function registerOptimization(
     now: deps.now,
     settings,
     notify: () => worker?.notify(),
+    onTrialKept: deps.onTrialKept,
   });
   optimizationRoutes(app, service);
   app.addHook('onClose', async () => {

@@ -65,6 +65,8 @@ export type OptimizationDeps = {
   settings: OptimizationSettings;
   /** Wakes this node's trial worker (trials were added). */
   notify: () => void;
+  /** After a trial is kept (committed): tells the user when the optimisation has ended. */
+  onTrialKept?: (optimizationId: string) => Promise<void>;
 };
 
 type StoredBar = [number, number, number, number, number, number];
@@ -859,6 +861,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
       );
       await advance(tx, payload.optimization);
     });
+    await deps.onTrialKept?.(payload.optimization);
   }
 }
 

@@ -3,6 +3,7 @@ import type { Db } from '../../db/types.ts';
 import type { Broker } from '../gateway/broker.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
+import type { AccountFact } from './journal.ts';
 import type { TriggerIndex } from './trigger-index.ts';
 
 /** What every trading use case needs; built once by the module (module.ts). */
@@ -17,4 +18,9 @@ export type TradingContext = {
   /** Working pending orders and TP/SL positions by symbol, for the trigger engine. */
   index: TriggerIndex;
   log: FastifyBaseLogger;
+  /**
+   * Records the notifications of a trigger engine command's facts in its transaction and
+   * returns what publishes them after the commit (modules/notifications/trading.ts).
+   */
+  notify?: (tx: Db, facts: readonly AccountFact[]) => Promise<() => void>;
 };

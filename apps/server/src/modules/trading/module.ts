@@ -27,6 +27,8 @@ export async function registerTrading(
     /** The margin level (percent) below which the account summary warns. */
     marginWarningLevel?: number;
     runTimers: boolean;
+    /** Records the notifications of the trigger engine's fills and closes (context.ts). */
+    notify?: TradingContext['notify'];
   },
 ): Promise<TradingModule> {
   const context: TradingContext = {
@@ -37,6 +39,7 @@ export async function registerTrading(
     now: deps.now,
     index: new TriggerIndex(),
     log: app.log,
+    notify: deps.notify,
   };
   const engine = new TriggerEngine(context);
   await engine.load();

@@ -71,6 +71,7 @@ export type AccountCommand = {
 function collectEffects(ctx: TradingContext): {
   after: AfterCommit;
   record: (fact: AccountFact) => void;
+  notify: (tx: Db) => Promise<void>;
   run: () => void;
 } {
   const effects: (() => void)[] = [];
@@ -83,6 +84,10 @@ function collectEffects(ctx: TradingContext): {
       untrackPosition: (p) => effects.push(() => ctx.index.untrackPosition(p.symbol, p.id)),
     },
     record: (fact) => facts.push(fact),
+    // the user's notifications of what the command did, in its transaction (trigger engine)
+    notify: async (tx) => {
+      if (ctx.notify) effects.push(await ctx.notify(tx, facts));
+    },
     run: () => {
       for (const effect of effects) effect();
       for (const event of accountEventsOf(facts)) publishAccountEvent(ctx, event);
@@ -203,6 +208,7 @@ export async function runTriggerCommand<R extends { uuid: string; symbol: string
       exposure: () => accountExposure(tx, account.uuid),
     };
     await handler(scope, row);
+    await effects.notify(tx);
   });
   effects.run();
 }

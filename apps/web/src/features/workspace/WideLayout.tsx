@@ -12,6 +12,12 @@ const BottomPanel = lazyAfterFirstChart(() =>
   import('./bottom-panel/BottomPanel').then((m) => ({ default: m.BottomPanel })),
 );
 
+const NotificationsRuntime = lazyAfterFirstChart(() =>
+  import('../notifications/NotificationsRuntime').then((m) => ({
+    default: m.NotificationsRuntime,
+  })),
+);
+
 /** The bottom panel's place while its code loads: its size and bar, nothing in them. */
 function BottomPanelShell() {
   const size = useBottomPanelStore((s) => s.size);
@@ -48,6 +54,9 @@ export function WideLayout() {
         </main>
         <SidePanel />
         <SideButtons />
+        <Suspense fallback={null}>
+          <NotificationsRuntime />
+        </Suspense>
       </div>
     </div>
   );

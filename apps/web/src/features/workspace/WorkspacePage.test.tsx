@@ -69,7 +69,7 @@ describe('wide workspace', () => {
     await user.click(notifications);
     expect(notifications).toHaveAttribute('aria-pressed', 'true');
     const panel = screen.getByRole('complementary', { name: 'Notifications' });
-    expect(within(panel).getByText('No new notifications')).toBeInTheDocument();
+    expect(within(panel).getByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEYS.sideBarButton)).toBe('notifications');
 
     await user.click(notifications);

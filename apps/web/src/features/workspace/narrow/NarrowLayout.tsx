@@ -31,6 +31,18 @@ const AssistantLauncher = lazyAfterFirstChart(() =>
   import('../../assistant/AssistantLauncher').then((m) => ({ default: m.AssistantLauncher })),
 );
 
+const NotificationsRuntime = lazyAfterFirstChart(() =>
+  import('../../notifications/NotificationsRuntime').then((m) => ({
+    default: m.NotificationsRuntime,
+  })),
+);
+const UnreadBadge = lazyAfterFirstChart(() =>
+  import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
+);
+const NotificationsList = lazyAfterFirstChart(() =>
+  import('../../notifications/NotificationsPanel').then((m) => ({ default: m.NotificationsList })),
+);
+
 const n = messages.narrow;
 
 type MainTab = 'trading' | 'my';
@@ -97,6 +109,20 @@ function ThemeSection() {
   );
 }
 
+/** My's notifications: the same list and settings as the wide layout's side panel. */
+function NotificationsSection() {
+  return (
+    <section className="my-section" aria-labelledby="my-notifications-heading">
+      <Typography.Title level={5} id="my-notifications-heading" className="my-section-title">
+        {messages.notifications.title}
+      </Typography.Title>
+      <Suspense fallback={<div className="notifications-loading" aria-busy="true" />}>
+        <NotificationsList />
+      </Suspense>
+    </section>
+  );
+}
+
 /** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
 export function NarrowLayout() {
   const [tab, setTab] = useState<MainTab>('trading');
@@ -106,6 +132,9 @@ export function NarrowLayout() {
       <Suspense fallback={null}>
         <NarrowTradingRuntime />
       </Suspense>
+      <Suspense fallback={null}>
+        <NotificationsRuntime />
+      </Suspense>
       <div className="narrow-content">
         {tab === 'trading' ? (
           <TradingView />
@@ -113,6 +142,7 @@ export function NarrowLayout() {
           <div className="my-view">
             <AccountBar variant="card" />
             <AccountSection />
+            <NotificationsSection />
             <ThemeSection />
           </div>
         )}
@@ -135,6 +165,11 @@ export function NarrowLayout() {
               {icon}
             </span>
             <span>{label}</span>
+            {key === 'my' && (
+              <Suspense fallback={null}>
+                <UnreadBadge />
+              </Suspense>
+            )}
           </button>
         ))}
       </nav>

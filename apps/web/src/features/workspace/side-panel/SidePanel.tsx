@@ -18,6 +18,14 @@ const TradingPanel = lazyAfterFirstChart(() =>
   import('./TradingPanel').then((m) => ({ default: m.TradingPanel })),
 );
 
+// The notifications' code (their list, their live channel) follows the first drawn chart too.
+const NotificationsList = lazyAfterFirstChart(() =>
+  import('../../notifications/NotificationsPanel').then((m) => ({ default: m.NotificationsList })),
+);
+const UnreadBadge = lazyAfterFirstChart(() =>
+  import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
+);
+
 const w = messages.workspace;
 
 const BUTTONS: Record<SideButton, { label: string; icon: ReactNode }> = {
@@ -46,6 +54,11 @@ export function SideButtons() {
             {BUTTONS[key].icon}
           </span>
           <span className="side-button-label">{BUTTONS[key].label}</span>
+          {key === 'notifications' && (
+            <Suspense fallback={null}>
+              <UnreadBadge />
+            </Suspense>
+          )}
         </button>
       ))}
     </nav>
@@ -91,7 +104,9 @@ export function SidePanel() {
     case 'notifications':
       content = (
         <PlaceholderPanel title={w.notifications}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.noNotifications} />
+          <Suspense fallback={<div className="notifications-loading" aria-busy="true" />}>
+            <NotificationsList />
+          </Suspense>
         </PlaceholderPanel>
       );
       break;
