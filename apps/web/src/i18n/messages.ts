@@ -614,6 +614,7 @@ export const messages = {
       actions: 'Actions',
     },
     trialFailed: 'Failed',
+    allFailed: (error: string) => `Every trial failed: ${error}`,
     result: 'Result',
     resultNamed: (params: string) => `Result of ${params}`,
     showOnChart: 'Show on Chart',

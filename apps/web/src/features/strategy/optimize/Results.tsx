@@ -217,8 +217,13 @@ function Finished({ optimization }: { optimization: OptimizationDetail }) {
   ) : (
     <Typography.Text type="secondary">{m.bestNone}</Typography.Text>
   );
+  // every trial failed: most likely one error for all of them, said once
+  const failure = optimization.trials.every((t) => t.status === 'failed')
+    ? optimization.trials[0]?.error
+    : undefined;
   return (
     <div className="opt-results">
+      {failure && <Alert type="error" showIcon title={m.allFailed(failure)} />}
       {optimization.overfitting ? (
         <VerdictCard
           overfitting={optimization.overfitting}
