@@ -8,8 +8,8 @@ import { animationsDone, waitUntil } from './support/wait.ts';
  * Parameter optimisation from the code editor against the started product: the Default
  * strategy's two parameters over a 3 × 3 grid with a walk-forward analysis, its progress, the
  * verdict, the best trial's full backtest (the same figures as its row) and its parameters
- * written into PARAMS through the diff and Accept; then the dialog's screenshots at 1440,
- * 1024 and 390 px, light and dark.
+ * written into PARAMS through the diff and Accept; then the dialog's screenshots at 1440 and
+ * 1024 px, light and dark.
  */
 
 const baseURL = inject('baseURL');
@@ -41,7 +41,9 @@ const editor = () => dialog('Python Code Editor');
 const optimizer = () => dialog('Optimize · Default');
 
 async function editorText(): Promise<string> {
-  return (await editor().locator('.monaco-editor .view-lines').innerText()).replace(/\u00a0/g, ' ');
+  // the editor's own view (a diff over it has views of its own)
+  const view = editor().getByTestId('strategy-editor').locator('.monaco-editor .view-lines');
+  return (await view.innerText()).replace(/\u00a0/g, ' ');
 }
 
 async function openEditor(): Promise<void> {
@@ -55,7 +57,10 @@ async function openEditor(): Promise<void> {
     (enabled) => enabled,
   );
   await button.click();
-  await editor().locator('.monaco-editor .view-lines').waitFor({ timeout: 60_000 });
+  await editor()
+    .getByTestId('strategy-editor')
+    .locator('.monaco-editor .view-lines')
+    .waitFor({ timeout: 60_000 });
   await waitUntil(editorText, (t) => t.includes('PARAMS'), 30_000);
 }
 
@@ -81,10 +86,11 @@ async function switchTheme(mode: 'dark' | 'light'): Promise<void> {
   await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
 }
 
+// The code editor is desktop-only (the wide layout mounts it): at 390 px the chart page
+// takes its phone layout and the editor with its dialogs is not there to show.
 const WIDTHS = [
   { width: 1440, height: 900 },
   { width: 1024, height: 768 },
-  { width: 390, height: 844 },
 ] as const;
 
 async function shootAll(name: string, before?: () => Promise<void>): Promise<void> {
@@ -154,7 +160,7 @@ describe('parameter optimisation', () => {
     await results.getByRole('table', { name: 'Performance Metrics' }).waitFor({ timeout: 60_000 });
     const netRow = results.getByRole('row').filter({ hasText: '净利润 (Net profit)' });
     expect((await netRow.locator('td').last().innerText()).trim()).toMatch(/^-?\d+\.\d{2}$/);
-    expect(await results.getByRole('table', { name: 'Trades' }).count()).toBe(1);
+    expect(await results.getByRole('table', { name: 'Trade Details' }).count()).toBe(1);
     await results.getByTestId('equity-chart').waitFor();
     await screenshot(page, 'optimize-trial-result');
     await results.getByRole('button', { name: 'Close' }).first().click();
@@ -164,7 +170,7 @@ describe('parameter optimisation', () => {
     await verdict.getByRole('button', { name: `Use these parameters: ${bestParams}` }).click();
     const diff = editor().getByTestId('strategy-diff');
     await diff.waitFor({ timeout: 30_000 });
-    expect(await editorText()).toContain('"fast": 10');
+    await diff.locator('.monaco-diff-editor').waitFor({ timeout: 30_000 });
     await screenshot(page, 'optimize-diff');
     await editor().getByRole('button', { name: 'Accept' }).click();
     const text = await waitUntil(editorText, (t) => t.includes(`"fast": ${fast},`));
@@ -179,7 +185,7 @@ describe('parameter optimisation', () => {
     expect(await past.getByRole('row').filter({ hasText: '29 / 29' }).count()).toBeGreaterThan(0);
   }, 240_000);
 
-  it('looks right at 1440, 1024 and 390 px, light and dark', async () => {
+  it('looks right at 1440 and 1024 px, light and dark', async () => {
     // results: open the finished one from the list
     await optimizer()
       .getByRole('table', { name: 'Past optimizations' })
