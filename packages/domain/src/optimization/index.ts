@@ -6,3 +6,4 @@ export * from './overfitting.ts';
 export * from './walkForward.ts';
 export * from './verdict.ts';
 export * from './api.ts';
+export * from './answers.ts';

@@ -1,4 +1,11 @@
-import { trialPerformance, withParamValues, type Deal, type Performance } from '@ct/domain';
+import {
+  optimizationDetailSchema,
+  optimizationListSchema,
+  trialPerformance,
+  withParamValues,
+  type Deal,
+  type Performance,
+} from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawQuery } from '../../db/raw.ts';
 import { buildUser } from '../../test/factories.ts';
@@ -77,6 +84,7 @@ type View = {
       params: Record<string, number>;
     }[];
     stitched: { performance: Record<string, number | null>; equity: [string, number][] };
+    in_sample?: { params: Record<string, number> | null; equity: [string, number][] };
     efficiency: number | null;
   };
   overfitting?: {
@@ -250,6 +258,15 @@ describe('optimizations', () => {
     }
     expect(done.walk_forward?.stitched.equity.length).toBeGreaterThan(0);
     expect(done.overfitting).toMatchObject({ trials: 2 });
+    // the answer reads as the client's schema reads it
+    expect(optimizationDetailSchema.safeParse(done).success).toBe(true);
+    expect(optimizationDetailSchema.parse(done).code).toBe(SMA);
+    // the best parameters of all bars over the stitched window, starting from the capital
+    const inSample = done.walk_forward?.in_sample;
+    expect(inSample?.params).toEqual(done.best?.params);
+    const stitched = done.walk_forward?.stitched.equity ?? [];
+    expect(inSample?.equity[0]).toEqual([stitched[0]?.[0], stitched[0]?.[1]]);
+    expect(inSample?.equity.at(-1)?.[0]).toBe(stitched.at(-1)?.[0]);
   }, 300_000);
 
   it('cancel stops new trials', async () => {
@@ -321,6 +338,32 @@ describe('optimizations', () => {
       .length;
     expect(after).toBe(before);
   });
+
+  it('lists the optimisations of one strategy with ?strategy_name=', async () => {
+    const one = await start({
+      strategy_name: 'Alpha',
+      params: { n1: { values: [5] } },
+      method: 'grid',
+    });
+    const other = await start({
+      strategy_name: 'Beta',
+      params: { n1: { values: [5] } },
+      method: 'grid',
+    });
+    const listed = async (query: string) => {
+      const res = await asAlice('GET', `/api/optimizations${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return optimizationListSchema.parse(res.json()).items.map((item) => item.id);
+    };
+    expect(await listed('?strategy_name=Alpha')).toEqual([one]);
+    expect(await listed('?strategy_name=Beta')).toEqual([other]);
+    expect(await listed('?strategy_name=Gamma')).toEqual([]);
+    expect(await listed('')).toEqual(expect.arrayContaining([one, other]));
+    // another user's strategy of the same name lists nothing of Alice's
+    const theirs = await asBob('GET', '/api/optimizations?strategy_name=Alpha');
+    expect(theirs.json<{ items: unknown[] }>().items).toEqual([]);
+    for (const id of [one, other]) await asAlice('DELETE', `/api/optimizations/${id}`);
+  }, 120_000);
 
   it("optimises the Default strategy's two parameters", async () => {
     const id = await start({

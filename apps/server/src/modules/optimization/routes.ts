@@ -1,4 +1,8 @@
-import { optimizationQuerySchema, optimizationRequestSchema } from '@ct/domain';
+import {
+  optimizationListQuerySchema,
+  optimizationQuerySchema,
+  optimizationRequestSchema,
+} from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../../http/errors.ts';
@@ -33,9 +37,14 @@ export function optimizationRoutes(app: FastifyInstance, service: OptimizationSe
     service.create(sessionOf(request).userId, request.body),
   );
 
-  app.get('/api/optimizations', documented({}), async (request) => ({
-    items: await service.list(sessionOf(request).userId),
-  }));
+  app.get(
+    '/api/optimizations',
+    documented({ querystring: optimizationListQuerySchema }),
+    async (request) => {
+      const query = parseInput(optimizationListQuerySchema, request.query);
+      return { items: await service.list(sessionOf(request).userId, query.strategy_name) };
+    },
+  );
 
   app.get(
     '/api/optimizations/:id',

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_LOADED_BARS,
+  MAX_EQUITY_POINTS,
   MAX_LOADED_BARS,
   equityCurve,
   formatContractDate,
@@ -460,9 +461,28 @@ export function createOptimizationService(deps: OptimizationDeps) {
         sqn: systemQualityNumber(profits),
       };
       efficiency = walkForwardEfficiency(parts).efficiency;
+      // the best parameters of all bars (chosen in sample, with hindsight) over the same
+      // window, from the capital: what the stitched curve is compared with
+      const window = folds.ok ? folds.folds : [];
+      const first = window[0]?.outOfSample.start ?? 0;
+      const last = window.at(-1)?.outOfSample.end ?? -1;
+      const bestReturns = (best?.returns ?? []) as number[];
+      const inSampleEquity: [string, number][] = [];
+      let value = capital;
+      for (let i = first; i <= last && best; i++) {
+        if (i > first) value *= 1 + (bestReturns[i - 1] ?? 0);
+        inSampleEquity.push([date(i), round(value, 2)]);
+      }
+      const step = Math.max(1, Math.ceil(inSampleEquity.length / MAX_EQUITY_POINTS));
       walkForward = {
         folds: parts.map((p) => p.fold),
         stitched: { performance: stitchedPerformance, equity },
+        in_sample: {
+          params: best?.params ?? null,
+          equity: inSampleEquity.filter(
+            (_, i) => i % step === 0 || i === inSampleEquity.length - 1,
+          ),
+        },
         efficiency,
       };
     }
@@ -636,7 +656,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
       return { id, status: 'PENDING', trials_total: total };
     },
 
-    async list(userId: number) {
+    async list(userId: number, strategyName?: string) {
       const rows = await db
         .select({
           id: optimizations.id,
@@ -652,7 +672,11 @@ export function createOptimizationService(deps: OptimizationDeps) {
           finishedMs: optimizations.finishedMs,
         })
         .from(optimizations)
-        .where(eq(optimizations.userId, userId));
+        .where(
+          strategyName === undefined
+            ? eq(optimizations.userId, userId)
+            : and(eq(optimizations.userId, userId), eq(optimizations.strategyName, strategyName)),
+        );
       return rows
         .sort((a, b) => b.createdMs - a.createdMs || (a.id < b.id ? 1 : -1))
         .map((row) => ({
@@ -709,6 +733,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         objective: row.objective,
         method: row.method,
         bar_count: (row.bars as unknown[]).length,
+        code: row.code,
         created_at: Math.floor(row.createdMs / 1000),
         progress: progressOf(row),
         best: summary?.best ?? null,

@@ -12,6 +12,7 @@ import { LogsModal } from './editor/LogsModal';
 import { ResultsPane, RunHistoryPanel, VersionsPanel } from './editor/ResultPanels';
 import { SaveAsModal } from './editor/SaveAsModal';
 import { StrategyToolbar } from './editor/StrategyToolbar';
+import { OptimizeHost } from './optimize/OptimizeHost';
 import { useTemplateCode } from './queries';
 import { useEditorStore, useWorkbenchStore } from './store';
 
@@ -74,6 +75,7 @@ export default function CodeEditorModal() {
       <RunHistoryPanel />
       <ResultsPane />
       {addonPanels}
+      <OptimizeHost />
     </>
   );
 }

@@ -1,5 +1,6 @@
 import {
   BulbOutlined,
+  ExperimentOutlined,
   FileTextOutlined,
   HistoryOutlined,
   PlayCircleOutlined,
@@ -15,6 +16,7 @@ import { DEFAULT_STRATEGY } from '../logic';
 import { useStrategies } from '../queries';
 import { useQueuePosition } from '../runQueue';
 import { setPanel, useEditorStore } from '../store';
+import { openOptimize } from '../optimize/store';
 import { SaveMenu } from './SaveMenu';
 
 const m = messages.strategy;
@@ -41,7 +43,7 @@ export function StrategySelect() {
 
 /**
  * The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Live Runs,
- * Run live on paper, Run Code.
+ * Run live on paper, Optimize, Run Code.
  */
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
@@ -89,6 +91,11 @@ export function StrategyToolbar() {
           onClick={() => openLiveRun?.()}
         >
           {live.runLive}
+        </Button>
+      </Tooltip>
+      <Tooltip title={messages.optimize.buttonHint}>
+        <Button icon={<ExperimentOutlined />} disabled={!hasCode} onClick={openOptimize}>
+          {messages.optimize.button}
         </Button>
       </Tooltip>
       <Button
