@@ -145,7 +145,7 @@ export class SandboxPool {
     try {
       const process = this.take();
       const text = JSON.stringify(job);
-      return await process.run(text, onLine);
+      return await process.run(text, onLine, options.unreadFrom);
     } finally {
       this.leaveQueue(owner);
       this.refill();
@@ -446,6 +446,8 @@ export type RunOptions = {
   owner?: string;
   /** Its place in the queue (1 = next) each time it changes; 0 when it starts after waiting. */
   onQueued?: (position: number) => void;
+  /** A result of this many bytes or more comes back unread, as `bytes` (its caller reads it). */
+  unreadFrom?: number;
 };
 
 type Waiter = {
