@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   DEFAULT_BACKTEST_CONVENTIONS,
   formatContractDate,
@@ -41,6 +42,9 @@ import {
 } from './store.ts';
 
 export { payloadSchema, type RunErrorKind } from './evaluate.ts';
+
+/** Rows for the sandbox made per turn of the event loop. */
+const ROWS_PER_TURN = 5000;
 
 /**
  * Results of this many bytes or more are read, checked and computed off the event loop
@@ -247,8 +251,8 @@ export function createBacktestService(deps: BacktestDeps) {
     };
   }
 
-  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
-    return bars.map((bar) => [
+  function rowOf(bar: Bar, symbol: string, period: string) {
+    return [
       formatContractDate(bar.time),
       symbol,
       period,
@@ -257,7 +261,21 @@ export function createBacktestService(deps: BacktestDeps) {
       bar.low,
       bar.close,
       bar.volume,
-    ]);
+    ];
+  }
+
+  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
+    return bars.map((bar) => rowOf(bar, symbol, period));
+  }
+
+  /** rowsOf, ROWS_PER_TURN rows per turn of the event loop (a run may have 200,000 bars). */
+  async function rowsInTurns(bars: readonly Bar[], symbol: string, period: string) {
+    const rows: ReturnType<typeof rowOf>[] = [];
+    for (let i = 0; i < bars.length; i += ROWS_PER_TURN) {
+      for (const bar of bars.slice(i, i + ROWS_PER_TURN)) rows.push(rowOf(bar, symbol, period));
+      if (i + ROWS_PER_TURN < bars.length) await nextTurn();
+    }
+    return rows;
   }
 
   async function execute(
@@ -271,7 +289,7 @@ export function createBacktestService(deps: BacktestDeps) {
     },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = rowsOf(request.bars, request.symbol, request.period);
+    const rows = await rowsInTurns(request.bars, request.symbol, request.period);
     try {
       const { userId, clientId } = request;
       const publish = request.quiet ? null : userId;
