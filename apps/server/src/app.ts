@@ -224,6 +224,7 @@ export async function buildApp({
     ...(config.strategyLimits ? { strategyLimits: config.strategyLimits } : {}),
     loadImported: (userId, symbol, period, limit) =>
       imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
+    evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
   });
   const ai = registerAi(app, {
     db,

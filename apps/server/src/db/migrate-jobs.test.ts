@@ -7,8 +7,9 @@ import { claimTask } from '../modules/ai/tasks-store.ts';
 import { claimJob } from '../modules/jobs/store.ts';
 import { LIVE_RUN_QUEUE } from '../modules/live-runs/store.ts';
 import { openPglite, type Database } from './connect.ts';
-import { MIGRATIONS_DIR, migrateDatabase } from './migrate.ts';
+import { migrateDatabase } from './migrate.ts';
 import { buildTrader, buildUser } from '../test/factories.ts';
+import { migrationsUpTo } from '../test/migrations.ts';
 import { rawQuery } from './raw.ts';
 
 /*
@@ -23,25 +24,6 @@ const NOW = Date.UTC(2026, 0, 5, 9);
 let dir: string;
 let database: Database;
 
-/** The migrations up to `last`, as a folder the migrator reads. */
-function migrationsUpTo(last: string): string {
-  const out = path.join(dir, 'migrations');
-  fs.mkdirSync(path.join(out, 'meta'), { recursive: true });
-  const journal = JSON.parse(
-    fs.readFileSync(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'),
-  ) as { entries: { tag: string }[] };
-  const upTo = journal.entries.findIndex((e) => e.tag === last);
-  journal.entries = journal.entries.slice(0, upTo + 1);
-  fs.writeFileSync(path.join(out, 'meta', '_journal.json'), JSON.stringify(journal));
-  for (const entry of journal.entries) {
-    fs.copyFileSync(
-      path.join(MIGRATIONS_DIR, `${entry.tag}.sql`),
-      path.join(out, `${entry.tag}.sql`),
-    );
-  }
-  return out;
-}
-
 beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-migrate-jobs-'));
   database = await openPglite(path.join(dir, 'pglite'));
@@ -53,7 +35,7 @@ afterAll(async () => {
 
 it('keeps waiting and running AI tasks and running live runs across the upgrade', async () => {
   if (database.kind !== 'pglite') throw new Error('tests run on PGlite');
-  await migrate(database.db, { migrationsFolder: migrationsUpTo(BEFORE) });
+  await migrate(database.db, { migrationsFolder: migrationsUpTo(dir, BEFORE) });
   const db = database.db;
   const { user } = await buildUser(db, { accounts: 1 });
   const userId = user.id;

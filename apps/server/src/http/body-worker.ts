@@ -1,16 +1,34 @@
 import { parentPort } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { z } from 'zod';
+import {
+  barsOfFlat,
+  evaluateBytes,
+  type EvaluationInput,
+  type PiecedEvaluation,
+} from '../modules/backtest/evaluate.ts';
 
 /*
  * The body worker's thread (body-workers.ts starts it): parses a large JSON body and validates
- * it with its route's domain schema, or parses a CSV file's bars, off the server's event loop.
- * Answers go back by structured clone; bars as one transferred Float64Array.
+ * it with its route's domain schema, parses a CSV file's bars, or reads, checks and computes a
+ * backtest's large result, off the server's event loop. Answers go back by structured clone;
+ * bars as one transferred Float64Array; a backtest's deals as JSON pieces.
  */
 
 export type BodyTask =
   | { id: number; kind: 'body'; schema: string; bytes: Uint8Array }
-  | { id: number; kind: 'csv'; text: string };
+  | { id: number; kind: 'csv'; text: string }
+  | {
+      id: number;
+      kind: 'backtest';
+      /** The sandbox's result bytes (fd 3). */
+      bytes: Uint8Array;
+      /** The run's bars as flatBars wrote them. */
+      bars: Float64Array;
+      input: Omit<EvaluationInput, 'bars'>;
+      /** Deals per JSON piece. */
+      piece: number;
+    };
 
 export type BodyAnswer =
   | { id: number; kind: 'body'; outcome: 'valid'; value: unknown }
@@ -19,6 +37,7 @@ export type BodyAnswer =
   | { id: number; kind: 'body'; outcome: 'main-thread' }
   | { id: number; kind: 'csv'; ok: true; bars: Float64Array }
   | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
+  | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'failed'; message: string };
 
 /** Keys Fastify's parser refuses (prototype poisoning): such bodies go back to it. */
@@ -35,6 +54,11 @@ function schemaOf(name: string): z.ZodType {
 const decoder = new TextDecoder();
 
 function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] } {
+  if (task.kind === 'backtest') {
+    const input = { ...task.input, bars: barsOfFlat(task.bars) };
+    const evaluation = evaluateBytes(task.bytes, input, task.piece);
+    return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
+  }
   if (task.kind === 'csv') {
     const parsed = domain.parseOhlcvCsv(task.text);
     if (!parsed.ok)

@@ -1,6 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { Bar, CsvParseResult } from '@ct/domain';
+import {
+  flatBars,
+  type EvaluationInput,
+  type PiecedEvaluation,
+} from '../modules/backtest/evaluate.ts';
 import type { BodyAnswer, BodyTask } from './body-worker.ts';
 
 /*
@@ -27,6 +32,8 @@ export type BodyWorkers = {
   body(bytes: Uint8Array, schema: string): Promise<Extract<BodyAnswer, { kind: 'body' }>>;
   /** parseOhlcvCsv in a worker. */
   csv(text: string): Promise<CsvParseResult>;
+  /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
+  backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
 
@@ -117,6 +124,16 @@ export function createBodyWorkers(size: number): BodyWorkers {
         };
       }
       return { ok: true, bars };
+    },
+    async backtest(bytes, { bars, ...input }, piece) {
+      const own = new Uint8Array(bytes);
+      const flat = flatBars(bars);
+      const answer = await submit({ kind: 'backtest', bytes: own, bars: flat, input, piece }, [
+        own.buffer,
+        flat.buffer as ArrayBuffer,
+      ]);
+      if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
+      return answer.evaluation;
     },
     async close() {
       closed = true;

@@ -6,6 +6,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   serial,
   text,
   uniqueIndex,
@@ -55,7 +56,8 @@ export const strategyVersions = pgTable(
 
 /**
  * Every backtest run with its full log (kept per user, newest first; older runs are pruned).
- * `deals` and `performance` are what our code computed from the strategy's records.
+ * `performance` and the deals (backtest_run_deals) are what our code computed from the
+ * strategy's records.
  */
 export const backtestRuns = pgTable(
   'backtest_runs',
@@ -78,7 +80,8 @@ export const backtestRuns = pgTable(
     errorKind: text('error_kind'),
     /** The lines the strategy printed, in order. */
     logs: jsonb('logs').$type<string[]>().notNull(),
-    deals: jsonb('deals').$type<unknown[]>().notNull(),
+    /** Entries of the run's deals (kept in backtest_run_deals). */
+    dealCount: integer('deal_count').notNull().default(0),
     performance: jsonb('performance').$type<Record<string, unknown> | null>(),
     barCount: integer('bar_count').notNull(),
     elapsedMs: doublePrecision('elapsed_ms').notNull(),
@@ -88,6 +91,26 @@ export const backtestRuns = pgTable(
     uniqueIndex('backtest_runs_run_id_key').on(t.runId),
     index('backtest_runs_user_idx').on(t.userId, t.id),
   ],
+);
+
+/**
+ * A kept run's deals in order, in pieces of at most DEALS_PER_CHUNK (modules/backtest/store.ts):
+ * each piece is written, read and sent on its own, so no step holds the event loop for a
+ * whole large run. The pieces are written before their run's row, which makes the run
+ * visible; they go with the run (pruning deletes them) and with the user.
+ */
+export const backtestRunDeals = pgTable(
+  'backtest_run_deals',
+  {
+    runId: uuid('run_id').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** 0, 1, 2, ... in the order of the deals. */
+    seq: integer('seq').notNull(),
+    deals: jsonb('deals').$type<unknown[]>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.runId, t.seq] })],
 );
 
 /**
@@ -128,5 +151,6 @@ export const strategyResults = pgTable(
 
 export type StrategyRow = typeof strategies.$inferSelect;
 export type BacktestRunRow = typeof backtestRuns.$inferSelect;
+export type BacktestRunDealsRow = typeof backtestRunDeals.$inferSelect;
 export type StrategyResultRow = typeof strategyResults.$inferSelect;
 export type StrategyVersionRow = typeof strategyVersions.$inferSelect;

@@ -13,7 +13,12 @@ import { LogHub, type LogSocketLimits } from './log-hub.ts';
 import { backtestRoutes } from './routes.ts';
 import { SandboxPool } from './sandbox/pool.ts';
 import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
-import { createBacktestService, type BacktestService, type BarsLoader } from './service.ts';
+import {
+  createBacktestService,
+  type BacktestDeps,
+  type BacktestService,
+  type BarsLoader,
+} from './service.ts';
 
 /** The strategy workbench's parts other modules, main.ts and tests reach. */
 export type BacktestModule = {
@@ -40,6 +45,8 @@ export type BacktestModuleOptions = {
   publicOrigins?: readonly string[];
   /** The node's broker: printed lines reach log sockets on every node (none: this node's). */
   broker?: Broker;
+  /** Reads, checks and computes a large result off the event loop (the body workers). */
+  evaluateInWorker?: BacktestDeps['evaluateInWorker'];
 };
 
 /**
@@ -70,6 +77,7 @@ export function registerBacktest(
     market: options.market,
     now: options.now,
     loadImported: options.loadImported,
+    ...(options.evaluateInWorker ? { evaluateInWorker: options.evaluateInWorker } : {}),
     onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
     afterStore: async (run) => {
       await strategies?.keepRunResult(run);

@@ -12,6 +12,7 @@ import {
 } from '@ct/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { JsonPieces, sendJsonStream } from '../../http/json-stream.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { originGuard } from '../gateway/routes.ts';
@@ -130,7 +131,7 @@ export function backtestRoutes(
   app.post(
     '/api/backtest/code',
     { ...guard, ...admission, schema: { body: backtestCodeRequestSchema } },
-    async (request): Promise<RunResult> => {
+    async (request, reply) => {
       const body = request.body;
       const clientId = clientIdOf(body.client_id, 'client_id');
       const bars = historicalBars(body.historical_data);
@@ -139,7 +140,8 @@ export function backtestRoutes(
         periodText === ''
           ? (inferPeriod(bars.map((bar) => bar.time)) ?? '')
           : (parsePeriod(periodText) ?? periodText);
-      return service.run({
+      // the answer (tens of megabytes for many trades) is written a piece at a time
+      const result = await service.run({
         userId: sessionOf(request).userId,
         clientId,
         code: body.code,
@@ -150,66 +152,80 @@ export function backtestRoutes(
         strategyName: body.strategy_name ?? null,
         initialCapital: body.initial_capital,
       });
+      return sendJsonStream(reply, result);
     },
   );
 
   const runHelper = { body: backtestRunRequestSchema };
-  app.post(RUN_HELPER_PATH, { ...guard, ...admission, schema: runHelper }, async (request) => {
-    const body = request.body;
-    const clientId = clientIdOf(body.clientId, 'clientId');
-    const userId = sessionOf(request).userId;
-    let bars: Bar[];
-    let period: string;
-    if (body.historical_data && body.historical_data.length > 0) {
-      bars = historicalBars(body.historical_data);
-      period = parsePeriod(body.period) ?? body.period;
-    } else {
-      const loaded = await service.loadBars(
+  app.post(
+    RUN_HELPER_PATH,
+    { ...guard, ...admission, schema: runHelper },
+    async (request, reply) => {
+      const body = request.body;
+      const clientId = clientIdOf(body.clientId, 'clientId');
+      const userId = sessionOf(request).userId;
+      let bars: Bar[];
+      let period: string;
+      if (body.historical_data && body.historical_data.length > 0) {
+        bars = historicalBars(body.historical_data);
+        period = parsePeriod(body.period) ?? body.period;
+      } else {
+        const loaded = await service.loadBars(
+          userId,
+          body.symbol,
+          body.period,
+          body.limit ?? DEFAULT_LOADED_BARS,
+        );
+        if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
+        bars = loaded.bars;
+        period = loaded.period;
+      }
+      const result = await service.run({
         userId,
-        body.symbol,
-        body.period,
-        body.limit ?? DEFAULT_LOADED_BARS,
-      );
-      if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
-      bars = loaded.bars;
-      period = loaded.period;
-    }
-    const result = await service.run({
-      userId,
-      clientId,
-      code: body.code,
-      filename: strategyFilename(body.filename),
-      bars,
-      symbol: body.symbol,
-      period,
-      strategyName: body.strategy_name ?? null,
-      initialCapital: body.initial_capital,
-    });
-    return { success: result.error === null, reason: result.error, data: result };
-  });
+        clientId,
+        code: body.code,
+        filename: strategyFilename(body.filename),
+        bars,
+        symbol: body.symbol,
+        period,
+        strategyName: body.strategy_name ?? null,
+        initialCapital: body.initial_capital,
+      });
+      return sendJsonStream(reply, {
+        success: result.error === null,
+        reason: result.error,
+        data: result,
+      });
+    },
+  );
 
-  app.get<{ Params: { runId: string } }>('/api/backtest/runs/:runId', guard, async (request) => {
-    const { runId } = request.params;
-    const run = UUID.test(runId) ? await service.findRun(sessionOf(request).userId, runId) : null;
-    if (!run) throw new NotFoundError(`Run not found: ${runId}`);
-    return {
-      run_id: run.runId,
-      client_id: run.clientId,
-      strategy_name: run.strategyName,
-      filename: run.filename,
-      symbol: run.symbol,
-      period: run.period,
-      code: run.code,
-      deals: run.deals,
-      performance: run.performance,
-      error: run.error,
-      error_kind: run.errorKind,
-      logs: run.logs,
-      bar_count: run.barCount,
-      elapsed_ms: run.elapsedMs,
-      created_at: run.createdAt,
-    };
-  });
+  app.get<{ Params: { runId: string } }>(
+    '/api/backtest/runs/:runId',
+    guard,
+    async (request, reply) => {
+      const { runId } = request.params;
+      const run = UUID.test(runId) ? await service.findRun(sessionOf(request).userId, runId) : null;
+      if (!run) throw new NotFoundError(`Run not found: ${runId}`);
+      // the deals are read from the database and written a stored piece at a time
+      return sendJsonStream(reply, {
+        run_id: run.runId,
+        client_id: run.clientId,
+        strategy_name: run.strategyName,
+        filename: run.filename,
+        symbol: run.symbol,
+        period: run.period,
+        code: run.code,
+        deals: new JsonPieces(run.dealPieces),
+        performance: run.performance,
+        error: run.error,
+        error_kind: run.errorKind,
+        logs: run.logs,
+        bar_count: run.barCount,
+        elapsed_ms: run.elapsedMs,
+        created_at: run.createdAt,
+      });
+    },
+  );
 
   app.get('/api/backtest/status', guard, async () => {
     const status = await pool.start();

@@ -1,11 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   DEFAULT_BACKTEST_CONVENTIONS,
-  MAX_TRADE_RECORDS,
-  computeBacktest,
   formatContractDate,
   parsePeriod,
-  validateTradeRecords,
   type Bar,
   type BacktestConventions,
   type Deal,
@@ -13,10 +11,18 @@ import {
   type Period,
   type ValidTrade,
 } from '@ct/domain';
-import { z } from 'zod';
 import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { MarketData } from '../market/market-data.ts';
+import {
+  evaluatePayload,
+  fromPieces,
+  payloadStrategyMs,
+  type EvaluationInput,
+  type Failure,
+  type PiecedEvaluation,
+  type RunErrorKind,
+} from './evaluate.ts';
 import type { LogHub } from './log-hub.ts';
 import {
   SandboxBusyError,
@@ -25,14 +31,26 @@ import {
   type SandboxSession,
 } from './sandbox/pool.ts';
 import type { ProcessOutcome } from './sandbox/process.ts';
-import { formatBytes, formatSeconds } from './sandbox/settings.ts';
-import { findRun, insertRun, type NewRun } from './store.ts';
+import { formatSeconds } from './sandbox/settings.ts';
+import {
+  DEALS_PER_CHUNK,
+  allRunDeals,
+  findRun,
+  insertRun,
+  runDeals,
+  type NewRun,
+} from './store.ts';
+
+export { payloadSchema, type RunErrorKind } from './evaluate.ts';
+
+/** Rows for the sandbox made per turn of the event loop. */
+const ROWS_PER_TURN = 5000;
 
 /**
- * Why a run has no result: the strategy failed (exception, syntax error, crash, exit),
- * broke the return contract, hit a limit, or could not run (sandbox unavailable or busy).
+ * Results of this many bytes or more are read, checked and computed off the event loop
+ * (`BacktestDeps.evaluateInWorker`).
  */
-export type RunErrorKind = 'strategy' | 'contract' | 'limit' | 'unavailable' | 'busy';
+export const RESULT_WORKER_MIN_BYTES = 256 * 1024;
 
 /** The answer of a run (POST /api/backtest/code; `data` of the run helper). */
 export type RunResult = {
@@ -84,18 +102,24 @@ export type BacktestDeps = {
   onStoreError?: (error: unknown) => void;
   /** After a run is stored, in the same write (its strategy's run history keeps it). */
   afterStore?: (run: NewRun) => Promise<void>;
+  /**
+   * Reads, checks and computes a large result off the event loop (a body worker); without
+   * it every result is evaluated on the event loop.
+   */
+  evaluateInWorker?: (
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    piece: number,
+  ) => Promise<PiecedEvaluation>;
 };
 
-/** What the harness writes to fd 3; checked, since a strategy can write there too (also read by modules/live-runs). */
-export const payloadSchema = z.union([
-  z.object({
-    ok: z.literal(true),
-    count: z.number().int().nonnegative().nullable(),
-    records: z.unknown(),
-    elapsed_ms: z.number().optional(),
-  }),
-  z.object({ ok: z.literal(false), kind: z.string(), error: z.string() }),
-]);
+/** A kept run's row; its deals are read piece by piece. */
+export type StoredRun = NonNullable<Awaited<ReturnType<typeof findRun>>> & {
+  /** The deals, one stored piece at a time. */
+  dealPieces(): AsyncGenerator<unknown[]>;
+  /** All the deals (read piece by piece). */
+  readDeals(): Promise<unknown[]>;
+};
 
 /** Prefix of the lines the server itself sends on the log socket. */
 export const LOG_PREFIX = '[backtest]';
@@ -109,8 +133,6 @@ export function queueLine(position: number): string {
     ? `${LOG_PREFIX} A slot is free: running now`
     : `${LOG_PREFIX} Queued at position ${position}: waiting for a free slot`;
 }
-
-type Failure = { error: string; kind: RunErrorKind };
 
 /**
  * A run of `check` (AI tasks): the validated trades beside deals and performance, or why it
@@ -135,13 +157,6 @@ export type CheckResult =
       elapsedMs: number;
     }
   | { ok: false; error: string; kind: RunErrorKind; logs: string[]; elapsedMs: number };
-
-function strategyMs(outcome: ProcessOutcome | null): number | null {
-  if (outcome?.kind !== 'result') return null;
-  const parsed = payloadSchema.safeParse(outcome.payload);
-  if (!parsed.success || !parsed.data.ok) return null;
-  return parsed.data.elapsed_ms ?? null;
-}
 
 export function createBacktestService(deps: BacktestDeps) {
   const { db, pool, logs, market, now } = deps;
@@ -187,44 +202,57 @@ export function createBacktestService(deps: BacktestDeps) {
     outcome: Extract<ProcessOutcome, { kind: 'result' }>,
     request: CheckRequest & { initialCapital?: number },
   ): { deals: Deal[]; performance: Performance; trades: ValidTrade[] } | Failure {
-    const parsed = payloadSchema.safeParse(outcome.payload);
-    if (!parsed.success) {
-      return { error: 'The strategy process returned a malformed result', kind: 'strategy' };
-    }
-    const payload = parsed.data;
-    if (!payload.ok) {
-      if (payload.kind === 'memory') {
-        return {
-          error: `Memory limit exceeded (${formatBytes(pool.settings.memoryBytes)})`,
-          kind: 'limit',
-        };
-      }
-      return { error: payload.error, kind: 'strategy' };
-    }
-    if (payload.count !== null && payload.count > MAX_TRADE_RECORDS) {
-      return {
-        error: `Invalid strategy result: main() returned ${payload.count} trade records; at most ${MAX_TRADE_RECORDS} are allowed`,
-        kind: 'contract',
-      };
-    }
-    const times = request.bars.map((bar) => bar.time);
-    const checked = validateTradeRecords(payload.records, times);
-    if (!checked.ok)
-      return { error: `Invalid strategy result: ${checked.error}`, kind: 'contract' };
+    return evaluatePayload(outcome.payload, evaluationInput(request));
+  }
+
+  function evaluationInput(request: CheckRequest & { initialCapital?: number }): EvaluationInput {
     return {
-      ...computeBacktest({
-        bars: request.bars,
-        trades: checked.trades,
-        symbol: request.symbol,
-        period: request.period,
-        conventions: conventionsOf(request.symbol, request.initialCapital),
-      }),
-      trades: checked.trades,
+      bars: request.bars,
+      symbol: request.symbol,
+      period: request.period,
+      conventions: conventionsOf(request.symbol, request.initialCapital),
+      memoryBytes: pool.settings.memoryBytes,
     };
   }
 
-  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
-    return bars.map((bar) => [
+  /**
+   * A run's figures: a large result (its bytes kept unread by the sandbox) in a body
+   * worker, its deals taken back a piece per turn of the event loop; a small one here.
+   */
+  async function evaluateRun(
+    outcome: Extract<ProcessOutcome, { kind: 'result' }>,
+    request: RunRequest,
+  ): Promise<{
+    figures: { deals: Deal[]; performance: Performance } | Failure;
+    ms: number | null;
+  }> {
+    const bytes = outcome.bytes;
+    if (bytes === undefined) {
+      return { figures: evaluate(outcome, request), ms: payloadStrategyMs(outcome.payload) };
+    }
+    const input = evaluationInput(request);
+    const worker = deps.evaluateInWorker;
+    if (!worker) {
+      let payload: unknown;
+      try {
+        payload = JSON.parse(bytes.toString('utf8'));
+      } catch {
+        payload = undefined;
+      }
+      return { figures: evaluatePayload(payload, input), ms: payloadStrategyMs(payload) };
+    }
+    const answer = await worker(bytes, input, DEALS_PER_CHUNK);
+    if (!answer.ok) return { figures: answer.failure, ms: answer.strategyMs };
+    const deals = await fromPieces<Deal>(answer.deals);
+    const curve = await fromPieces<[string, number]>(answer.curve);
+    return {
+      figures: { deals, performance: { ...answer.performance, equity_curve: curve } },
+      ms: answer.strategyMs,
+    };
+  }
+
+  function rowOf(bar: Bar, symbol: string, period: string) {
+    return [
       formatContractDate(bar.time),
       symbol,
       period,
@@ -233,7 +261,21 @@ export function createBacktestService(deps: BacktestDeps) {
       bar.low,
       bar.close,
       bar.volume,
-    ]);
+    ];
+  }
+
+  function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
+    return bars.map((bar) => rowOf(bar, symbol, period));
+  }
+
+  /** rowsOf, ROWS_PER_TURN rows per turn of the event loop (a run may have 200,000 bars). */
+  async function rowsInTurns(bars: readonly Bar[], symbol: string, period: string) {
+    const rows: ReturnType<typeof rowOf>[] = [];
+    for (let i = 0; i < bars.length; i += ROWS_PER_TURN) {
+      for (const bar of bars.slice(i, i + ROWS_PER_TURN)) rows.push(rowOf(bar, symbol, period));
+      if (i + ROWS_PER_TURN < bars.length) await nextTurn();
+    }
+    return rows;
   }
 
   async function execute(
@@ -242,10 +284,12 @@ export function createBacktestService(deps: BacktestDeps) {
       clientId: string | null;
       /** Runs in the user's share of the sandbox without streaming to their log socket. */
       quiet?: boolean;
+      /** A result of this many bytes or more comes back unread (`bytes`). */
+      unreadFrom?: number;
     },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = rowsOf(request.bars, request.symbol, request.period);
+    const rows = await rowsInTurns(request.bars, request.symbol, request.period);
     try {
       const { userId, clientId } = request;
       const publish = request.quiet ? null : userId;
@@ -260,6 +304,7 @@ export function createBacktestService(deps: BacktestDeps) {
           onQueued: (position) => {
             if (publish !== null) logs.publish(publish, clientId, queueLine(position));
           },
+          ...(request.unreadFrom === undefined ? {} : { unreadFrom: request.unreadFrom }),
         },
       );
       return { outcome, failure: failureOf(outcome) };
@@ -341,13 +386,21 @@ export function createBacktestService(deps: BacktestDeps) {
           request.clientId,
           `${LOG_PREFIX} Started ${request.filename}${where ? ` on ${where}` : ''} (${request.bars.length} bars)`,
         );
-        const { outcome, failure: runFailure } = await execute(request, printed);
+        const { outcome, failure: runFailure } = await execute(
+          {
+            ...request,
+            ...(deps.evaluateInWorker ? { unreadFrom: RESULT_WORKER_MIN_BYTES } : {}),
+          },
+          printed,
+        );
         let failure = runFailure;
         let figures: { deals: Deal[]; performance: Performance } | null = null;
+        let ms: number | null = null;
         if (outcome?.kind === 'result') {
-          const evaluated = evaluate(outcome, request);
-          if ('error' in evaluated) failure = evaluated;
-          else figures = { deals: evaluated.deals, performance: evaluated.performance };
+          const evaluated = await evaluateRun(outcome, request);
+          ms = evaluated.ms;
+          if ('error' in evaluated.figures) failure = evaluated.figures;
+          else figures = evaluated.figures;
         }
         const elapsedMs = Math.round((outcome?.wallMs ?? 0) * 10) / 10;
         const result: RunResult = {
@@ -359,7 +412,7 @@ export function createBacktestService(deps: BacktestDeps) {
           error_kind: failure?.kind ?? null,
           logs: printed,
           elapsed_ms: elapsedMs,
-          strategy_ms: strategyMs(outcome),
+          strategy_ms: ms,
         };
         if (result.run_id !== null) {
           // kept after answering: a large run's deals and log take a while to store
@@ -465,9 +518,15 @@ export function createBacktestService(deps: BacktestDeps) {
     },
 
     /** A kept run of the user's (waits for the run's write when it is still being stored). */
-    async findRun(userId: number, runId: string) {
+    async findRun(userId: number, runId: string): Promise<StoredRun | null> {
       await storing.get(runId)?.write;
-      return findRun(db, userId, runId);
+      const row = await findRun(db, userId, runId);
+      if (!row) return null;
+      return {
+        ...row,
+        dealPieces: () => runDeals(db, row.runId),
+        readDeals: () => allRunDeals(db, row.runId),
+      };
     },
 
     /** Waits until the user's finished runs are stored (a run history lists them). */

@@ -3,7 +3,7 @@ import type { Db } from '../../db/types.ts';
 import { rawQuery, type SqlRow } from '../../db/raw.ts';
 
 /*
- * SQL of the notifications (table `notifications`, migration 0016). A user keeps the newest
+ * SQL of the notifications (table `notifications`, migration 0017). A user keeps the newest
  * `keep`: each insert deletes what falls beyond them, in the same statement's transaction.
  */
 

@@ -16,7 +16,8 @@ import type { StrategyRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { BacktestRunRow } from '../../db/schema.ts';
-import { findRun as findStoredRun, type NewRun } from '../backtest/store.ts';
+import { jsonByteLength } from '../../http/json-stream.ts';
+import { allRunDeals, findRun as findStoredRun, type NewRun } from '../backtest/store.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
 import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './limits.ts';
 import {
@@ -115,8 +116,11 @@ export function msgTooManyStrategies(max: number): string {
 /** Runs kept automatically per strategy (older automatic ones are pruned; saved ones stay). */
 export const AUTOMATIC_RESULTS_PER_STRATEGY = 50;
 
+/** A kept run's row and a way to read its deals (stored apart, piece by piece). */
+export type KeptRun = BacktestRunRow & { readDeals(): Promise<unknown[]> };
+
 type ResultValues = {
-  deals: unknown[];
+  deals: readonly unknown[];
   performance: Record<string, unknown> | null;
   error: string | null;
   logs: string[] | null;
@@ -142,15 +146,18 @@ export class QuotaExceededError extends AppError {
   }
 }
 
-const jsonBytes = (value: unknown): number =>
-  value === null || value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value));
+/** Bytes of `value` as JSON (0 for none), counted a piece at a time: a run's deals are large. */
+const jsonBytes = async (value: unknown): Promise<number> =>
+  value === null || value === undefined ? 0 : jsonByteLength(value);
 
 export function createStrategyService(
   db: Db,
   now: () => number,
   /** A kept run of the user's (the backtest service's, which waits for runs being stored). */
-  findRun: (userId: number, runId: string) => Promise<BacktestRunRow | null> = (userId, runId) =>
-    findStoredRun(db, userId, runId),
+  findRun: (userId: number, runId: string) => Promise<KeptRun | null> = async (userId, runId) => {
+    const row = await findStoredRun(db, userId, runId);
+    return row && { ...row, readDeals: () => allRunDeals(db, row.runId) };
+  },
   limits: ResultLimits = DEFAULT_RESULT_LIMITS,
   /** Waits for the user's runs being stored, which join their run history. */
   runsStoredFor: (userId: number) => Promise<void> = () => Promise.resolve(),
@@ -158,11 +165,11 @@ export function createStrategyService(
 ) {
   const seconds = () => Math.floor(now() / 1000);
 
-  const sizeOf = (values: ResultValues): number =>
-    jsonBytes(values.deals) +
-    jsonBytes(values.performance) +
+  const sizeOf = async (values: ResultValues): Promise<number> =>
+    (await jsonBytes(values.deals)) +
+    (await jsonBytes(values.performance)) +
     (values.error === null ? 0 : Buffer.byteLength(values.error)) +
-    jsonBytes(values.logs);
+    (await jsonBytes(values.logs));
 
   /**
    * Room for `sizeBytes` more in the user's quota, inside the caller's transaction (which
@@ -345,19 +352,15 @@ export function createStrategyService(
       if (request.run_id) {
         const run = await findRun(userId, request.run_id);
         if (!run) throw new NotFoundError(`Run not found: ${request.run_id}`);
-        values = runValues(run);
+        // the run is in the history already, kept by itself: saving it keeps it for good
+        const kept = await db.transaction(async (tx) => {
+          await lockUserResults(tx, userId);
+          return keepAutomaticResult(tx, strategy.id, run.runId);
+        });
+        if (kept) return resultView(kept, strategy.name);
+        values = runValues({ ...run, deals: await run.readDeals() });
       }
-      const sizeBytes = sizeOf(values);
-      // the run is in the history already, kept by itself: saving it keeps it for good
-      const runId = values.runId;
-      const kept =
-        runId === null
-          ? null
-          : await db.transaction(async (tx) => {
-              await lockUserResults(tx, userId);
-              return keepAutomaticResult(tx, strategy.id, runId);
-            });
-      if (kept) return resultView(kept, strategy.name);
+      const sizeBytes = await sizeOf(values);
       if (sizeBytes > limits.maxBytes) {
         throw new ResultTooLargeError(
           `The result is ${formatMiB(sizeBytes)}; a saved result may be at most ${formatMiB(limits.maxBytes)}`,
@@ -378,6 +381,7 @@ export function createStrategyService(
           strategyId: strategy.id,
           symbolId: request.symbol_id,
           ...values,
+          deals: values.deals as unknown[],
           sizeBytes,
           dealCount: values.deals.length,
           automatic: false,
@@ -403,7 +407,7 @@ export function createStrategyService(
       const strategy = await findStrategy(db, run.userId, name);
       if (!strategy) return;
       const values = runValues(run);
-      const sizeBytes = sizeOf(values);
+      const sizeBytes = await sizeOf(values);
       if (sizeBytes > limits.maxBytes) return;
       await db.transaction(async (tx) => {
         await lockUserResults(tx, run.userId);
@@ -413,6 +417,7 @@ export function createStrategyService(
           strategyId: strategy.id,
           symbolId: run.symbol,
           ...values,
+          deals: values.deals as unknown[],
           sizeBytes,
           dealCount: values.deals.length,
           automatic: true,

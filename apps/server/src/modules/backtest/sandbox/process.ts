@@ -19,7 +19,14 @@ export type FailureKind =
   | 'cancelled';
 
 export type ProcessOutcome =
-  | { kind: 'result'; payload: unknown; wallMs: number }
+  | {
+      kind: 'result';
+      /** The parsed result; undefined when `bytes` is given instead. */
+      payload: unknown;
+      wallMs: number;
+      /** The result's bytes, unread (a large result, when the run asked: `run`'s `unreadFrom`). */
+      bytes?: Buffer;
+    }
   | { kind: 'failed'; failure: FailureKind; message: string; wallMs: number; diagnostics: string };
 
 /** Longest log line passed on; longer output is cut into lines of this many characters. */
@@ -49,6 +56,7 @@ export class SandboxProcess {
   private logBytes = 0;
   private readonly resultChunks: Buffer[] = [];
   private resultBytes = 0;
+  private unreadFrom = Number.POSITIVE_INFINITY;
   private diagnostics = '';
   private partial = '';
   private readonly decoder = new StringDecoder('utf8');
@@ -133,9 +141,15 @@ export class SandboxProcess {
   }
 
   /** Gives the process its job and waits for the outcome. */
-  async run(job: string, onLine: (line: string) => void): Promise<ProcessOutcome> {
+  async run(
+    job: string,
+    onLine: (line: string) => void,
+    /** A result of this many bytes or more is given back unread (its caller reads it). */
+    unreadFrom = Number.POSITIVE_INFINITY,
+  ): Promise<ProcessOutcome> {
     if (this.state !== 'idle') throw new Error('a sandbox process runs one job only');
     this.state = 'running';
+    this.unreadFrom = unreadFrom;
     this.onLine = onLine;
     this.startedAt = performance.now();
     this.timer = setTimeout(
@@ -309,6 +323,14 @@ export class SandboxProcess {
     if (this.killedFor) return failed(this.killedFor.failure, this.killedFor.message);
     if (this.spawnError) {
       return failed('spawn', `The sandbox could not start: ${this.spawnError.message}`);
+    }
+    if (this.resultBytes >= this.unreadFrom) {
+      return {
+        kind: 'result',
+        payload: undefined,
+        bytes: Buffer.concat(this.resultChunks),
+        wallMs,
+      };
     }
     if (this.resultBytes > 0) {
       try {

@@ -1,0 +1,180 @@
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import {
+  MAX_TRADE_RECORDS,
+  computeBacktest,
+  validateTradeRecords,
+  type Bar,
+  type BacktestConventions,
+  type Deal,
+  type Performance,
+  type ValidTrade,
+} from '@ct/domain';
+import { z } from 'zod';
+import { formatBytes } from './sandbox/settings.ts';
+
+/*
+ * A run's result as the sandbox wrote it, checked and turned into deals and performance:
+ * pure, so that a large result is read, checked and computed in a body worker
+ * (http/body-worker.ts) instead of on the event loop, and a small one right here.
+ */
+
+/**
+ * Why a run has no result: the strategy failed (exception, syntax error, crash, exit),
+ * broke the return contract, hit a limit, or could not run (sandbox unavailable or busy).
+ */
+export type RunErrorKind = 'strategy' | 'contract' | 'limit' | 'unavailable' | 'busy';
+
+export type Failure = { error: string; kind: RunErrorKind };
+
+/** What the harness writes to fd 3; checked, since a strategy can write there too (also read by modules/live-runs). */
+export const payloadSchema = z.union([
+  z.object({
+    ok: z.literal(true),
+    count: z.number().int().nonnegative().nullable(),
+    records: z.unknown(),
+    elapsed_ms: z.number().optional(),
+  }),
+  z.object({ ok: z.literal(false), kind: z.string(), error: z.string() }),
+]);
+
+export const MALFORMED_RESULT = 'The strategy process returned a malformed result';
+
+export type EvaluationInput = {
+  bars: readonly Bar[];
+  symbol: string;
+  period: string;
+  conventions: BacktestConventions;
+  /** The sandbox's memory limit, named when the strategy ran out of memory. */
+  memoryBytes: number;
+};
+
+export type Evaluated = { deals: Deal[]; performance: Performance; trades: ValidTrade[] };
+
+/** Validates the records, computes deals and performance, or says what is wrong. */
+export function evaluatePayload(payload: unknown, input: EvaluationInput): Evaluated | Failure {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) return { error: MALFORMED_RESULT, kind: 'strategy' };
+  const result = parsed.data;
+  if (!result.ok) {
+    if (result.kind === 'memory') {
+      return { error: `Memory limit exceeded (${formatBytes(input.memoryBytes)})`, kind: 'limit' };
+    }
+    return { error: result.error, kind: 'strategy' };
+  }
+  if (result.count !== null && result.count > MAX_TRADE_RECORDS) {
+    return {
+      error: `Invalid strategy result: main() returned ${result.count} trade records; at most ${MAX_TRADE_RECORDS} are allowed`,
+      kind: 'contract',
+    };
+  }
+  const times = input.bars.map((bar) => bar.time);
+  const checked = validateTradeRecords(result.records, times);
+  if (!checked.ok) return { error: `Invalid strategy result: ${checked.error}`, kind: 'contract' };
+  return {
+    ...computeBacktest({
+      bars: input.bars,
+      trades: checked.trades,
+      symbol: input.symbol,
+      period: input.period,
+      conventions: input.conventions,
+    }),
+    trades: checked.trades,
+  };
+}
+
+/** Time inside main() as the harness measured it, when the payload says. */
+export function payloadStrategyMs(payload: unknown): number | null {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success || !parsed.data.ok) return null;
+  return parsed.data.elapsed_ms ?? null;
+}
+
+/**
+ * A large result's evaluation as a body worker does it: the fd 3 bytes parsed, checked and
+ * computed; deals and the equity curve as JSON pieces of `piece` entries (taken back into
+ * objects a piece per turn of the event loop by `fromPieces`), the rest of the figures as
+ * they are.
+ */
+export type PiecedEvaluation =
+  | { ok: false; failure: Failure; strategyMs: number | null }
+  | {
+      ok: true;
+      deals: string[];
+      /** The figures with an empty equity curve, which `curve` holds. */
+      performance: Performance;
+      curve: string[];
+      strategyMs: number | null;
+    };
+
+/** Bars as one Float64Array of time, open, high, low, close, volume (a worker's transfer). */
+export function flatBars(bars: readonly Bar[]): Float64Array {
+  const flat = new Float64Array(bars.length * 6);
+  for (let i = 0, j = 0; i < bars.length; i++, j += 6) {
+    const bar = bars[i] as Bar;
+    flat[j] = bar.time;
+    flat[j + 1] = bar.open;
+    flat[j + 2] = bar.high;
+    flat[j + 3] = bar.low;
+    flat[j + 4] = bar.close;
+    flat[j + 5] = bar.volume;
+  }
+  return flat;
+}
+
+export function barsOfFlat(flat: Float64Array): Bar[] {
+  const bars = new Array<Bar>(flat.length / 6);
+  for (let i = 0, j = 0; j < flat.length; i++, j += 6) {
+    bars[i] = {
+      time: flat[j] as number,
+      open: flat[j + 1] as number,
+      high: flat[j + 2] as number,
+      low: flat[j + 3] as number,
+      close: flat[j + 4] as number,
+      volume: flat[j + 5] as number,
+    };
+  }
+  return bars;
+}
+
+/** `items` as JSON arrays of at most `size` entries each. */
+export function toPieces(items: readonly unknown[], size: number): string[] {
+  const pieces: string[] = [];
+  for (let i = 0; i < items.length; i += size) {
+    pieces.push(JSON.stringify(items.slice(i, i + size)));
+  }
+  return pieces;
+}
+
+/** The entries of JSON array pieces, one piece parsed per turn of the event loop. */
+export async function fromPieces<T>(pieces: readonly string[]): Promise<T[]> {
+  const items: T[] = [];
+  for (const piece of pieces) {
+    for (const item of JSON.parse(piece) as T[]) items.push(item);
+    await nextTurn();
+  }
+  return items;
+}
+
+export function evaluateBytes(
+  bytes: Uint8Array,
+  input: EvaluationInput,
+  piece: number,
+): PiecedEvaluation {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' }, strategyMs: null };
+  }
+  const strategyMs = payloadStrategyMs(payload);
+  const evaluated = evaluatePayload(payload, input);
+  if ('error' in evaluated) return { ok: false, failure: evaluated, strategyMs };
+  const { performance } = evaluated;
+  return {
+    ok: true,
+    deals: toPieces(evaluated.deals, piece),
+    performance: { ...performance, equity_curve: [] },
+    curve: toPieces(performance.equity_curve, piece * 4),
+    strategyMs,
+  };
+}
