@@ -159,7 +159,7 @@ describe('parameter optimisation', () => {
     const results = dialog('Backtest Results');
     await results.getByRole('table', { name: 'Performance Metrics' }).waitFor({ timeout: 60_000 });
     const netRow = results.getByRole('row').filter({ hasText: '净利润 (Net profit)' });
-    expect((await netRow.locator('td').last().innerText()).trim()).toMatch(/^-?\d+\.\d{2}$/);
+    expect((await netRow.locator('td').last().innerText()).trim()).toMatch(/^-?[\d,]+\.\d{2}$/);
     expect(await results.getByRole('table', { name: 'Trade Details' }).count()).toBe(1);
     await results.getByTestId('equity-chart').waitFor();
     await screenshot(page, 'optimize-trial-result');
