@@ -211,7 +211,7 @@ describe('a trader on a desktop', () => {
     expect(await cellText(settle, SETTLE.closeSide)).toBe('Sell');
     expect(await cellText(settle, SETTLE.volume)).toBe('0.4');
     expect(await cellText(settle, SETTLE.date)).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(await cellText(settle, SETTLE.profit)).toMatch(/^[+-]?\d+\.\d\d$/);
+    expect(await cellText(settle, SETTLE.profit)).toMatch(/^[+-]?[\d,]+\.\d\d$/);
     expect(await cellText(settle, SETTLE.reason)).toBe('Manual');
     await screenshot(page, 'trading-desktop-settlements');
 
@@ -404,7 +404,7 @@ describe('the same trader on a phone', () => {
       expect(box!.x).toBeGreaterThanOrEqual(0);
       expect(box!.x + box!.width).toBeLessThanOrEqual(viewport.width);
     }
-    expect(await row.getByTitle('Floating P&L').textContent()).toMatch(/^[+-]?\d+\.\d\d$/);
+    expect(await row.getByTitle('Floating P&L').textContent()).toMatch(/^[+-]?[\d,]+\.\d\d$/);
     await noHorizontalScroll();
     await screenshot(page, 'trading-phone-positions');
     await row.dblclick();
