@@ -205,8 +205,8 @@ export async function buildApp({
     broker,
     results: { maxBytes: config.resultMaxBytes, quotaBytes: config.resultQuotaBytes },
     ...(config.strategyLimits ? { strategyLimits: config.strategyLimits } : {}),
-    loadImported: (userId, symbol, period, limit) =>
-      imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
+    loadImported: (userId, symbol, period, limit, endBefore) =>
+      imports.bars(userId, symbol, period, endBefore, limit),
   });
   const ai = registerAi(app, {
     db,
