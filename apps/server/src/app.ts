@@ -222,8 +222,8 @@ export async function buildApp({
     broker,
     results: { maxBytes: config.resultMaxBytes, quotaBytes: config.resultQuotaBytes },
     ...(config.strategyLimits ? { strategyLimits: config.strategyLimits } : {}),
-    loadImported: (userId, symbol, period, limit) =>
-      imports.bars(userId, symbol, period, Number.POSITIVE_INFINITY, limit),
+    loadImported: (userId, symbol, period, limit, endBefore) =>
+      imports.bars(userId, symbol, period, endBefore, limit),
     evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
   });
   const ai = registerAi(app, {

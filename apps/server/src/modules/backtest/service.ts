@@ -88,6 +88,8 @@ export type BarsLoader = (
   symbol: string,
   period: Period,
   limit: number,
+  /** Only bars starting before this time (UTC ms). */
+  endBefore: number,
 ) => Promise<Bar[] | null>;
 
 export type BacktestDeps = {
@@ -490,22 +492,23 @@ export function createBacktestService(deps: BacktestDeps) {
 
     /**
      * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or
-     * of the user's own imported one.
+     * of the user's own imported one, starting before `endBefore` (UTC ms; default: all).
      */
     async loadBars(
       userId: number,
       symbol: string,
       periodText: string,
       limit: number,
+      endBefore: number = Number.POSITIVE_INFINITY,
     ): Promise<{ ok: true; bars: Bar[]; period: Period } | { ok: false; reason: string }> {
       const period = parsePeriod(periodText);
       if (!period) return { ok: false, reason: `Unknown period: ${periodText}` };
       let bars: Bar[] | null;
       if (market.has(symbol)) {
-        bars = market.bars(symbol, period, Number.POSITIVE_INFINITY, limit, now());
+        bars = market.bars(symbol, period, endBefore, limit, now());
       } else {
         try {
-          bars = (await deps.loadImported?.(userId, symbol, period, limit)) ?? null;
+          bars = (await deps.loadImported?.(userId, symbol, period, limit, endBefore)) ?? null;
         } catch (error) {
           if (error instanceof AppError) return { ok: false, reason: error.message };
           throw error;

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import {
+  formatContractDate,
   optimizationDetailSchema,
   optimizationListSchema,
   trialPerformance,
@@ -11,6 +14,7 @@ import { rawQuery } from '../../db/raw.ts';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { caller, login, testSandbox } from '../backtest/test-support.ts';
+import { SHIPPED_HISTORY_DIR } from '../market/real-history.ts';
 
 const UID_BASE = 57_000;
 
@@ -74,6 +78,7 @@ type Trial = {
 type View = {
   id: string;
   status: string;
+  bar_count: number;
   progress: { done: number; total: number; eta_s: number | null };
   best: { params: Record<string, number>; performance: Record<string, number> } | null;
   trials: Trial[];
@@ -381,4 +386,92 @@ describe('optimizations', () => {
     ]);
     expect(done.trials.every((trial) => trial.status === 'done')).toBe(true);
   }, 300_000);
+  describe('a date range', () => {
+    /** Fails on purpose: its error tells the bars the trial's main() was given. */
+    const TELL = `PARAMS = {"n1": 1}
+
+
+def main(data_array):
+    raise ValueError(f"saw {len(data_array)} bars from {data_array[0][0]} to {data_array[-1][0]}")
+`;
+
+    async function rangeOptimised(body: Record<string, unknown>, times: number[]): Promise<void> {
+      const id = await start({
+        code: TELL,
+        bars: undefined,
+        params: { n1: { values: [1] } },
+        method: 'grid',
+        ...body,
+      });
+      const done = await finished(id);
+      expect(done.status).toBe('COMPLETED');
+      expect(done.bar_count).toBe(times.length);
+      const first = formatContractDate(times[0] ?? 0);
+      const last = formatContractDate(times.at(-1) ?? 0);
+      expect(done.trials[0]?.error).toContain(`saw ${times.length} bars from ${first} to ${last}`);
+    }
+
+    it('older than the newest 5,000 bars is optimised on exactly the bars between from and to', async () => {
+      const newest = await t.app.services.backtest.service.loadBars(0, 'GOOG', 'day', 5000);
+      if (!newest.ok) throw new Error(newest.reason);
+      // the shipped daily history of 2005, older than anything the newest 5,000 bars reach
+      const times = readFileSync(path.join(SHIPPED_HISTORY_DIR, 'GOOG.csv'), 'utf8')
+        .split('\n')
+        .map((line) => line.split(',')[0] ?? '')
+        .filter((date) => date >= '2005-01-01' && date <= '2005-12-31')
+        .map((date) => Date.parse(`${date}T00:00:00Z`));
+      expect(times.length).toBeGreaterThan(200);
+      expect(times.at(-1)).toBeLessThan(newest.bars[0]?.time ?? 0);
+      await rangeOptimised({ from: '2005-01-01', to: '2005-12-31' }, times);
+      // `to` is the last bar's own time: that bar is in, the next is not
+      await rangeOptimised(
+        { from: (times[1] ?? 0) / 1000, to: (times[10] ?? 0) / 1000 },
+        times.slice(1, 11),
+      );
+    }, 300_000);
+
+    it("of the user's imported instrument reaches bars older than the newest 5,000", async () => {
+      const start2000 = Date.UTC(2000, 0, 1);
+      const times = Array.from({ length: 6000 }, (_, i) => start2000 + i * 86_400_000);
+      const csv = [
+        ',Open,High,Low,Close,Volume',
+        ...times.map((time, i) => {
+          const price = 100 + (i % 50);
+          return `${new Date(time).toISOString().slice(0, 10)},${price},${price + 1},${price - 1},${price + 0.5},1000`;
+        }),
+      ].join('\n');
+      const imported = await asAlice('POST', '/api/market/imports', { name: 'longdaily', csv });
+      expect(imported.statusCode, imported.body).toBe(200);
+      const symbol = imported.json<{ symbol: string }>().symbol;
+      // the 100 bars from the 11th on: thousands older than the newest 5,000
+      await rangeOptimised(
+        {
+          symbol_id: symbol,
+          from: formatContractDate(times[10] ?? 0),
+          to: formatContractDate(times[109] ?? 0),
+        },
+        times.slice(10, 110),
+      );
+    }, 300_000);
+
+    it('holding more bars than a backtest takes is refused and creates nothing', async () => {
+      const before = (await asAlice('GET', '/api/optimizations')).json<{ items: unknown[] }>().items
+        .length;
+      const res = await asAlice('POST', '/api/optimizations', {
+        ...BASE,
+        bars: undefined,
+        period: '1m',
+        from: '2020-01-01',
+        params: { n1: { values: [5] } },
+        method: 'grid',
+      });
+      expect(res.statusCode).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toBe(
+        'from: the range holds more than 200,000 bars of 1m; a backtest takes at most 200,000: choose a shorter range or a longer period',
+      );
+      const after = (await asAlice('GET', '/api/optimizations')).json<{ items: unknown[] }>().items
+        .length;
+      expect(after).toBe(before);
+    }, 120_000);
+  });
 });

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import {
   DEFAULT_LOADED_BARS,
+  MAX_BACKTEST_BARS,
   MAX_EQUITY_POINTS,
-  MAX_LOADED_BARS,
   equityCurve,
   formatContractDate,
+  formatCount,
   isReservedStrategyName,
   objectiveScore,
   optimizationRequestSchema,
@@ -160,21 +161,39 @@ export function createOptimizationService(deps: OptimizationDeps) {
     return { code: row.code, name };
   }
 
+  /**
+   * The newest `bars`, or exactly those starting in [from, to] (any age: loaded ending at
+   * `to`), at most a backtest's MAX_BACKTEST_BARS; a larger range is refused.
+   */
   async function barsFor(userId: number, body: Request): Promise<{ bars: Bar[]; period: string }> {
-    const ranged = body.from !== undefined || body.to !== undefined;
+    if (body.from === undefined && body.to === undefined) {
+      const loaded = await backtest.loadBars(
+        userId,
+        body.symbol_id,
+        body.period,
+        body.bars ?? DEFAULT_LOADED_BARS,
+      );
+      if (!loaded.ok) throw new BadRequestError(loaded.reason);
+      return { bars: loaded.bars, period: loaded.period };
+    }
+    const from = body.from ?? Number.NEGATIVE_INFINITY;
+    const to = body.to ?? Number.POSITIVE_INFINITY;
+    // one bar over the limit tells a range that is too large
     const loaded = await backtest.loadBars(
       userId,
       body.symbol_id,
       body.period,
-      ranged ? MAX_LOADED_BARS : (body.bars ?? DEFAULT_LOADED_BARS),
+      MAX_BACKTEST_BARS + 1,
+      to + 1,
     );
     if (!loaded.ok) throw new BadRequestError(loaded.reason);
-    let bars = loaded.bars;
-    if (ranged) {
-      const from = body.from ?? Number.NEGATIVE_INFINITY;
-      const to = body.to ?? Number.POSITIVE_INFINITY;
-      bars = bars.filter((bar) => bar.time >= from && bar.time <= to);
-      if (bars.length === 0) throw new BadRequestError('from: no bars between from and to');
+    const bars = loaded.bars.filter((bar) => bar.time >= from);
+    if (bars.length === 0) throw new BadRequestError('from: no bars between from and to');
+    if (bars.length > MAX_BACKTEST_BARS) {
+      throw new BadRequestError(
+        `from: the range holds more than ${formatCount(MAX_BACKTEST_BARS)} bars of ${loaded.period}; ` +
+          `a backtest takes at most ${formatCount(MAX_BACKTEST_BARS)}: choose a shorter range or a longer period`,
+      );
     }
     return { bars, period: loaded.period };
   }
