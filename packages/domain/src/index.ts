@@ -41,3 +41,4 @@ export * from './indicators/compute.ts';
 export * from './indicators/batch.ts';
 export * from './live-runs/index.ts';
 export * from './optimization/index.ts';
+export * from './alerts/index.ts';

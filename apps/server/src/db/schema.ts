@@ -8,3 +8,4 @@ export * from './schema/charts.ts';
 export * from './schema/live-runs.ts';
 export * from './schema/jobs.ts';
 export * from './schema/optimization.ts';
+export * from './schema/alerts.ts';

@@ -1,0 +1,27 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Db } from '../../db/types.ts';
+import type { Broker } from '../gateway/broker.ts';
+import type { MarketFeed } from '../market/feed.ts';
+import type { MarketData } from '../market/market-data.ts';
+import type { AlertSettings } from './settings.ts';
+import type { WebhookAllow } from './ssrf.ts';
+
+/** What the alert engine, its use cases and the API share. */
+export type AlertContext = {
+  db: Db;
+  market: MarketData;
+  feed: MarketFeed;
+  broker: Broker;
+  now: () => number;
+  log: FastifyBaseLogger;
+  settings: AlertSettings;
+  allow: WebhookAllow;
+  /** Waits between webhook attempts (tests pass a faster one). */
+  sleep: (ms: number) => Promise<void>;
+};
+
+/**
+ * Internal broker channel: `{ id }`, an alert was created, changed or deleted on some node;
+ * the active feed's engine reads that row (docs/architecture.md, "Alerts").
+ */
+export const ALERT_CHANGED_CHANNEL = '$node:alert-changed';
