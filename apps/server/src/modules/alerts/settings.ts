@@ -15,7 +15,7 @@ export type AlertSettings = {
    * are private, loopback or link-local (none by default).
    */
   webhookAllow: readonly string[];
-  /** Closed bars an indicator alert is computed over (ALERT_INDICATOR_BARS). */
+  /** Closed bars an indicator alert is computed over. */
   indicatorBars: number;
 };
 
