@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   BellOutlined,
   FundOutlined,
   SettingOutlined,
@@ -6,7 +7,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Button, Empty, Typography } from 'antd';
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { navigateTo } from '../../../shared/navigation';
 import { messages } from '../../../i18n/messages';
@@ -18,12 +19,16 @@ const TradingPanel = lazyAfterFirstChart(() =>
   import('./TradingPanel').then((m) => ({ default: m.TradingPanel })),
 );
 
+// the Alerts panel (features/alerts) loads when it is opened
+const AlertsPanel = lazy(() => import('../../alerts/AlertsPanel'));
+
 const w = messages.workspace;
 
 const BUTTONS: Record<SideButton, { label: string; icon: ReactNode }> = {
   trading: { label: w.trading, icon: <ShoppingCartOutlined /> },
   analysis: { label: w.analysis, icon: <FundOutlined /> },
   notifications: { label: w.notifications, icon: <BellOutlined /> },
+  alerts: { label: w.alerts, icon: <AlertOutlined /> },
   settings: { label: w.settings, icon: <SettingOutlined /> },
   profile: { label: w.profile, icon: <UserOutlined /> },
 };
@@ -93,6 +98,13 @@ export function SidePanel() {
         <PlaceholderPanel title={w.notifications}>
           <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.noNotifications} />
         </PlaceholderPanel>
+      );
+      break;
+    case 'alerts':
+      content = (
+        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
+          <AlertsPanel onClose={closeSidePanel} closeText={w.close} />
+        </Suspense>
       );
       break;
     case 'settings':
