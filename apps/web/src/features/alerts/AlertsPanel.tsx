@@ -19,7 +19,9 @@ function AlertRow({ alert }: { alert: Alert }) {
     <li className="alerts-row" aria-label={text}>
       <BellOutlined aria-hidden="true" className="alerts-row-icon" />
       <span className="alerts-row-text">
-        <span className="alerts-row-title">{text}</span>
+        <span className="alerts-row-title" title={text}>
+          {text}
+        </span>
         <span className="alerts-row-meta">
           {a.frequencies[alert.frequency]}
           {alert.fired_count > 0 && ` · ${a.firedTimes(alert.fired_count)}`}
