@@ -25,7 +25,8 @@ import {
   expireAlert,
   listActiveAlerts,
   listAlertsById,
-  writeSide,
+  writeSides,
+  type SideChange,
   type WatchedAlertRow,
 } from './store.ts';
 
@@ -256,13 +257,14 @@ export class AlertEngine {
     // candles are built from the bid: so are crossings
     const price = quote.bid;
     let fired = 0;
+    const moves: SideChange[] = [];
     for (const entry of [...list.values()]) {
       try {
         if (entry.expiresAt !== null && entry.expiresAt <= now) {
           await this.expire(entry);
         } else if (entry.kind === 'indicator') {
           if (await this.judgeBarClose(entry, quote.time)) fired += 1;
-        } else if (await this.judgeLevel(entry, price, quote.time)) {
+        } else if (await this.judgeLevel(entry, price, quote.time, moves)) {
           fired += 1;
         }
       } catch (error) {
@@ -270,11 +272,21 @@ export class AlertEngine {
         this.ctx.log.error({ err: error, alertId: entry.id }, 'alert judgement failed');
       }
     }
+    // the tick's changes of side in one statement; an alert another judge moved is read again
+    if (moves.length > 0) {
+      const moved = await writeSides(this.ctx.db, moves);
+      for (const move of moves) if (!moved.has(move.id)) await this.resync(move.id);
+    }
     this.onTickHandled?.(symbol, performance.now() - received, fired);
   }
 
   /** Price, channel and line alerts: the side of the tick against the level (or channel). */
-  private async judgeLevel(entry: Entry, price: number, time: number): Promise<boolean> {
+  private async judgeLevel(
+    entry: Entry,
+    price: number,
+    time: number,
+    moves: SideChange[],
+  ): Promise<boolean> {
     const isChannel = entry.kind === 'channel';
     let seen: LevelSide | null;
     let hit: boolean;
@@ -294,9 +306,8 @@ export class AlertEngine {
       return this.fireEntry(entry, { side: entry.side, to }, { price, tickTime: time, bar });
     }
     if (to !== entry.side) {
-      const from = entry.side;
+      moves.push({ id: entry.id, from: entry.side, to });
       entry.side = to;
-      if (!(await writeSide(this.ctx.db, entry.id, from, to))) await this.resync(entry.id);
     }
     return false;
   }

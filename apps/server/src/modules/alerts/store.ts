@@ -8,6 +8,7 @@ import {
   type AlertLogRow,
   type AlertRow,
 } from '../../db/schema.ts';
+import { rawQuery } from '../../db/raw.ts';
 import type { Db } from '../../db/types.ts';
 
 export type NewAlert = typeof alerts.$inferInsert;
@@ -91,19 +92,25 @@ export async function listAlertsById(db: Db, ids: readonly number[]): Promise<Wa
 const sideIs = (side: number | null) =>
   side === null ? isNull(alerts.side) : eq(alerts.side, side);
 
-/** Moves an active alert's side from `from` to `to`; false when another judge moved it first. */
-export async function writeSide(
-  db: Db,
-  id: number,
-  from: number | null,
-  to: number | null,
-): Promise<boolean> {
-  const rows = await db
-    .update(alerts)
-    .set({ side: to })
-    .where(and(eq(alerts.id, id), eq(alerts.status, 'active'), sideIs(from)))
-    .returning({ id: alerts.id });
-  return rows.length > 0;
+/** One alert's change of side as a tick moved it. */
+export type SideChange = { id: number; from: number | null; to: number | null };
+
+const WRITE_SIDES = `update alerts set side = v.to_side
+  from jsonb_to_recordset($1::jsonb) as v(id int, from_side smallint, to_side smallint)
+  where alerts.id = v.id and alerts.status = 'active'
+    and alerts.side is not distinct from v.from_side
+  returning alerts.id`;
+
+/**
+ * Moves the sides of many alerts in one statement (a tick's changes on one symbol), each
+ * only from the side it replaces; answers the ids that moved (the others changed meanwhile).
+ */
+export async function writeSides(db: Db, changes: readonly SideChange[]): Promise<Set<number>> {
+  if (changes.length === 0) return new Set();
+  const rows = await rawQuery<{ id: number }>(db, WRITE_SIDES, [
+    JSON.stringify(changes.map((c) => ({ id: c.id, from_side: c.from, to_side: c.to }))),
+  ]);
+  return new Set(rows.map((r) => Number(r.id)));
 }
 
 /**
