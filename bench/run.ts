@@ -1,7 +1,8 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
-// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours` picks some; fan-out options:
+// `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
 // `--connections=500,2000 --rate=10 --seconds=10`.
 import { aiReport, runAiBench } from './ai/run.ts';
+import { alertsReport, runAlertsBench } from './alerts/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { browserReport, runBrowserBench } from './browser/run.ts';
@@ -21,7 +22,8 @@ const args = new Map(
 );
 const only = new Set(
   (
-    args.get('only') ?? 'fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours'
+    args.get('only') ??
+    'fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts'
   ).split(','),
 );
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
@@ -89,6 +91,10 @@ if (only.has('soak')) {
 if (only.has('live-runs')) {
   console.log('');
   for (const line of liveRunsReport(await runLiveRunsBench())) console.log(line);
+}
+if (only.has('alerts')) {
+  console.log('');
+  for (const line of alertsReport(await runAlertsBench())) console.log(line);
 }
 if (only.has('neighbours')) {
   console.log('');

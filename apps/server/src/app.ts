@@ -19,6 +19,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './modules/auth/rate-l
 import type { Clock } from './modules/auth/rate-limit.ts';
 import { authRoutes } from './modules/auth/routes.ts';
 import { registerAi, type AiModule } from './modules/ai/module.ts';
+import { registerAlerts, type AlertsModule } from './modules/alerts/module.ts';
 import { registerBacktest, type BacktestModule } from './modules/backtest/module.ts';
 import { registerOptimization, type OptimizationModule } from './modules/optimization/module.ts';
 import { registerCharts } from './modules/charts/module.ts';
@@ -51,6 +52,7 @@ import { registerNotifications, type NotificationsModule } from './modules/notif
 import { recordTradingFacts } from './modules/notifications/trading.ts';
 import {
   notifyAiTaskEnded,
+  notifyAlertFired,
   notifyLiveRunFailed,
   notifyOptimizationEnded,
 } from './modules/notifications/work.ts';
@@ -83,6 +85,7 @@ export type Services = {
   broker: Broker;
   hub: GatewayHub;
   trading: TradingModule;
+  alerts: AlertsModule;
   backtest: BacktestModule;
   ai: AiModule;
   liveRuns: LiveRunsModule;
@@ -209,6 +212,18 @@ export async function buildApp({
     runTimers: runFeed,
     notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
   });
+  // price, channel, line and indicator alerts, judged beside the trigger engine
+  const alerts = await registerAlerts(app, {
+    db,
+    market,
+    feed,
+    broker,
+    now,
+    liveTokenSecret: config.liveTokenSecret,
+    settings: config.alerts,
+    runTimers: runFeed,
+    onFired: (fired) => notifyAlertFired(notifications.context, fired.userId, fired.entry),
+  });
   const imports = createImportService(db, now, {
     parseCsv: (csv) => bodyWorkers.csv(csv),
     limits: config.importLimits ?? DEFAULT_IMPORT_LIMITS,
@@ -262,6 +277,7 @@ export async function buildApp({
     broker,
     hub,
     trading,
+    alerts,
     backtest,
     ai,
     liveRuns,
@@ -288,7 +304,9 @@ export async function buildApp({
   authRoutes(app, auth);
   marketRoutes(app, market, imports, now, config.marketLoadControl ?? false);
   if (config.marketTestControl) {
-    const control = { market, feed, now, settled: () => trading.engine.whenIdle() };
+    const settled = () =>
+      Promise.all([trading.engine.whenIdle(), alerts.engine.whenIdle()]).then(() => undefined);
+    const control = { market, feed, now, settled };
     marketTestControlRoutes(app, { ...control, pins: testPins?.(localPins(control)) });
   }
   importRoutes(app, imports);

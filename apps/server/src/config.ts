@@ -13,6 +13,8 @@ import {
   MIB,
   type SandboxSettings,
 } from './modules/backtest/sandbox/settings.ts';
+import type { AlertSettings } from './modules/alerts/settings.ts';
+import { isWebhookAllowEntry } from './modules/alerts/ssrf.ts';
 import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
 import { normalizeOrigin } from './modules/gateway/origin.ts';
 import type { LiveRunSettings } from './modules/live-runs/settings.ts';
@@ -95,6 +97,8 @@ export type Config = {
   redisUrl?: string | null;
   /** LIVE_RUN_*: the bounds of forward tests on paper (modules/live-runs/settings.ts). */
   liveRuns?: Partial<LiveRunSettings>;
+  /** ALERTS_MAX_PER_USER, ALERT_WEBHOOK_*: the bounds of alerts and webhooks (modules/alerts/settings.ts). */
+  alerts?: Partial<AlertSettings>;
   /** OPTIMIZATION_*: the bounds of parameter optimisation (modules/optimization/settings.ts). */
   optimization?: Partial<OptimizationSettings>;
   /** DATABASE_POOL_SIZE: connections of this process's PostgreSQL pool (DATABASE_URL). */
@@ -212,6 +216,27 @@ const envSchema = z.object({
   OPTIMIZATION_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
   OPTIMIZATION_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
   OPTIMIZATION_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
+  ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  ALERT_WEBHOOK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(65_536),
+  ALERT_WEBHOOK_RETRY_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  ALERT_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  ALERT_WEBHOOK_ALLOW: z
+    .string()
+    .optional()
+    .refine(
+      (text) =>
+        (text ?? '')
+          .split(',')
+          .filter((t) => t.trim() !== '')
+          .every(isWebhookAllowEntry),
+      'must be a comma-separated list of hosts, addresses or CIDR ranges',
+    ),
   METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
@@ -386,6 +411,14 @@ export function loadConfig(
       maxFailures: e.LIVE_RUN_MAX_FAILURES,
       keepEvaluations: e.LIVE_RUN_KEEP_EVALUATIONS,
       concurrency: e.LIVE_RUN_CONCURRENCY,
+    },
+    alerts: {
+      maxPerUser: e.ALERTS_MAX_PER_USER,
+      webhookTimeoutMs: e.ALERT_WEBHOOK_TIMEOUT_MS,
+      webhookMaxBytes: e.ALERT_WEBHOOK_MAX_BYTES,
+      webhookRetryMs: e.ALERT_WEBHOOK_RETRY_MS,
+      webhookBackoffMs: e.ALERT_WEBHOOK_BACKOFF_MS,
+      webhookAllow: (e.ALERT_WEBHOOK_ALLOW ?? '').split(',').filter((t) => t.trim() !== ''),
     },
     optimization: {
       maxTrials: e.OPTIMIZATION_MAX_TRIALS,

@@ -89,6 +89,7 @@ async function main(): Promise<void> {
       running.log.fatal({ reason }, 'feed leadership lost: stopping so that a standby takes over');
       running.services.feed.stop();
       running.services.trading.engine.stop();
+      running.services.alerts.engine.stop();
       process.exit(1);
     });
   } catch (error) {

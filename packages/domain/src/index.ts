@@ -43,3 +43,4 @@ export * from './indicators/batch.ts';
 export * from './live-runs/index.ts';
 export * from './optimization/index.ts';
 export * from './notifications/index.ts';
+export * from './alerts/index.ts';

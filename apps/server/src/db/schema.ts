@@ -9,3 +9,4 @@ export * from './schema/live-runs.ts';
 export * from './schema/jobs.ts';
 export * from './schema/optimization.ts';
 export * from './schema/notifications.ts';
+export * from './schema/alerts.ts';

@@ -27,13 +27,18 @@ type Ids = {
   liveRunId: string;
   optimizationId: string;
   notificationId: string;
+  alertId: string;
 };
 type Caller = { cookie: string | null; headers: Record<string, string>; creds: Creds; ids: Ids };
 type Call = {
   route: string;
   /** Public calls (market data, login, health) need no session. */
   open?: boolean;
-  send: (c: Caller) => { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; url: string; body?: unknown };
+  send: (c: Caller) => {
+    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+    url: string;
+    body?: unknown;
+  };
 };
 
 let t: TestApp;
@@ -322,6 +327,32 @@ const CALLS: Call[] = [
     send: () => ({ method: 'GET', url: '/api/charts/live-token' }),
   },
   {
+    route: 'POST /api/alerts',
+    send: () => ({
+      method: 'POST',
+      url: '/api/alerts',
+      body: { symbol_id: 'BTCUSDT', kind: 'price', condition: 'crossing', level: 1 },
+    }),
+  },
+  { route: 'GET /api/alerts', send: () => ({ method: 'GET', url: '/api/alerts' }) },
+  { route: 'GET /api/alerts/log', send: () => ({ method: 'GET', url: '/api/alerts/log' }) },
+  {
+    route: 'GET /api/alerts/live-token',
+    send: () => ({ method: 'GET', url: '/api/alerts/live-token' }),
+  },
+  {
+    route: 'POST /api/alerts/webhook-secret',
+    send: () => ({ method: 'POST', url: '/api/alerts/webhook-secret' }),
+  },
+  {
+    route: 'PATCH /api/alerts/:id',
+    send: (c) => ({ method: 'PATCH', url: `/api/alerts/${c.ids.alertId}`, body: { level: 2 } }),
+  },
+  {
+    route: 'DELETE /api/alerts/:id',
+    send: (c) => ({ method: 'DELETE', url: `/api/alerts/${c.ids.alertId}` }),
+  },
+  {
     route: 'GET /api/charts/indicators/:chartKey',
     send: (c) => ({ method: 'GET', url: `/api/charts/indicators/${c.ids.chartKey}` }),
   },
@@ -534,6 +565,11 @@ beforeAll(async () => {
     '/api/charts/drawings',
   );
   await as({ indicators: [] }, 'PUT', '/api/charts/indicators/bobchart');
+  const alert = await as(
+    { symbol_id: 'BTCUSDT', kind: 'price', condition: 'crossing', level: 60000 },
+    'POST',
+    '/api/alerts',
+  );
   const run = await as(
     { ...bobCreds, strategy_name: 'Bob strategy', symbol_id: 'BTCUSDT', period: '1m' },
     'POST',
@@ -584,7 +620,9 @@ beforeAll(async () => {
     liveRunId: run.json<{ id: string }>().id,
     optimizationId: optimization.json<{ id: string }>().id,
     notificationId: note?.id ?? '0',
+    alertId: String(alert.json<{ id: number }>().id),
   };
+  expect(ids.alertId, alert.body).toMatch(/^\d+$/);
   expect(ids.optimizationId, optimization.body).toMatch(/^[0-9a-f-]{36}$/);
   expect(ids.orderId, opened.body).toMatch(/^\d+$/);
   expect(ids.pId, pending.body).toMatch(/^\d+$/);
@@ -639,6 +677,8 @@ describe('authorization matrix: every call × who calls it', () => {
       'GET /api/strategy-results/:strategy/:id/deals': 404,
       'PUT /api/charts/drawings/:id': 404,
       'DELETE /api/charts/drawings/:id': 404,
+      'PATCH /api/alerts/:id': 404,
+      'DELETE /api/alerts/:id': 404,
       'GET /api/ai/strategy/:id': 404,
       'DELETE /api/ai/strategy/:id': 404,
       'GET /api/ai/strategy/:id/conversations': 404,

@@ -1,4 +1,7 @@
 import {
+  alertLogQuerySchema,
+  createAlertBodySchema,
+  updateAlertBodySchema,
   backtestCodeRequestSchema,
   backtestRunRequestSchema,
   chartIndicatorsBodySchema,
@@ -39,7 +42,7 @@ import {
 import fc from 'fast-check';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { buildUser, loginAs, type BuiltUser } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
 import { arbitraryOf, hostileString, hostileValue, type Overrides } from './arbitraries.ts';
@@ -71,7 +74,7 @@ let theirs: { uuid: string; token: string };
 const ids = { orderId: '1', pId: '1', drawingId: '1', taskId: '1', runId: '', resultId: '1' };
 
 type Generated = {
-  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   url: string;
   body?: unknown;
   /** Send this cookie instead of the session's (undefined: the session's). */
@@ -433,6 +436,25 @@ function catalogue(): RouteCase[] {
     ),
     queryCase('GET /api/charts/drawings', '/api/charts/drawings', drawingsQuerySchema),
     queryCase('GET /api/charts/live-token', '/api/charts/live-token', null),
+    // alerts (modules/alerts): webhook URLs are addresses only, so nothing is looked up in DNS
+    bodyCase('POST /api/alerts', 'POST', '/api/alerts', createAlertBodySchema, {
+      webhook_url: fc.constantFrom('http://10.0.0.1/h', 'ftp://1.2.3.4/', 'http://[::1]/', null),
+    }),
+    queryCase('GET /api/alerts', '/api/alerts', null),
+    queryCase('GET /api/alerts/log', '/api/alerts/log', alertLogQuerySchema),
+    queryCase('GET /api/alerts/live-token', '/api/alerts/live-token', null),
+    bodyCase('POST /api/alerts/webhook-secret', 'POST', '/api/alerts/webhook-secret', z.object({})),
+    pathCase(
+      'PATCH /api/alerts/:id',
+      'PATCH',
+      positive(() => '999999').map((id) => `/api/alerts/${id}`),
+      updateAlertBodySchema,
+    ),
+    pathCase(
+      'DELETE /api/alerts/:id',
+      'DELETE',
+      positive(() => '999999').map((id) => `/api/alerts/${id}`),
+    ),
     bodyCase('POST /api/charts/drawings', 'POST', '/api/charts/drawings', createDrawingBodySchema),
     pathCase(
       'PUT /api/charts/drawings/:id',

@@ -192,6 +192,11 @@ export const http = {
     body?: unknown,
     options?: RequestOptions<S>,
   ) => request<S>('PUT', path, { ...options, body }),
+  patch: <S extends z.ZodType | undefined = undefined>(
+    path: string,
+    body?: unknown,
+    options?: RequestOptions<S>,
+  ) => request<S>('PATCH', path, { ...options, body }),
   delete: <S extends z.ZodType | undefined = undefined>(
     path: string,
     options?: RequestOptions<S>,

@@ -142,7 +142,7 @@ export class Cluster {
   private async activate(): Promise<void> {
     const services = this.services;
     if (!services) throw new Error('Cluster.attach must run before the feed starts');
-    const { feed, trading, market } = services;
+    const { feed, trading, market, alerts } = services;
     const engine = trading.engine;
     if (this.quotes) {
       // the quotes the previous feed published, so the first poll publishes only new ticks
@@ -150,6 +150,8 @@ export class Cluster {
       feed.shareTo(this.quotes.share);
     }
     await engine.load();
+    // alerts resume from the sides the previous feed wrote (a crossing fires once)
+    await alerts.engine.load();
     const refresher = new Coalesced(() => engine.refresh());
     if (this.link) {
       // orders other nodes took: read their rows at once instead of at the next reload
@@ -168,11 +170,14 @@ export class Cluster {
       );
     }
     if (this.pins) {
-      const local = localPins({ market, feed, now: this.now, settled: () => engine.whenIdle() });
+      const settled = () =>
+        Promise.all([engine.whenIdle(), alerts.engine.whenIdle()]).then(() => undefined);
+      const local = localPins({ market, feed, now: this.now, settled });
       await this.pins.serve(local, () => refresher.request());
     }
     feed.start();
     engine.startTimer();
+    alerts.engine.startTimer();
     this.log.info({}, 'feed: polling (the trigger engine is armed)');
   }
 

@@ -101,3 +101,23 @@ export function notifyLiveRunFailed(
     });
   });
 }
+
+/** A fired alert (its log entry is committed): once per entry. */
+export function notifyAlertFired(
+  ctx: NotificationContext,
+  userId: number,
+  entry: { id: number; alert_id: number; symbol_id: string; price: number; message: string },
+): Promise<void> {
+  return quietly(ctx, `alert ${entry.alert_id}`, () =>
+    recordNotification(ctx, userId, {
+      kind: 'alert_fired',
+      ref: `alert_log:${entry.id}`,
+      params: {
+        alert: String(entry.alert_id),
+        symbol: entry.symbol_id,
+        price: String(entry.price),
+        message: clip(entry.message),
+      },
+    }),
+  );
+}

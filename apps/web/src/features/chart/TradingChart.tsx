@@ -1,7 +1,7 @@
 import { ApiOutlined, ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
 import { formatPrice, type Period, tickOfSymbol } from '@ct/domain';
 import { Button, Spin, theme } from 'antd';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import { messages } from '../../i18n/messages';
@@ -29,6 +29,11 @@ import { useFillMarkers } from './trades/fills';
 import { mergeMarkers } from './trades/model';
 import { useIndicators } from './indicators/useIndicators';
 import { useDrawings } from './drawings/useDrawings';
+
+// the user's alert lines and the chart's context menu (chart/alerts), after the chart itself
+const ChartAlerts = lazy(() =>
+  import('./alerts/ChartAlerts').then((mod) => ({ default: mod.ChartAlerts })),
+);
 
 const m = messages.chart;
 const frameTexts = messages.chartFrame;
@@ -243,6 +248,11 @@ export function TradingChart({
           {status.phase === 'ready' && drawings.overlay}
           {controller && symbol && status.phase === 'ready' && (
             <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
+          )}
+          {controller && symbol && status.phase === 'ready' && !framed && (
+            <Suspense fallback={null}>
+              <ChartAlerts controller={controller} symbol={symbol} tick={tick} />
+            </Suspense>
           )}
           {legend && status.phase === 'ready' && (
             <ChartLegend

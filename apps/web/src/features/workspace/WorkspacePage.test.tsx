@@ -40,7 +40,7 @@ describe('wide workspace', () => {
       within(side)
         .getAllByRole('button')
         .map((b) => b.textContent),
-    ).toEqual(['Trading', 'Analysis', 'Notifications', 'Settings', 'Profile']);
+    ).toEqual(['Trading', 'Analysis', 'Notifications', 'Alerts', 'Settings', 'Profile']);
     expect(screen.getByRole('tab', { name: 'Trade' })).toBeInTheDocument();
   });
 

@@ -1,4 +1,5 @@
 import {
+  AlertOutlined,
   BellOutlined,
   FundOutlined,
   SettingOutlined,
@@ -6,7 +7,7 @@ import {
   UserOutlined,
 } from '@ant-design/icons';
 import { Button, Empty, Typography } from 'antd';
-import { Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ReactNode } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { navigateTo } from '../../../shared/navigation';
 import { messages } from '../../../i18n/messages';
@@ -25,6 +26,8 @@ const NotificationsList = lazyAfterFirstChart(() =>
 const UnreadBadge = lazyAfterFirstChart(() =>
   import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
 );
+// the Alerts panel (features/alerts) loads when it is opened
+const AlertsPanel = lazy(() => import('../../alerts/AlertsPanel'));
 
 const w = messages.workspace;
 
@@ -32,6 +35,7 @@ const BUTTONS: Record<SideButton, { label: string; icon: ReactNode }> = {
   trading: { label: w.trading, icon: <ShoppingCartOutlined /> },
   analysis: { label: w.analysis, icon: <FundOutlined /> },
   notifications: { label: w.notifications, icon: <BellOutlined /> },
+  alerts: { label: w.alerts, icon: <AlertOutlined /> },
   settings: { label: w.settings, icon: <SettingOutlined /> },
   profile: { label: w.profile, icon: <UserOutlined /> },
 };
@@ -108,6 +112,13 @@ export function SidePanel() {
             <NotificationsList />
           </Suspense>
         </PlaceholderPanel>
+      );
+      break;
+    case 'alerts':
+      content = (
+        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
+          <AlertsPanel onClose={closeSidePanel} closeText={w.close} />
+        </Suspense>
       );
       break;
     case 'settings':

@@ -5,6 +5,7 @@ export const SIDE_BUTTONS = [
   'trading',
   'analysis',
   'notifications',
+  'alerts',
   'settings',
   'profile',
 ] as const;

@@ -1,0 +1,383 @@
+import {
+  bucketStart,
+  channelCrossed,
+  crossed,
+  frequencyAllows,
+  indicatorSeries,
+  lineLevelAt,
+  nextSide,
+  seriesCrossed,
+  sideOf,
+  zoneOf,
+  type AlertFrequency,
+  type CrossingCondition,
+  type DrawingPoint,
+  type IndicatorCondition,
+  type IndicatorLine,
+  type LevelSide,
+  type Period,
+} from '@ct/domain';
+import type { QuoteEvent } from '../market/feed.ts';
+import type { AlertContext } from './context.ts';
+import type { Deliveries } from './fire.ts';
+import { fire, type FireGuard } from './fire.ts';
+import {
+  expireAlert,
+  listActiveAlerts,
+  listAlertsById,
+  writeSides,
+  type SideChange,
+  type WatchedAlertRow,
+} from './store.ts';
+
+/** The queue of index reloads (no symbol has this name). */
+const REFRESH_QUEUE = '\u0000refresh';
+
+/** An active alert as the engine holds it. */
+type Entry = {
+  id: number;
+  userId: number;
+  symbol: string;
+  kind: string;
+  condition: string;
+  level: number | null;
+  upper: number | null;
+  lower: number | null;
+  points: DrawingPoint[] | null;
+  indicator: IndicatorCondition | null;
+  period: Period;
+  frequency: AlertFrequency;
+  expiresAt: number | null;
+  firedCount: number;
+  lastFiredBar: number | null;
+  /** The side the price was last strictly on (the row's `side`, kept in step with it). */
+  side: LevelSide | null;
+  version: number;
+  /** The row version and its drawing's change time: a new key means a new shape. */
+  key: string;
+  /** Indicator alerts: the start of the bar the last tick was in. */
+  barStart: number | null;
+};
+
+function entryOf(row: WatchedAlertRow): Entry {
+  return {
+    id: row.id,
+    userId: row.userId,
+    symbol: row.symbol,
+    kind: row.kind,
+    condition: row.condition,
+    level: row.level,
+    upper: row.upper,
+    lower: row.lower,
+    points: row.points,
+    indicator: row.indicator,
+    period: row.period as Period,
+    frequency: row.frequency as AlertFrequency,
+    expiresAt: row.expiresAt,
+    firedCount: row.firedCount,
+    lastFiredBar: row.lastFiredBar,
+    side: row.side as LevelSide | null,
+    version: row.version,
+    key: `${row.version}:${row.drawingUpdatedAt ?? ''}`,
+    barStart: null,
+  };
+}
+
+/** The values of one indicator line over bars. */
+function lineValues(line: IndicatorLine, bars: Parameters<typeof indicatorSeries>[2]) {
+  return indicatorSeries(line.kind, line.params, bars).map((v) => v[line.line] ?? null);
+}
+
+/**
+ * The alert engine (docs/architecture.md, "Alerts"): runs beside the trigger engine in the
+ * active feed, on the quotes the feed publishes. Each active alert keeps the side of its
+ * level the price was last strictly on; a tick on the other side is a crossing. Every change
+ * of side is written with a conditional update on the side it replaces, and a fire is one
+ * transaction guarded the same way, so a crossing fires once whichever feed judges it (a
+ * feed that takes over reads the sides the previous one wrote). Work is queued per symbol.
+ */
+export class AlertEngine {
+  private readonly entries = new Map<number, Entry>();
+  private readonly bySymbol = new Map<string, Map<number, Entry>>();
+  private readonly queues = new Map<string, Promise<void>>();
+  private busy = 0;
+  private idleWaiters: (() => void)[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** Called after each tick's work with the time it took from the tick (bench, metrics). */
+  onTickHandled: ((symbol: string, ms: number, fired: number) => void) | null = null;
+
+  constructor(
+    private readonly ctx: AlertContext,
+    readonly deliveries: Deliveries,
+  ) {}
+
+  /** How many active alerts the engine watches. */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  /** (Re)builds the index from the database: how a (new) feed resumes. */
+  load(): Promise<void> {
+    return this.enqueue(REFRESH_QUEUE, async () => {
+      const rows = await listActiveAlerts(this.ctx.db);
+      this.entries.clear();
+      this.bySymbol.clear();
+      for (const row of rows) this.put(entryOf(row));
+    });
+  }
+
+  /** Takes the database's active alerts: new and changed ones in, ended ones out. */
+  refresh(): Promise<void> {
+    return this.enqueue(REFRESH_QUEUE, async () => {
+      const rows = await listActiveAlerts(this.ctx.db);
+      const seen = new Set<number>();
+      for (const row of rows) {
+        seen.add(row.id);
+        this.merge(row);
+      }
+      for (const id of [...this.entries.keys()]) if (!seen.has(id)) this.drop(id);
+    });
+  }
+
+  /** Reads the named alerts now (created, changed or deleted by the API on some node). */
+  track(ids: readonly number[]): Promise<void> {
+    return this.enqueue(REFRESH_QUEUE, async () => {
+      const rows = await listAlertsById(this.ctx.db, ids);
+      const found = new Set(rows.map((r) => r.id));
+      for (const row of rows) {
+        if (row.status === 'active') this.merge(row);
+        else this.drop(row.id);
+      }
+      for (const id of ids) if (!found.has(id)) this.drop(id);
+    });
+  }
+
+  /** The feed's listener: queues the tick's work when the symbol has active alerts. */
+  readonly onQuote = (event: QuoteEvent): void => {
+    if (this.stopped || !this.bySymbol.has(event.symbol)) return;
+    const received = performance.now();
+    this.enqueue(event.symbol, () => this.handleTick(event, received));
+  };
+
+  /** Expires alerts whose time has passed (also when no tick comes). */
+  sweepExpired(): Promise<void> {
+    const now = this.ctx.now();
+    const due = [...this.entries.values()].filter(
+      (e) => e.expiresAt !== null && e.expiresAt <= now,
+    );
+    return Promise.all(due.map((e) => this.enqueue(e.symbol, () => this.expire(e)))).then(
+      () => undefined,
+    );
+  }
+
+  /** The feed's timer: expiry every `ms`, a reload every `refreshEvery` sweeps. */
+  startTimer(ms = 1000, refreshEvery = 5): void {
+    if (this.timer || this.stopped) return;
+    let sweeps = 0;
+    this.timer = setInterval(() => {
+      void this.sweepExpired();
+      sweeps += 1;
+      if (sweeps % refreshEvery === 0) void this.refresh();
+    }, ms);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  /** Resolves when every queued piece of work has been done. */
+  whenIdle(): Promise<void> {
+    if (this.busy === 0) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  private put(entry: Entry): void {
+    this.entries.set(entry.id, entry);
+    let list = this.bySymbol.get(entry.symbol);
+    if (!list) {
+      list = new Map();
+      this.bySymbol.set(entry.symbol, list);
+    }
+    list.set(entry.id, entry);
+  }
+
+  private drop(id: number): void {
+    const entry = this.entries.get(id);
+    if (!entry) return;
+    this.entries.delete(id);
+    const list = this.bySymbol.get(entry.symbol);
+    list?.delete(id);
+    if (list?.size === 0) this.bySymbol.delete(entry.symbol);
+  }
+
+  /** Takes a row unless the engine holds the same shape (whose side it keeps itself). */
+  private merge(row: WatchedAlertRow): void {
+    const fresh = entryOf(row);
+    const held = this.entries.get(row.id);
+    if (held && held.key === fresh.key) {
+      held.side = fresh.side;
+      return;
+    }
+    if (held) {
+      this.drop(row.id);
+      fresh.barStart = held.barStart;
+    }
+    this.put(fresh);
+  }
+
+  private enqueue(symbol: string, task: () => Promise<void>): Promise<void> {
+    this.busy += 1;
+    const previous = this.queues.get(symbol) ?? Promise.resolve();
+    const next = previous
+      .then(task)
+      .catch((error: unknown) => {
+        this.ctx.log.error({ err: error, symbol }, 'alert engine task failed');
+      })
+      .finally(() => {
+        this.busy -= 1;
+        if (this.queues.get(symbol) === next) this.queues.delete(symbol);
+        if (this.busy === 0) {
+          const waiters = this.idleWaiters;
+          this.idleWaiters = [];
+          for (const resolve of waiters) resolve();
+        }
+      });
+    this.queues.set(symbol, next);
+    return next;
+  }
+
+  private async handleTick({ symbol, quote }: QuoteEvent, received: number): Promise<void> {
+    const list = this.bySymbol.get(symbol);
+    if (!list) return;
+    const now = this.ctx.now();
+    // candles are built from the bid: so are crossings
+    const price = quote.bid;
+    let fired = 0;
+    const moves: SideChange[] = [];
+    for (const entry of [...list.values()]) {
+      try {
+        if (entry.expiresAt !== null && entry.expiresAt <= now) {
+          await this.expire(entry);
+        } else if (entry.kind === 'indicator') {
+          if (await this.judgeBarClose(entry, quote.time)) fired += 1;
+        } else if (await this.judgeLevel(entry, price, quote.time, moves)) {
+          fired += 1;
+        }
+      } catch (error) {
+        // one alert's failure must not keep the others of the tick from being judged
+        this.ctx.log.error({ err: error, alertId: entry.id }, 'alert judgement failed');
+      }
+    }
+    // the tick's changes of side in one statement; an alert another judge moved is read again
+    if (moves.length > 0) {
+      const moved = await writeSides(this.ctx.db, moves);
+      for (const move of moves) if (!moved.has(move.id)) await this.resync(move.id);
+    }
+    this.onTickHandled?.(symbol, performance.now() - received, fired);
+  }
+
+  /** Price, channel and line alerts: the side of the tick against the level (or channel). */
+  private async judgeLevel(
+    entry: Entry,
+    price: number,
+    time: number,
+    moves: SideChange[],
+  ): Promise<boolean> {
+    const isChannel = entry.kind === 'channel';
+    let seen: LevelSide | null;
+    let hit: boolean;
+    if (isChannel) {
+      seen = zoneOf(price, entry.lower ?? 0, entry.upper ?? 0);
+      hit = channelCrossed(entry.condition as 'entering' | 'exiting', entry.side, seen);
+    } else {
+      const level =
+        entry.kind === 'drawing' ? lineLevelAt(entry.points ?? [], time / 1000) : entry.level;
+      if (level === null) return false;
+      seen = sideOf(price, level);
+      hit = crossed(entry.condition as CrossingCondition, entry.side, seen);
+    }
+    const to = nextSide(entry.side, seen, isChannel);
+    const bar = bucketStart(entry.period, time);
+    if (hit && frequencyAllows(entry.frequency, entry.firedCount, entry.lastFiredBar, bar)) {
+      return this.fireEntry(entry, { side: entry.side, to }, { price, tickTime: time, bar });
+    }
+    if (to !== entry.side) {
+      moves.push({ id: entry.id, from: entry.side, to });
+      entry.side = to;
+    }
+    return false;
+  }
+
+  /** Indicator alerts: at the first tick of a new bar, the closed bar's crossing. */
+  private async judgeBarClose(entry: Entry, time: number): Promise<boolean> {
+    const barStart = bucketStart(entry.period, time);
+    const previous = entry.barStart;
+    entry.barStart = barStart;
+    if (previous === null || barStart <= previous || !entry.indicator) return false;
+    const condition = entry.indicator;
+    const bars = this.ctx.market.bars(
+      entry.symbol,
+      entry.period,
+      barStart,
+      this.ctx.settings.indicatorBars,
+      this.ctx.now(),
+    );
+    const closed = bars.at(-1);
+    if (!closed) return false;
+    const a = lineValues(condition.line, bars);
+    const b = condition.other ? lineValues(condition.other, bars) : null;
+    const differences = a.map((value, i) => {
+      const other = b ? b[i] : condition.threshold;
+      return value === null || other === null || other === undefined ? null : value - other;
+    });
+    if (!seriesCrossed(entry.condition as CrossingCondition, differences)) return false;
+    if (!frequencyAllows(entry.frequency, entry.firedCount, entry.lastFiredBar, closed.time)) {
+      return false;
+    }
+    return this.fireEntry(
+      entry,
+      { bar: closed.time },
+      { price: closed.close, tickTime: barStart, bar: closed.time },
+    );
+  }
+
+  private async fireEntry(
+    entry: Entry,
+    guard: FireGuard,
+    at: { price: number; tickTime: number; bar: number },
+  ): Promise<boolean> {
+    const row = await fire(this.ctx, this.deliveries, entry, guard, at);
+    if (!row) {
+      await this.resync(entry.id);
+      return false;
+    }
+    if (row.status !== 'active') {
+      this.drop(entry.id);
+    } else {
+      entry.side = row.side as LevelSide | null;
+      entry.firedCount = row.firedCount;
+      entry.lastFiredBar = row.lastFiredBar;
+    }
+    return true;
+  }
+
+  private async expire(entry: Entry): Promise<void> {
+    await expireAlert(this.ctx.db, entry.id, this.ctx.now());
+    this.drop(entry.id);
+  }
+
+  /** Another judge (or an edit) changed the row: take it as it is now. */
+  private async resync(id: number): Promise<void> {
+    const [row] = await listAlertsById(this.ctx.db, [id]);
+    if (row && row.status === 'active') {
+      this.drop(id);
+      this.put(entryOf(row));
+    } else {
+      this.drop(id);
+    }
+  }
+}
