@@ -5,17 +5,20 @@ import {
   ShoppingCartOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Empty, Typography } from 'antd';
 import { Suspense, type ReactNode } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
-import { navigateTo } from '../../../shared/navigation';
-import { messages } from '../../../i18n/messages';
-import { clickSideButton, closeSidePanel, SIDE_BUTTONS, useSidePanelStore } from './store';
+import { messages } from '../../../i18n/firstScreen';
+import { clickSideButton, SIDE_BUTTONS, useSidePanelStore } from './store';
 import type { SideButton } from './store';
 
 // The order ticket follows the first drawn chart (shared/firstChart.ts).
 const TradingPanel = lazyAfterFirstChart(() =>
   import('./TradingPanel').then((m) => ({ default: m.TradingPanel })),
+);
+
+// The panels without content of their own (antd's Typography and Empty) follow it too.
+const PlaceholderPanels = lazyAfterFirstChart(() =>
+  import('./PlaceholderPanels').then((m) => ({ default: m.PlaceholderPanels })),
 );
 
 const w = messages.workspace;
@@ -52,69 +55,15 @@ export function SideButtons() {
   );
 }
 
-function PlaceholderPanel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="side-panel-body">
-      <header className="side-panel-header">
-        <Typography.Title level={5} className="side-panel-title">
-          {title}
-        </Typography.Title>
-        <Button size="small" onClick={closeSidePanel}>
-          {w.close}
-        </Button>
-      </header>
-      <div className="side-panel-content">{children}</div>
-    </div>
-  );
-}
-
 /** The open side panel, or nothing when it is closed. */
 export function SidePanel() {
   const active = useSidePanelStore((s) => s.active);
   if (active === 'none') return null;
-  let content: ReactNode;
-  switch (active) {
-    case 'trading':
-      content = (
-        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
-          <TradingPanel />
-        </Suspense>
-      );
-      break;
-    case 'analysis':
-      content = (
-        <PlaceholderPanel title={w.analysis}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.analysisPlaceholder} />
-        </PlaceholderPanel>
-      );
-      break;
-    case 'notifications':
-      content = (
-        <PlaceholderPanel title={w.notifications}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.noNotifications} />
-        </PlaceholderPanel>
-      );
-      break;
-    case 'settings':
-      content = (
-        <PlaceholderPanel title={w.settings}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.settingsPlaceholder} />
-        </PlaceholderPanel>
-      );
-      break;
-    case 'profile':
-      content = (
-        <PlaceholderPanel title={w.profile}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.profilePlaceholder}>
-            <Button onClick={() => navigateTo('/profile')}>{w.openProfile}</Button>
-          </Empty>
-        </PlaceholderPanel>
-      );
-      break;
-  }
   return (
     <aside className="side-panel" aria-label={BUTTONS[active].label}>
-      {content}
+      <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
+        {active === 'trading' ? <TradingPanel /> : <PlaceholderPanels active={active} />}
+      </Suspense>
     </aside>
   );
 }
