@@ -120,7 +120,9 @@ export default defineConfig({
         moduleSideEffects: (id: string) =>
           !/node_modules\/@rc-component\/(form|async-validator)\//.test(id) &&
           !/packages\/domain\/src\//.test(id),
-        manualPureFunctions: ['z'],
+        // No `manualPureFunctions` here: the names it lists are pure in every module, and
+        // minified libraries reuse short names (lightweight-charts' `z` clears a canvas; with
+        // `z` listed its calls were dropped and every frame was drawn over the last one).
       },
     },
   },
