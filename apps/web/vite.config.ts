@@ -1,10 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { parseAst } from 'rolldown/parseAst';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const apiTarget = process.env.API_URL ?? 'http://127.0.0.1:8080';
 
+/** The names a module exports (`export const|function|class X`, `export { a as X }`). */
+function exportNames(source: string): string[] {
+  const names = [...source.matchAll(/^export (?:const|let|function|class) (\w+)/gm)].map(
+    (m) => m[1]!,
+  );
+  for (const [, list] of source.matchAll(/^export \{([^}]*)\};?$/gm)) {
+    for (const item of list!.split(',')) {
+      const name = item
+        .trim()
+        .split(/\s+as\s+/)
+        .pop();
+      if (name) names.push(name);
+    }
+  }
+  return [...new Set(names)];
+}
+
+/**
+ * zod's classic schemas carry a toJSONSchema method, so each of them refers to the whole
+ * JSON Schema generator (about a fifth of zod) and it came with every schema into the first
+ * load. The web app never makes JSON Schemas: in its build the generator's two modules are
+ * functions that say so when called; only the checks' summary (`aggregateChecks`, behind a
+ * schema's minLength, maxLength, format...) stays the real one.
+ */
+function zodWithoutJsonSchema(): Plugin {
+  const GENERATOR = /\/zod\/v4\/core\/(json-schema-processors|to-json-schema)\.js$/;
+  return {
+    name: 'zod-without-json-schema',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      if (id.endsWith('?real')) return readFileSync(id.slice(0, -'?real'.length), 'utf8');
+      if (!GENERATOR.test(id)) return null;
+      const kept = id.endsWith('json-schema-processors.js') ? ['aggregateChecks'] : [];
+      const lines = [
+        "const unavailable = () => { throw new Error('The web app makes no JSON Schemas'); };",
+        'const method = () => unavailable;',
+        ...kept.map((name) => `export { ${name} } from ${JSON.stringify(`${id}?real`)};`),
+      ];
+      for (const name of exportNames(readFileSync(id, 'utf8'))) {
+        if (kept.includes(name)) continue;
+        if (name === 'allProcessors') lines.push('export const allProcessors = {};');
+        else if (/^create\w*Method$/.test(name)) lines.push(`export const ${name} = method;`);
+        else lines.push(`export const ${name} = unavailable;`);
+      }
+      return lines.join('\n');
+    },
+  };
+}
+
+/**
+ * The domain package's modules declare schemas, tables and rules at their top level, and a
+ * bundler keeps a declaration whose value comes from a call (`z.object(...).extend(...)`)
+ * even where nothing uses it: so every schema of a module came with the one the first load
+ * needs. Their top-level values have no side effects: in the web build each value made by a
+ * call, `new`, an object or an array literal is wrapped in an arrow function called at once
+ * and marked pure, which the bundler drops when the declaration is unused.
+ */
+function pureDomainDeclarations(): Plugin {
+  const DOMAIN = /\/packages\/domain\/src\/.*\.ts$/;
+  const WRAPPED = new Set([
+    'CallExpression',
+    'NewExpression',
+    'ObjectExpression',
+    'ArrayExpression',
+  ]);
+  return {
+    name: 'pure-domain-declarations',
+    apply: 'build',
+    transform(code, id) {
+      if (!DOMAIN.test(id)) return null;
+      const edits: { at: number; text: string }[] = [];
+      for (const statement of parseAst(code, { lang: 'ts' }, id).body) {
+        const declaration =
+          statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement;
+        if (declaration?.type !== 'VariableDeclaration') continue;
+        for (const { init } of declaration.declarations) {
+          if (!init || !WRAPPED.has(init.type)) continue;
+          edits.push({ at: init.start, text: '/* @__PURE__ */ (() => (' });
+          edits.push({ at: init.end, text: '))()' });
+        }
+      }
+      let out = code;
+      for (const { at, text } of edits.sort((a, b) => b.at - a.at)) {
+        out = out.slice(0, at) + text + out.slice(at);
+      }
+      return { code: out, map: null };
+    },
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), zodWithoutJsonSchema(), pureDomainDeclarations()],
   server: {
     proxy: {
       '/user': apiTarget,
@@ -24,7 +118,11 @@ export default defineConfig({
         // context and brought the whole form library and its validator into the first load.
         // Their modules only define things; what is not used is left out.
         moduleSideEffects: (id: string) =>
-          !/node_modules\/@rc-component\/(form|async-validator)\//.test(id),
+          !/node_modules\/@rc-component\/(form|async-validator)\//.test(id) &&
+          !/packages\/domain\/src\//.test(id),
+        // No `manualPureFunctions` here: the names it lists are pure in every module, and
+        // minified libraries reuse short names (lightweight-charts' `z` clears a canvas; with
+        // `z` listed its calls were dropped and every frame was drawn over the last one).
       },
     },
   },

@@ -448,7 +448,8 @@ export function browserReport(bench: BrowserBench): string[] {
   if (bench.overlays) lines.push('', ...overlayReport(bench.overlays));
   lines.push('');
   lines.push(
-    `Initial JavaScript before the first drawn chart: ${bench.initialJs.totalKb} KB compressed ` +
+    `Initial JavaScript before the first drawn chart: ${bench.initialJs.totalKb} KB on the wire, ` +
+      `${bench.initialJs.bodyKb} KB of brotli bodies (budget 300 KB) ` +
       `(first chart ${bench.initialJs.msToChart} ms after the navigation, ` +
       `${bench.initialJs.webSockets} live WebSocket(s) opened)`,
   );

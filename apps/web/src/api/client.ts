@@ -2,7 +2,7 @@ import { CODE_AUTH_FAILED, MSG_TOKEN_INVALID } from '@ct/domain';
 import type { z } from 'zod';
 import { navigateTo } from '../shared/navigation';
 import { clearSessionStorage, readString, STORAGE_KEYS } from '../shared/storage';
-import { messages } from '../i18n/messages';
+import { messages } from '../i18n/firstScreen';
 
 /** Every HTTP request gives up after this long (spec section 9). */
 export const HTTP_TIMEOUT_MS = 300_000;

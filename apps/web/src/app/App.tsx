@@ -1,15 +1,25 @@
 import { useState } from 'react';
-import { createBrowserRouter, RouterProvider } from 'react-router';
+import { BrowserRouter, useRoutes } from 'react-router';
 import { AppProviders } from './providers';
 import { useAuthStore } from '../features/auth/store';
 import { expectRouter } from '../shared/navigation';
 import { preloadPage, routes } from './routes';
 import { Startup } from './startup';
 
+// The declarative router: the route table through useRoutes. The app uses no loaders,
+// actions or fetchers, so the data router (createBrowserRouter) and its code stay out of
+// the first load.
+function AppRoutes() {
+  return useRoutes(routes);
+}
+
 function Routes() {
-  // Created only after start-up, so no route renders before the app is ready.
-  const [router] = useState(() => createBrowserRouter(routes));
-  return <RouterProvider router={router} />;
+  // Mounted only after start-up, so no route renders before the app is ready.
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
 }
 
 export function App() {

@@ -1,8 +1,8 @@
 import { CheckCircleFilled, ClockCircleOutlined, LoadingOutlined } from '@ant-design/icons';
-import { Typography, theme } from 'antd';
+import { theme } from 'antd';
 import type { ReactNode } from 'react';
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { messages } from '../i18n/messages';
+import { messages } from '../i18n/firstScreen';
 import { connectLive } from '../realtime/connection';
 import { storedLiveIdentity } from './liveIdentity';
 import { registerSharedModules } from './sharedModules';
@@ -80,9 +80,9 @@ export function Startup({
   return (
     <main className="startup" aria-busy="true">
       <div className="startup-card">
-        <Typography.Title level={4} style={{ marginTop: 0 }}>
-          {messages.startup.initializing}
-        </Typography.Title>
+        {/* Drawn as antd's Typography title and texts, without their code (Typography brings
+            Input and TextArea for its editable mode) in the first load. */}
+        <h4 className="startup-title">{messages.startup.initializing}</h4>
         <ol className="startup-steps">
           {steps.map((step, index) => {
             const state = index < status.done ? 'done' : index === status.done ? 'active' : 'todo';
@@ -97,9 +97,9 @@ export function Startup({
                     <ClockCircleOutlined style={{ color: token.colorTextQuaternary }} />
                   )}
                 </span>
-                <Typography.Text type={state === 'todo' ? 'secondary' : undefined}>
+                <span className={state === 'todo' ? 'startup-step-todo' : undefined}>
                   {step.label}
-                </Typography.Text>
+                </span>
               </li>
             );
           })}

@@ -1,6 +1,6 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
-import { messages } from '../i18n/messages';
+import { messages } from '../i18n/firstScreen';
 import { toggleTheme, useThemeStore } from './theme';
 
 /** Switches between the light and dark theme; the label names the theme it switches to. */

@@ -125,3 +125,13 @@ export function layoutMarkers(
     return { ...drawn, text };
   });
 }
+
+/** Two marker lists as one, in time order (the chart draws markers sorted by time). */
+export function mergeMarkers(
+  a: readonly ChartMarker[],
+  b: readonly ChartMarker[],
+): readonly ChartMarker[] {
+  if (b.length === 0) return a;
+  if (a.length === 0) return b;
+  return [...a, ...b].sort((x, y) => x.time - y.time);
+}

@@ -13,6 +13,13 @@ export const FIRST_CHART_WAIT_MS = 3000;
 /** The User Timing mark set when the first chart has been drawn. */
 export const FIRST_CHART_MARK = 'ct:first-chart-drawn';
 
+/**
+ * The User Timing mark set when the panels stopped waiting for a first chart that had not
+ * been drawn by then (a slow machine): what is asked for after it came with the panels.
+ */
+export const FIRST_CHART_WAIT_OVER_MARK = 'ct:first-chart-wait-over';
+let waitOverMarked = false;
+
 let drawnMarked = false;
 let markDrawn: () => void = () => undefined;
 const drawn = new Promise<void>((resolve) => {
@@ -36,7 +43,16 @@ export function firstChartDrawn(): void {
 
 /** Resolves when the first chart is drawn, or after `waitMs`, whichever comes first. */
 export function afterFirstChart(waitMs = FIRST_CHART_WAIT_MS): Promise<void> {
-  return Promise.race([drawn, new Promise<void>((resolve) => setTimeout(resolve, waitMs))]);
+  const waited = new Promise<void>((resolve) =>
+    setTimeout(() => {
+      if (!drawnMarked && !waitOverMarked) {
+        waitOverMarked = true;
+        performance.mark?.(FIRST_CHART_WAIT_OVER_MARK);
+      }
+      resolve();
+    }, waitMs),
+  );
+  return Promise.race([drawn, waited]);
 }
 
 /** React.lazy whose chunk is asked for only after the first chart (see above). */

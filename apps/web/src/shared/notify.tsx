@@ -1,7 +1,7 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { Button } from 'antd';
 import { appApi, useAppApiStore, type AppApi } from './appApi';
-import { messages } from '../i18n/messages';
+import { messages } from '../i18n/firstScreen';
 
 type MessageInstance = AppApi['message'];
 type Kind = 'success' | 'error' | 'warning' | 'info';

@@ -1,7 +1,6 @@
-import type { Bar } from '../market/bars.ts';
+import { barDirection, type Bar } from '../market/bars.ts';
 import type { IndicatorKind } from './config.ts';
 import {
-  barDirection,
   rsiOf,
   vwapAnchor,
   type BollingerValues,

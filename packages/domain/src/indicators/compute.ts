@@ -1,4 +1,4 @@
-import type { Bar } from '../market/bars.ts';
+import { barDirection, type Bar } from '../market/bars.ts';
 import type { IndicatorKind } from './config.ts';
 import { resolveIndicatorParams } from './params.ts';
 
@@ -293,11 +293,6 @@ export function macdState(fast: number, slow: number, signal: number): Indicator
       return { macd, signal: line, histogram: line === null ? null : macd - line };
     },
   });
-}
-
-/** A bar's direction for its volume colour: 1 when it closed at or above its open, else -1. */
-export function barDirection(bar: Bar): 1 | -1 {
-  return bar.close >= bar.open ? 1 : -1;
 }
 
 /** Each bar's volume and direction. */

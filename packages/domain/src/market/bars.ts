@@ -10,6 +10,11 @@ export type Bar = {
   volume: number;
 };
 
+/** A bar's direction for its volume colour: 1 when it closed at or above its open, else -1. */
+export function barDirection(bar: Bar): 1 | -1 {
+  return bar.close >= bar.open ? 1 : -1;
+}
+
 /** Volumes are summed with this many decimals to keep float residue out. */
 const VOLUME_DECIMALS = 8;
 

@@ -349,21 +349,9 @@ export const accountSummarySchema = z.object({
 });
 export type AccountSummary = z.infer<typeof accountSummarySchema>;
 
-/** Answer of GET /api/live/token. */
-export const liveTokenSchema = z.object({
-  /** Connection token of the gateway (sub = user id). */
-  connectToken: z.string(),
-  /** The account's private channel: `account:{uuid}`. */
-  channel: z.string(),
-  /** Subscription token of that channel. */
-  subscriptionToken: z.string(),
-  /** Expiry of both tokens, epoch seconds. */
-  expiresAt: z.number().int(),
-});
-export type LiveToken = z.infer<typeof liveTokenSchema>;
-
-/** The private live channel of a trading account. */
-export const accountChannel = (uuid: string) => `account:${uuid}`;
+// The live token's answer and the account channel are a module of their own: a page that
+// only needs them does not take every trading schema along.
+export { accountChannel, liveTokenSchema, type LiveToken } from './live-token.ts';
 
 const eventBase = { uuid: z.string(), symbol: z.string(), at: z.number().int() };
 

@@ -10,7 +10,7 @@ import { lazy, Suspense } from 'react';
 import type { MenuProps } from 'antd';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import { navigateTo } from '../../shared/navigation';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { logout, switchTrader } from '../auth/store';
 import { useAccounts } from './useAccounts';
 

@@ -12,7 +12,7 @@ import {
   writeJson,
   writeString,
 } from '../../shared/storage';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { loginRequest, logoutRequest } from './api';
 
 export type AuthState = {

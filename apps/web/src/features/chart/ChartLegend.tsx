@@ -2,7 +2,7 @@ import { formatPrice } from '@ct/domain';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import type { LegendState } from './ChartController';
 import type { IndicatorReading } from './indicators/IndicatorLayer';
 import { formatChange, formatVolume } from './format';

@@ -12,7 +12,7 @@ import Icon from '@ant-design/icons';
 import type { Period } from '@ct/domain';
 import { Button, Tooltip } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import type { ChartType } from '../../shared/chartGrid';
 import { useCodeEditorHook } from '../strategy/codeEditorHook';

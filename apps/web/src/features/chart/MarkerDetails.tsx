@@ -4,7 +4,7 @@ import { Button } from 'antd';
 import { useEffect } from 'react';
 import { useStore } from 'zustand';
 import type { StoreApi } from 'zustand/vanilla';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import type { MarkerDetails as Details } from './ChartController';
 import { formatBarTime } from './periods';
 

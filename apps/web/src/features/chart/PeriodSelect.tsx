@@ -1,7 +1,15 @@
 import type { Period } from '@ct/domain';
-import { Segmented, Select } from 'antd';
-import { messages } from '../../i18n/messages';
+import { Segmented } from 'antd';
+import { Suspense } from 'react';
+import { messages } from '../../i18n/firstScreen';
+import { lazyAfterFirstChart } from '../../shared/firstChart';
+import { SelectStandIn } from './InstrumentSelect';
 import { CHART_PERIODS } from './periods';
+
+// antd's Select follows the first drawn chart, as the instrument selector (InstrumentSelect).
+const PeriodDropdown = lazyAfterFirstChart(() =>
+  import('./PeriodDropdown').then((m) => ({ default: m.PeriodDropdown })),
+);
 
 /**
  * The period selector: every period as a segment where the chart is wide enough, a
@@ -17,16 +25,11 @@ export function PeriodSelect({
   compact?: boolean;
 }) {
   if (compact) {
+    const label = CHART_PERIODS.find((p) => p.value === value)?.label ?? value;
     return (
-      <Select<Period>
-        className="period-select"
-        aria-label={messages.chart.period}
-        value={value}
-        onChange={onChange}
-        variant="borderless"
-        popupMatchSelectWidth={false}
-        options={CHART_PERIODS.map((p) => ({ value: p.value, label: p.label, title: p.title }))}
-      />
+      <Suspense fallback={<SelectStandIn className="period-select-standin" value={label} />}>
+        <PeriodDropdown value={value} onChange={onChange} />
+      </Suspense>
     );
   }
   return (

@@ -1,6 +1,6 @@
 import { formatPrice } from '@ct/domain';
 import { useEffect, useRef } from 'react';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { useQuote } from '../../realtime/quotes';
 
 /** Restarts the flash animation of an element in the direction a price moved. */

@@ -1,10 +1,10 @@
 import { ApiOutlined, ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
 import { formatPrice, type Period, tickOfSymbol } from '@ct/domain';
 import { Button, Spin, theme } from 'antd';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { isChildFrame, useReconnecting } from '../../realtime/connection';
 import { chartClientId, registerChartActionTarget } from '../../realtime/frameActions';
 import { usePriceUpdateStore } from '../../realtime/frames';
@@ -15,7 +15,13 @@ import { ChartController, type ChartStatus } from './ChartController';
 import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
 import { ChartLegend, type LegendBadge } from './ChartLegend';
 import { MarkerDetails } from './MarkerDetails';
-import { setChartMarkers, useMarkersOf, type ChartMarker } from '../../shared/chartMarkers';
+import {
+  mergeMarkers,
+  setChartMarkers,
+  useMarkersOf,
+  type ChartMarker,
+} from '../../shared/chartMarkers';
+import { lazyAfterFirstChart } from '../../shared/firstChart';
 import { chartColorsFrom } from '../../shared/chartTheme';
 import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
@@ -24,18 +30,25 @@ import { PeriodSelect } from './PeriodSelect';
 import { periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
 import { canDrawCharts } from '../../shared/canvas';
-import { ChartTrades } from './trades/ChartTrades';
-import { useFillMarkers } from './trades/fills';
-import { mergeMarkers } from './trades/model';
 import { useIndicators } from './indicators/useIndicators';
 import { useDrawings } from './drawings/useDrawings';
 
 // the user's alert lines and the chart's context menu (chart/alerts), after the chart itself
-const ChartAlerts = lazy(() =>
+const ChartAlerts = lazyAfterFirstChart(() =>
   import('./alerts/ChartAlerts').then((mod) => ({ default: mod.ChartAlerts })),
 );
 
 const m = messages.chart;
+
+// The account's trade lines and fill markers (with the trading store, its API and the price
+// rules) follow the first drawn chart (shared/firstChart.ts): they come a frame after the bars.
+const ChartTrades = lazyAfterFirstChart(() =>
+  import('./trades/ChartTrades').then((mod) => ({ default: mod.ChartTrades })),
+);
+const FillMarkers = lazyAfterFirstChart(() =>
+  import('./trades/fills').then((mod) => ({ default: mod.FillMarkers })),
+);
+const NO_MARKERS: readonly ChartMarker[] = [];
 const frameTexts = messages.chartFrame;
 
 /** Charts narrower than this show the period selector as a dropdown. */
@@ -160,7 +173,7 @@ export function TradingChart({
 
   // Strategy deals of this chart beside the account's own fills (chart/trades).
   const dealMarkers = useMarkersOf(chartId, symbol);
-  const fillMarkers = useFillMarkers(symbol, period, colors, tick);
+  const [fillMarkers, setFillMarkers] = useState<readonly ChartMarker[]>(NO_MARKERS);
   const markers = useMemo(() => mergeMarkers(dealMarkers, fillMarkers), [dealMarkers, fillMarkers]);
   useEffect(() => controller?.setMarkers(markers), [controller, markers]);
 
@@ -247,13 +260,24 @@ export function TradingChart({
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
           {status.phase === 'ready' && drawings.overlay}
           {controller && symbol && status.phase === 'ready' && (
-            <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
+            <Suspense fallback={null}>
+              <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
+            </Suspense>
           )}
           {controller && symbol && status.phase === 'ready' && !framed && (
             <Suspense fallback={null}>
               <ChartAlerts controller={controller} symbol={symbol} tick={tick} />
             </Suspense>
           )}
+          <Suspense fallback={null}>
+            <FillMarkers
+              symbol={symbol}
+              period={period}
+              colors={colors}
+              tick={tick}
+              onMarkers={setFillMarkers}
+            />
+          </Suspense>
           {legend && status.phase === 'ready' && (
             <ChartLegend
               store={legend}

@@ -3,7 +3,7 @@ import { Button, Segmented, Tooltip } from 'antd';
 import type { ReactNode } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { AccountControl } from '../accounts/AccountControl';
 import { CHART_LAYOUTS, setChartLayout, useChartGridStore } from '../../shared/chartGrid';
 import type { ChartLayout } from '../../shared/chartGrid';

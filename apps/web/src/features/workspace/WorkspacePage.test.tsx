@@ -69,7 +69,9 @@ describe('wide workspace', () => {
     await user.click(notifications);
     expect(notifications).toHaveAttribute('aria-pressed', 'true');
     const panel = screen.getByRole('complementary', { name: 'Notifications' });
-    expect(within(panel).getByRole('heading', { name: 'Notifications' })).toBeInTheDocument();
+    expect(
+      await within(panel).findByRole('heading', { name: 'Notifications' }),
+    ).toBeInTheDocument();
     expect(localStorage.getItem(STORAGE_KEYS.sideBarButton)).toBe('notifications');
 
     await user.click(notifications);
@@ -79,7 +81,7 @@ describe('wide workspace', () => {
     for (const name of ['Analysis', 'Settings', 'Profile']) {
       await user.click(screen.getByRole('button', { name }));
       const placeholder = screen.getByRole('complementary', { name });
-      await user.click(within(placeholder).getByRole('button', { name: 'Close' }));
+      await user.click(await within(placeholder).findByRole('button', { name: 'Close' }));
       expect(screen.queryByRole('complementary')).not.toBeInTheDocument();
     }
   });

@@ -1,6 +1,6 @@
 import type { Drawing, DrawingEvent, DrawingShape } from '@ct/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { notify } from '../../../shared/notify';
 import { queryClient } from '../../../shared/queryClient';
 import { createDrawing, deleteDrawing, fetchDrawings, updateDrawing } from './api';

@@ -1,26 +1,35 @@
 import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
 import type { Period } from '@ct/domain';
 import { Button } from 'antd';
-import { useEffect, useLayoutEffect, useRef, useState, type ReactNode } from 'react';
+import {
+  lazy,
+  Suspense,
+  useEffect,
+  useLayoutEffect,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import type { ChartColors } from '../../../shared/chartTheme';
+import { afterFirstChart } from '../../../shared/firstChart';
 import { useAuthStore } from '../../auth/store';
 import type { BarListener, ChartLayer } from '../ChartController';
-import {
-  DrawingLayer,
-  type DrawingTool,
-  type DrawingUiState,
-  type MeasureReadout,
-} from './DrawingLayer';
+import type { DrawingLayer, DrawingTool, DrawingUiState, MeasureReadout } from './DrawingLayer';
 import { DrawingToolIcon } from './icons';
-import { StyleBar } from './StyleBar';
 import { useDrawingsLive } from './live';
 import { addDrawing, changeDrawing, removeDrawing, useDrawingList } from './queries';
 import './drawings.css';
 
 const d = messages.drawings;
+
+// The drawing layer (hit tests, renderer, pointer handling) and the selection's style bar
+// follow the first drawn chart (shared/firstChart.ts): the saved drawings come a frame after
+// the bars, and the tools are disabled until the layer is there.
+const loadLayer = () => afterFirstChart().then(() => import('./DrawingLayer'));
+const StyleBar = lazy(() => import('./StyleBar').then((m) => ({ default: m.StyleBar })));
 
 /** The tools in the toolbar's order. */
 export const DRAWING_TOOLS: readonly DrawingTool[] = [
@@ -75,27 +84,36 @@ export function useDrawings(
 
   useEffect(() => {
     if (!chart) return;
-    const created = new DrawingLayer({
-      create: (shape) => {
-        const target = symbolRef.current;
-        return target ? addDrawing(target, shape) : Promise.resolve(null);
-      },
-      update: (id, shape) => {
-        const target = symbolRef.current;
-        if (target) void changeDrawing(target, id, shape);
-      },
-      remove: (id) => {
-        const target = symbolRef.current;
-        if (target) void removeDrawing(target, id);
-      },
+    let cancelled = false;
+    let stop = () => {};
+    void loadLayer().then(({ DrawingLayer: Layer }) => {
+      if (cancelled) return;
+      const created = new Layer({
+        create: (shape) => {
+          const target = symbolRef.current;
+          return target ? addDrawing(target, shape) : Promise.resolve(null);
+        },
+        update: (id, shape) => {
+          const target = symbolRef.current;
+          if (target) void changeDrawing(target, id, shape);
+        },
+        remove: (id) => {
+          const target = symbolRef.current;
+          if (target) void removeDrawing(target, id);
+        },
+      });
+      const removeLayer = chart.addLayer(created);
+      const stopBars = chart.addBarListener(created);
+      stop = () => {
+        stopBars();
+        removeLayer();
+        created.dispose();
+      };
+      setLayer(created);
     });
-    const removeLayer = chart.addLayer(created);
-    const stopBars = chart.addBarListener(created);
-    setLayer(created);
     return () => {
-      stopBars();
-      removeLayer();
-      created.dispose();
+      cancelled = true;
+      stop();
       setLayer(null);
     };
   }, [chart]);
@@ -162,12 +180,14 @@ function DrawingOverlay({ layer, ui }: { layer: DrawingLayer; ui: DrawingUiState
           <span className="chart-drawing-name" title={d.deleteHint}>
             {d.names[ui.selected.kind]}
           </span>
-          <StyleBar
-            key={ui.selected.id}
-            kind={ui.selected.kind}
-            style={ui.selected.style}
-            onChange={(change) => layer.restyleSelected(change)}
-          />
+          <Suspense fallback={null}>
+            <StyleBar
+              key={ui.selected.id}
+              kind={ui.selected.kind}
+              style={ui.selected.style}
+              onChange={(change) => layer.restyleSelected(change)}
+            />
+          </Suspense>
           <Button
             size="small"
             danger

@@ -1,5 +1,5 @@
 import { INDICATOR_PARAMS, resolveIndicatorParams, type IndicatorConfig } from '@ct/domain';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 
 /** An indicator's short label with its parameters: 'SMA 20', 'BB 20 2', 'MACD 12 26 9'. */
 export function indicatorLabel(config: Pick<IndicatorConfig, 'kind' | 'params'>): string {

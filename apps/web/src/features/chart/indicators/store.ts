@@ -5,7 +5,7 @@ import {
   type IndicatorKind,
 } from '@ct/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { notify } from '../../../shared/notify';
 import { queryClient } from '../../../shared/queryClient';
 import { fetchChartIndicators, saveChartIndicators } from './api';

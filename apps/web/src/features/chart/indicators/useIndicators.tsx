@@ -3,9 +3,15 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState, type ReactNod
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { ChartColors } from '../../../shared/chartTheme';
+import { afterFirstChart } from '../../../shared/firstChart';
 import { chartKeyOf } from './chartKey';
-import { IndicatorLayer, type IndicatorHost, type IndicatorReading } from './IndicatorLayer';
+import type { IndicatorHost, IndicatorLayer, IndicatorReading } from './IndicatorLayer';
 import { useChartIndicators } from './store';
+
+// The layer that computes and draws indicators is asked for at once by a chart with saved
+// indicators, otherwise after the first drawn chart (shared/firstChart.ts): a chart without
+// indicators draws its bars without it.
+const loadLayer = () => import('./IndicatorLayer');
 
 // The dialog is a chunk of its own, loaded the first time a trader opens it.
 const IndicatorsDialog = lazy(() =>
@@ -48,17 +54,38 @@ export function useIndicators(
   // what the layer draws changed: the legend reads its values again
   const drawn = useStore(layer?.drawnVersion ?? NOTHING_DRAWN);
 
+  const [chartDrawn, setChartDrawn] = useState(false);
   useEffect(() => {
-    if (!chart) return;
-    const created = new IndicatorLayer(chart, colorsRef.current);
-    const detach = chart.addBarListener(created);
-    setLayer(created);
+    let cancelled = false;
+    void afterFirstChart().then(() => {
+      if (!cancelled) setChartDrawn(true);
+    });
     return () => {
-      detach();
-      created.dispose();
+      cancelled = true;
+    };
+  }, []);
+  const wanted = chartDrawn || (data?.length ?? 0) > 0;
+
+  useEffect(() => {
+    if (!chart || !wanted) return;
+    let cancelled = false;
+    let stop = () => {};
+    void loadLayer().then(({ IndicatorLayer: Layer }) => {
+      if (cancelled) return;
+      const created = new Layer(chart, colorsRef.current);
+      const detach = chart.addBarListener(created);
+      stop = () => {
+        detach();
+        created.dispose();
+      };
+      setLayer(created);
+    });
+    return () => {
+      cancelled = true;
+      stop();
       setLayer(null);
     };
-  }, [chart]);
+  }, [chart, wanted]);
 
   useEffect(() => {
     colorsRef.current = colors;

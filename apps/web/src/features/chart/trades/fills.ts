@@ -118,3 +118,25 @@ export function useFillMarkers(
     );
   }, [logs, symbol, period, up, down, tick]);
 }
+
+/**
+ * useFillMarkers as a component that reports the markers: TradingChart loads it (with the
+ * trading store and API) after the first drawn chart (shared/firstChart.ts).
+ */
+export function FillMarkers({
+  symbol,
+  period,
+  colors,
+  tick,
+  onMarkers,
+}: {
+  symbol: string | null;
+  period: Period;
+  colors: Pick<ChartColors, 'up' | 'down'>;
+  tick: number;
+  onMarkers: (markers: readonly ChartMarker[]) => void;
+}): null {
+  const markers = useFillMarkers(symbol, period, colors, tick);
+  useEffect(() => onMarkers(markers), [markers, onMarkers]);
+  return null;
+}

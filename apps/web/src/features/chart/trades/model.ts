@@ -271,15 +271,7 @@ export function fillMarkersOf(
     .sort((a, b) => a.time - b.time);
 }
 
-/** Two marker lists as one, in time order (the chart draws markers sorted by time). */
-export function mergeMarkers(
-  a: readonly ChartMarker[],
-  b: readonly ChartMarker[],
-): readonly ChartMarker[] {
-  if (b.length === 0) return a;
-  if (a.length === 0) return b;
-  return [...a, ...b].sort((x, y) => x.time - y.time);
-}
+export { mergeMarkers } from '../../../shared/chartMarkers';
 
 /** A price as the chart's axis shows it. */
 export function linePriceText(price: number, tick: number): string {

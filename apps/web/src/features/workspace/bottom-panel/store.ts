@@ -1,5 +1,5 @@
 import { create } from 'zustand';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { readChoice, STORAGE_KEYS, writeString } from '../../../shared/storage';
 
 export const PANEL_SIZES = ['minimized', 'medium', 'maximized'] as const;

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { TradingChart } from '../../chart/TradingChart';
 import { setChartPeriod, setChartSymbol, setChartType } from '../../../shared/chartGrid';
 import type { ChartCell } from '../../../shared/chartGrid';

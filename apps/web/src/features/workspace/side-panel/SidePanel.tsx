@@ -6,11 +6,9 @@ import {
   ShoppingCartOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { Button, Empty, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
-import { navigateTo } from '../../../shared/navigation';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { clickSideButton, closeSidePanel, SIDE_BUTTONS, useSidePanelStore } from './store';
 import type { SideButton } from './store';
 
@@ -19,12 +17,13 @@ const TradingPanel = lazyAfterFirstChart(() =>
   import('./TradingPanel').then((m) => ({ default: m.TradingPanel })),
 );
 
-// The notifications' code (their list, their live channel) follows the first drawn chart too.
-const NotificationsList = lazyAfterFirstChart(() =>
-  import('../../notifications/NotificationsPanel').then((m) => ({ default: m.NotificationsList })),
-);
+// The notifications' badge (and their live channel) follows the first drawn chart too.
 const UnreadBadge = lazyAfterFirstChart(() =>
   import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
+);
+// The panels drawn in the common frame (antd's Typography and Empty) follow it too.
+const PlaceholderPanels = lazyAfterFirstChart(() =>
+  import('./PlaceholderPanels').then((m) => ({ default: m.PlaceholderPanels })),
 );
 // the Alerts panel (features/alerts) loads when it is opened
 const AlertsPanel = lazy(() => import('../../alerts/AlertsPanel'));
@@ -69,78 +68,21 @@ export function SideButtons() {
   );
 }
 
-function PlaceholderPanel({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <div className="side-panel-body">
-      <header className="side-panel-header">
-        <Typography.Title level={5} className="side-panel-title">
-          {title}
-        </Typography.Title>
-        <Button size="small" onClick={closeSidePanel}>
-          {w.close}
-        </Button>
-      </header>
-      <div className="side-panel-content">{children}</div>
-    </div>
-  );
-}
-
 /** The open side panel, or nothing when it is closed. */
 export function SidePanel() {
   const active = useSidePanelStore((s) => s.active);
   if (active === 'none') return null;
-  let content: ReactNode;
-  switch (active) {
-    case 'trading':
-      content = (
-        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
-          <TradingPanel />
-        </Suspense>
-      );
-      break;
-    case 'analysis':
-      content = (
-        <PlaceholderPanel title={w.analysis}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.analysisPlaceholder} />
-        </PlaceholderPanel>
-      );
-      break;
-    case 'notifications':
-      content = (
-        <PlaceholderPanel title={w.notifications}>
-          <Suspense fallback={<div className="notifications-loading" aria-busy="true" />}>
-            <NotificationsList />
-          </Suspense>
-        </PlaceholderPanel>
-      );
-      break;
-    case 'alerts':
-      content = (
-        <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
-          <AlertsPanel onClose={closeSidePanel} closeText={w.close} />
-        </Suspense>
-      );
-      break;
-    case 'settings':
-      content = (
-        <PlaceholderPanel title={w.settings}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.settingsPlaceholder} />
-        </PlaceholderPanel>
-      );
-      break;
-    case 'profile':
-      content = (
-        <PlaceholderPanel title={w.profile}>
-          <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={w.profilePlaceholder}>
-            <Button onClick={() => navigateTo('/profile')}>{w.openProfile}</Button>
-          </Empty>
-        </PlaceholderPanel>
-      );
-      break;
-  }
   return (
     <aside className="side-panel" aria-label={BUTTONS[active].label}>
-      {content}
+      <Suspense fallback={<div className="side-panel-body" aria-busy="true" />}>
+        {active === 'trading' ? (
+          <TradingPanel />
+        ) : active === 'alerts' ? (
+          <AlertsPanel onClose={closeSidePanel} closeText={w.close} />
+        ) : (
+          <PlaceholderPanels active={active} />
+        )}
+      </Suspense>
     </aside>
   );
 }
