@@ -72,7 +72,7 @@ describe('Run live on paper', () => {
     const buttons = within(toolbar)
       .getAllByRole('button')
       .map((b) => b.textContent);
-    expect(buttons.slice(-3)).toEqual(['Live Runs', 'Run live on paper', 'Run Code']);
+    expect(buttons.slice(-4)).toEqual(['Live Runs', 'Run live on paper', 'Optimize', 'Run Code']);
     await user.click(within(toolbar).getByRole('button', { name: /Run live on paper/ }));
     const form = await dialog('Run live on paper');
     expect(form.textContent).toContain('Strategy: SMA Cross');
