@@ -204,9 +204,10 @@ describe('a strategy live on paper', () => {
       .getByTestId('strategy-toolbar')
       .getByRole('button')
       .allInnerTexts();
-    expect(buttons.slice(-3).map((t) => t.trim())).toEqual([
+    expect(buttons.slice(-4).map((t) => t.trim())).toEqual([
       'Live Runs',
       'Run live on paper',
+      'Optimize',
       'Run Code',
     ]);
     await editor().getByRole('button', { name: 'Run live on paper' }).click();
