@@ -212,6 +212,10 @@ describe('parameter optimisation', () => {
     await setField('Min of fast', '2');
     await setField('Max of fast', '30');
     await setField('Step of fast', '1');
+    // 29 × 30 = 870 backtests: far more than the screenshots take, so Cancel meets it running
+    await setField('Min of slow', '20');
+    await setField('Max of slow', '49');
+    await setField('Step of slow', '1');
     await optimizer().getByRole('button', { name: 'Start optimization' }).click();
     const progress = optimizer().getByTestId('optimize-progress');
     await progress.waitFor({ timeout: 30_000 });
