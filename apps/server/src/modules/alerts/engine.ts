@@ -18,6 +18,7 @@ import {
   type Period,
 } from '@ct/domain';
 import type { QuoteEvent } from '../market/feed.ts';
+import { SymbolQueues } from '../market/symbol-queues.ts';
 import type { AlertContext } from './context.ts';
 import type { Deliveries } from './fire.ts';
 import { fire, type FireGuard } from './fire.ts';
@@ -99,9 +100,9 @@ function lineValues(line: IndicatorLine, bars: Parameters<typeof indicatorSeries
 export class AlertEngine {
   private readonly entries = new Map<number, Entry>();
   private readonly bySymbol = new Map<string, Map<number, Entry>>();
-  private readonly queues = new Map<string, Promise<void>>();
-  private busy = 0;
-  private idleWaiters: (() => void)[] = [];
+  private readonly queues = new SymbolQueues((error, symbol) =>
+    this.ctx.log.error({ err: error, symbol }, 'alert engine task failed'),
+  );
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
   /** Called after each tick's work with the time it took from the tick (bench, metrics). */
@@ -191,8 +192,7 @@ export class AlertEngine {
 
   /** Resolves when every queued piece of work has been done. */
   whenIdle(): Promise<void> {
-    if (this.busy === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queues.whenIdle();
   }
 
   private put(entry: Entry): void {
@@ -230,24 +230,7 @@ export class AlertEngine {
   }
 
   private enqueue(symbol: string, task: () => Promise<void>): Promise<void> {
-    this.busy += 1;
-    const previous = this.queues.get(symbol) ?? Promise.resolve();
-    const next = previous
-      .then(task)
-      .catch((error: unknown) => {
-        this.ctx.log.error({ err: error, symbol }, 'alert engine task failed');
-      })
-      .finally(() => {
-        this.busy -= 1;
-        if (this.queues.get(symbol) === next) this.queues.delete(symbol);
-        if (this.busy === 0) {
-          const waiters = this.idleWaiters;
-          this.idleWaiters = [];
-          for (const resolve of waiters) resolve();
-        }
-      });
-    this.queues.set(symbol, next);
-    return next;
+    return this.queues.enqueue(symbol, task);
   }
 
   private async handleTick({ symbol, quote }: QuoteEvent, received: number): Promise<void> {

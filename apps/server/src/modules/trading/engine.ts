@@ -1,5 +1,6 @@
 import { exitTriggered, isPendingTriggered } from '@ct/domain';
 import type { QuoteEvent } from '../market/feed.ts';
+import { SymbolQueues } from '../market/symbol-queues.ts';
 import type { TradingContext } from './context.ts';
 import { expirePending } from './expire-pending.ts';
 import { fillPending } from './fill-pending.ts';
@@ -20,9 +21,9 @@ const REFRESH_QUEUE = '\u0000refresh';
  * tried again on the next tick.
  */
 export class TriggerEngine {
-  private readonly queues = new Map<string, Promise<void>>();
-  private busy = 0;
-  private idleWaiters: (() => void)[] = [];
+  private readonly queues = new SymbolQueues((error, symbol) =>
+    this.ctx.log.error({ err: error, symbol }, 'trigger engine task failed'),
+  );
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
@@ -107,29 +108,11 @@ export class TriggerEngine {
 
   /** Resolves when every queued tick has been handled. */
   whenIdle(): Promise<void> {
-    if (this.busy === 0) return Promise.resolve();
-    return new Promise((resolve) => this.idleWaiters.push(resolve));
+    return this.queues.whenIdle();
   }
 
   private enqueue(symbol: string, task: () => Promise<void>): Promise<void> {
-    this.busy += 1;
-    const previous = this.queues.get(symbol) ?? Promise.resolve();
-    const next = previous
-      .then(task)
-      .catch((error: unknown) => {
-        this.ctx.log.error({ err: error, symbol }, 'trigger engine task failed');
-      })
-      .finally(() => {
-        this.busy -= 1;
-        if (this.queues.get(symbol) === next) this.queues.delete(symbol);
-        if (this.busy === 0) {
-          const waiters = this.idleWaiters;
-          this.idleWaiters = [];
-          for (const resolve of waiters) resolve();
-        }
-      });
-    this.queues.set(symbol, next);
-    return next;
+    return this.queues.enqueue(symbol, task);
   }
 
   private async handleTick({ symbol, quote }: QuoteEvent): Promise<void> {
