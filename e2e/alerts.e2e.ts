@@ -49,6 +49,10 @@ describe('a price alert from the chart, desktop', () => {
     await loginThroughPage(page, password);
     await expectPath(page, '/desktop');
     await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
+    // the alert lines and the chart's context menu load just after the first chart is drawn
+    await chart(page)
+      .getByRole('group', { name: 'Alert lines' })
+      .waitFor({ state: 'attached', ...LIVE });
     await clearTrades(page, SYMBOL);
     await deleteAll(page);
     bid = await marketNow(page);
