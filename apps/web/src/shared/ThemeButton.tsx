@@ -1,5 +1,6 @@
 import { MoonOutlined, SunOutlined } from '@ant-design/icons';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
+import { LazyTooltip } from './antd/LazyTooltip';
 import { messages } from '../i18n/firstScreen';
 import { toggleTheme, useThemeStore } from './theme';
 
@@ -8,7 +9,7 @@ export function ThemeButton({ size }: { size?: 'small' | 'middle' | 'large' }) {
   const mode = useThemeStore((s) => s.mode);
   const label = mode === 'dark' ? messages.theme.toLight : messages.theme.toDark;
   return (
-    <Tooltip title={label}>
+    <LazyTooltip title={label}>
       <Button
         type="text"
         size={size}
@@ -16,6 +17,6 @@ export function ThemeButton({ size }: { size?: 'small' | 'middle' | 'large' }) {
         icon={mode === 'dark' ? <SunOutlined /> : <MoonOutlined />}
         onClick={toggleTheme}
       />
-    </Tooltip>
+    </LazyTooltip>
   );
 }

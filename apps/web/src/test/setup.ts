@@ -8,8 +8,9 @@ import { resetQueryClient } from '../shared/queryClient';
 // load at once instead of after its 3 s fallback.
 firstChartDrawn();
 
-// antd's async UI (toasts, tab switches) can take longer than the 1 s default under load.
-configure({ asyncUtilTimeout: 5000 });
+// antd's async UI (toasts, tab switches) and a lazily loaded panel's first import (its
+// modules are transformed on first use) can take several seconds on a busy 2-core machine.
+configure({ asyncUtilTimeout: 15_000 });
 
 // jsdom lacks matchMedia; antd's responsive helpers and our theme read it.
 if (typeof window.matchMedia !== 'function') {

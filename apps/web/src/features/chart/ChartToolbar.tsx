@@ -10,10 +10,11 @@ import {
 } from '@ant-design/icons';
 import Icon from '@ant-design/icons';
 import type { Period } from '@ct/domain';
-import { Button, Tooltip } from 'antd';
+import { Button } from 'antd';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { messages } from '../../i18n/firstScreen';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
+import { LazyTooltip } from '../../shared/antd/LazyTooltip';
 import type { ChartType } from '../../shared/chartGrid';
 import { useCodeEditorHook } from '../strategy/codeEditorHook';
 import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
@@ -51,7 +52,7 @@ function Tool({
   className?: string;
 }) {
   return (
-    <Tooltip title={title} placement="right" mouseEnterDelay={0.3}>
+    <LazyTooltip title={title} placement="right" mouseEnterDelay={0.3}>
       <Button
         type="text"
         className={`chart-tool ${className ?? ''}`}
@@ -61,7 +62,7 @@ function Tool({
         disabled={disabled}
         onClick={onClick}
       />
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 

@@ -1,8 +1,8 @@
 import type { Period } from '@ct/domain';
-import { Segmented } from 'antd';
 import { Suspense } from 'react';
 import { messages } from '../../i18n/firstScreen';
 import { lazyAfterFirstChart } from '../../shared/firstChart';
+import { Segmented } from '../../shared/Segmented';
 import { SelectStandIn } from './InstrumentSelect';
 import { CHART_PERIODS } from './periods';
 
@@ -36,7 +36,6 @@ export function PeriodSelect({
     <Segmented<Period>
       className="period-segmented"
       aria-label={messages.chart.period}
-      size="small"
       value={value}
       onChange={onChange}
       options={CHART_PERIODS.map((p) => ({ value: p.value, label: p.label, title: p.title }))}

@@ -1,6 +1,7 @@
 import { ApiOutlined, ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
 import { formatPrice, type Period, tickOfSymbol } from '@ct/domain';
-import { Button, Spin, theme } from 'antd';
+import { Button, theme } from 'antd';
+import { Spinner } from '../../shared/Spinner';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
@@ -310,12 +311,12 @@ export function TradingChart({
           )}
           {status.loadingHistory && (
             <div className="chart-history-loading" role="status">
-              <Spin size="small" /> {m.loadingHistory}
+              <Spinner size="small" /> {m.loadingHistory}
             </div>
           )}
           {!unsupported && (status.phase === 'loading' || (status.phase === 'idle' && symbol)) && (
             <div className="chart-overlay" role="status" aria-label={m.loading}>
-              <Spin />
+              <Spinner size="large" />
             </div>
           )}
           {status.phase === 'error' && (

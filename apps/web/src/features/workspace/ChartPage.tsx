@@ -1,5 +1,5 @@
 import { pickInstrument, type Period } from '@ct/domain';
-import { Spin } from 'antd';
+import { Spinner } from '../../shared/Spinner';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
@@ -46,7 +46,7 @@ export function ChartPage() {
       <div className="chart-page">
         <Toolbar showLayout={false} />
         <main className="chart-page-main" aria-busy="true">
-          <Spin size="large" />
+          <Spinner size="large" />
           <p className="chart-page-loading" role="status">
             {messages.chartPage.loading}
           </p>

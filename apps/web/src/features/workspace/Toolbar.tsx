@@ -1,5 +1,7 @@
 import { AppstoreOutlined, BorderOutlined, HomeOutlined, PauseOutlined } from '@ant-design/icons';
-import { Button, Segmented, Tooltip } from 'antd';
+import { Button } from 'antd';
+import { Segmented } from '../../shared/Segmented';
+import { LazyTooltip } from '../../shared/antd/LazyTooltip';
 import type { ReactNode } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
@@ -22,7 +24,6 @@ export function LayoutSelector() {
   return (
     <Segmented<ChartLayout>
       aria-label={w.chartLayout}
-      size="small"
       value={layout}
       onChange={setChartLayout}
       options={CHART_LAYOUTS.map((n) => ({
@@ -41,11 +42,11 @@ export function LayoutSelector() {
 
 export function HomeButton() {
   return (
-    <Tooltip title={w.home}>
+    <LazyTooltip title={w.home}>
       <Button type="text" icon={<HomeOutlined />} onClick={() => navigateTo('/')}>
         <span className="toolbar-home-label">{w.home}</span>
       </Button>
-    </Tooltip>
+    </LazyTooltip>
   );
 }
 
