@@ -6,6 +6,7 @@ import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 import { webTierZones } from './apps/web/boundaries.js';
+import { serverTierZones } from './apps/server/boundaries.js';
 import { builtinModules } from 'node:module';
 
 export default tseslint.config(
@@ -107,6 +108,26 @@ export default tseslint.config(
       'import-x/no-restricted-paths': [
         'error',
         { zones: webTierZones(`${import.meta.dirname}/apps/web/src`) },
+      ],
+    },
+  },
+  {
+    // The server in tiers, no cycles: db/http below the modules, the modules below config,
+    // config below the app and the entry points (apps/server/boundaries.js). Tests and their
+    // support are exempt; production code never imports them.
+    files: ['apps/server/src/**/*.ts'],
+    ignores: ['**/*.test.ts', 'apps/server/src/test/**', 'apps/server/src/hardening/**'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.mjs'] })],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': [
+        'error',
+        { zones: serverTierZones(`${import.meta.dirname}/apps/server/src`) },
       ],
     },
   },

@@ -16,7 +16,7 @@ import {
 import type { AlertSettings } from './modules/alerts/settings.ts';
 import { isWebhookAllowEntry } from './modules/alerts/ssrf.ts';
 import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
-import { normalizeOrigin } from './modules/gateway/origin.ts';
+import { normalizeOrigin } from './http/origin.ts';
 import type { LiveRunSettings } from './modules/live-runs/settings.ts';
 import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './modules/strategy/limits.ts';
 import type { OptimizationSettings } from './modules/optimization/settings.ts';

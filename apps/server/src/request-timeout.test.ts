@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildUser } from './test/factories.ts';
 import { createTestApp, type TestApp } from './test/helpers.ts';
-import { login } from './modules/backtest/test-support.ts';
+import { login } from './test/backtest.ts';
 
 /*
  * Request timeouts (issue 18, item 8): a client that promises a body and stalls is answered

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type Stoppable } from '../modules/cluster/test-support.ts';
+import { startPostgres, type Stoppable } from '../test/cluster.ts';
 import { openPostgres, type Database } from './connect.ts';
 import { rawQueries, rawQueriesThenCommit, rawQuery } from './raw.ts';
 import type { Db } from './types.ts';

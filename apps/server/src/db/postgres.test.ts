@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildApp } from '../app.ts';
 import { DEMO_EMAIL, seedDemoUser } from '../modules/users/seed-demo.ts';
-import { ScriptedMarket } from '../modules/trading/test-support.ts';
+import { ScriptedMarket } from '../test/trading.ts';
 import { loginAs } from '../test/factories.ts';
 import { createClock, testConfig } from '../test/helpers.ts';
 import { openDatabase, type Database } from './connect.ts';

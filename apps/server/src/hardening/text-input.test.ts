@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dailyBars, testSandbox } from '../modules/backtest/test-support.ts';
+import { dailyBars, testSandbox } from '../test/backtest.ts';
 import { eq } from 'drizzle-orm';
 import { aiTaskMessages, aiTasks } from '../db/schema.ts';
 import { appendMessage, updateHeldTask } from '../modules/ai/tasks-store.ts';
-import { queueTaskJobs } from '../modules/ai/test-support.ts';
+import { queueTaskJobs } from '../test/ai.ts';
 import { InvalidUserError } from '../modules/users/service.ts';
 import { buildUser, loginAs, loginBody, type BuiltUser } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';

@@ -1,16 +1,36 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import {
-  BODY_WORKER_MIN_BYTES,
-  domainSchemaName,
-  validatedBodies,
-  type BodyWorkers,
-} from './body-workers.ts';
+import * as domain from '@ct/domain';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Large JSON bodies of this route are parsed and validated in a body worker. */
     bodyInWorker?: boolean;
   }
+}
+
+/** Bodies from this size on (bytes) go to a worker; smaller ones cost less than the trip. */
+export const BODY_WORKER_MIN_BYTES = 256 * 1024;
+
+/** A body parsed and checked off the event loop, as a body worker answers it. */
+export type OffloadedBody =
+  | { outcome: 'valid' | 'invalid'; value: unknown }
+  /** Not plain JSON (a syntax error, a prototype key): the main thread's parser decides. */
+  | { outcome: 'main-thread' };
+
+/** What parses large bodies off the event loop (workers/body-workers.ts, started by the app). */
+export type BodyOffload = {
+  /** Parses JSON `bytes` and validates them with the domain schema named `schema`. */
+  body(bytes: Uint8Array, schema: string): Promise<OffloadedBody>;
+};
+
+/** Bodies a worker validated: the route's validator takes them as they are. */
+export const validatedBodies = new WeakSet<object>();
+
+/** The name under which `@ct/domain` exports `schema`, or null. */
+export function domainSchemaName(schema: unknown): string | null {
+  if (schema === undefined || schema === null) return null;
+  for (const [name, value] of Object.entries(domain)) if (value === schema) return name;
+  return null;
 }
 
 /**
@@ -22,11 +42,11 @@ declare module 'fastify' {
  *
  * With `workers`, a body of BODY_WORKER_MIN_BYTES or more on a route marked
  * `config: { bodyInWorker: true }` is parsed and validated with the route's domain schema in a
- * worker thread (body-workers.ts); the validator then takes the worker's value as it is.
+ * worker thread (workers/body-workers.ts); the validator then takes the worker's value as it is.
  * What is not plain JSON, or fails the schema, comes back to the same parsing and refusals
  * as any body, so answers are unchanged.
  */
-export function installBodyParsers(app: FastifyInstance, workers?: BodyWorkers): void {
+export function installBodyParsers(app: FastifyInstance, workers?: BodyOffload): void {
   app.removeContentTypeParser('text/plain');
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');

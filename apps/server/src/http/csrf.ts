@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { isOwnOrigin } from '../modules/gateway/origin.ts';
+import { isOwnOrigin } from './origin.ts';
 import { AppError } from './errors.ts';
 
 /** Code of a refused cross-site request (HTTP 403), in every family's shape. */

@@ -6,7 +6,7 @@ import type {
   preHandlerHookHandler,
 } from 'fastify';
 import type { z } from 'zod';
-import { validatedBodies } from './body-workers.ts';
+import { validatedBodies } from './body-parsers.ts';
 import { parseInput } from './validate.ts';
 
 /*

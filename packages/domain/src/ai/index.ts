@@ -4,3 +4,4 @@ export * from './chat.ts';
 export * from './prompt.ts';
 export * from './evaluation.ts';
 export * from './tasks.ts';
+export * from './lifecycle.ts';

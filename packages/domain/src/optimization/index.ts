@@ -7,3 +7,4 @@ export * from './walkForward.ts';
 export * from './verdict.ts';
 export * from './api.ts';
 export * from './answers.ts';
+export * from './lifecycle.ts';

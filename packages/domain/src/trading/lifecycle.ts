@@ -13,7 +13,11 @@ export class IllegalTransition extends Error {
   }
 }
 
-function machine<S extends string, E extends string>(
+/**
+ * A state machine from its table: `table[from][event]` is the state after `event`; a missing
+ * entry is a move the lifecycle refuses (IllegalTransition).
+ */
+export function machine<S extends string, E extends string>(
   name: string,
   table: Record<S, Partial<Record<E, S>>>,
 ) {

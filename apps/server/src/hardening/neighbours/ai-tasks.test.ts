@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GOOD_STRATEGY, answerWith } from '../../modules/ai/tasks-support.ts';
+import { GOOD_STRATEGY, answerWith } from '../../test/ai-strategies.ts';
 import {
   pieces,
   startOpenAiTestServer,

@@ -18,7 +18,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
-import { postChat, textOf } from './test-support.ts';
+import { postChat, textOf } from '../../test/ai.ts';
 
 /*
  * The bounds of one chat answer: a size limit (AI_ANSWER_MAX_CHARS) and a total time limit

@@ -13,7 +13,7 @@ import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-
 import { MemoryRateLimitStore, type RateLimitStore } from '../auth/rate-limit-store.ts';
 import { RedisRateLimitStore } from '../cluster/rate-limit-store.ts';
 import { RedisLink } from '../cluster/redis.ts';
-import { redisServerBinary, startRedis } from '../cluster/test-support.ts';
+import { redisServerBinary, startRedis } from '../../test/cluster.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 
 // The chat limit with REDIS_URL: two API nodes (two apps on one database, each with its own

@@ -19,7 +19,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
-import { postChat, textOf } from './test-support.ts';
+import { postChat, textOf } from '../../test/ai.ts';
 
 const KEY = 'sk-lab-0123456789abcdef9876';
 const RATE_LIMIT = 6;

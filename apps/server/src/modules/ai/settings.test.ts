@@ -7,7 +7,7 @@ import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-test-server.ts';
 import { testTmpDir } from '../../test/tmp-dir.ts';
-import { caller, login } from '../backtest/test-support.ts';
+import { caller, login } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 import { KEY_FILE_NAME } from './key-box.ts';
 import { ProviderCatalogue } from './providers.ts';

@@ -8,7 +8,7 @@ import {
   type TestScript,
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { caller, login, testSandbox } from '../backtest/test-support.ts';
+import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 
 /*

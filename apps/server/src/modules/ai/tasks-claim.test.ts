@@ -15,7 +15,7 @@ import {
   taskWithLease,
   updateHeldTask,
 } from './tasks-store.ts';
-import { queueTaskJobs } from './test-support.ts';
+import { queueTaskJobs } from '../../test/ai.ts';
 
 /*
  * Claiming AI tasks in the database, on PGlite and on a real PostgreSQL server (when

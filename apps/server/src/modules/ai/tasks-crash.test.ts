@@ -7,7 +7,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { exited, loginDemo, serverProcesses } from '../../test/server-process.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { answerWith, GOOD_STRATEGY } from './tasks-support.ts';
+import { answerWith, GOOD_STRATEGY } from '../../test/ai-strategies.ts';
 
 /*
  * The real server process killed with SIGKILL while an AI task is PROCESSING (waiting for

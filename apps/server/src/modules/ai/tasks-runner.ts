@@ -1,5 +1,6 @@
 import {
   IN_SAMPLE_FRACTION,
+  aiTaskTransition,
   buildFixPrompt,
   buildRegeneratePrompt,
   buildStrategyPrompt,
@@ -15,6 +16,7 @@ import {
   type AiBacktestResult,
   type AiSegmentResult,
   type AiStepType,
+  type AiTaskStatus,
   type Bar,
   type CutOutcome,
   type LookaheadResult,
@@ -374,7 +376,7 @@ class TaskRun {
     );
     await this.say('ai', 'validation', lookahead.detail, { check: 'lookahead', ...lookahead });
     await this.end({
-      status: 'COMPLETED',
+      status: aiTaskTransition(this.task.status as AiTaskStatus, 'Completed'),
       code,
       backtestResult: result,
       errorMessage: null,
@@ -440,7 +442,7 @@ class TaskRun {
 
   private async fail(message: string): Promise<void> {
     await this.end({
-      status: 'FAILED',
+      status: aiTaskTransition(this.task.status as AiTaskStatus, 'Failed'),
       errorMessage: message,
       finishedAt: this.seconds(),
       updatedAt: this.seconds(),
@@ -603,7 +605,7 @@ export function createTaskJobHandlers(
         deps.error({ err: error, task: task.id }, 'AI task failed unexpectedly');
         const at = seconds();
         await updateHeldTask(deps.db, task.id, context.owner, {
-          status: 'FAILED',
+          status: aiTaskTransition(task.status as AiTaskStatus, 'Failed'),
           errorMessage: 'The task stopped on an internal error; see the server log',
           finishedAt: at,
           updatedAt: at,
@@ -616,7 +618,7 @@ export function createTaskJobHandlers(
       if (!task) return;
       const at = seconds();
       await updateHeldTask(deps.db, task.id, context.owner, {
-        status: 'FAILED',
+        status: aiTaskTransition(task.status as AiTaskStatus, 'Failed'),
         errorMessage: `The task was interrupted ${task.claims - 1} times (its worker stopped while it ran); giving up`,
         finishedAt: at,
         updatedAt: at,

@@ -1,4 +1,5 @@
 import {
+  AI_TASK_CREATED,
   DEFAULT_AI_TASK_TYPE,
   aiConversationQuerySchema,
   aiTaskListQuerySchema,
@@ -140,7 +141,7 @@ export function createTaskService(deps: TaskServiceDeps) {
           tx,
           {
             userId,
-            status: 'PENDING',
+            status: AI_TASK_CREATED,
             taskType: input.task_type ?? DEFAULT_AI_TASK_TYPE,
             prompt: input.prompt,
             provider: provider.value,
@@ -158,7 +159,7 @@ export function createTaskService(deps: TaskServiceDeps) {
         );
       });
       deps.worker.notify();
-      return { id: row.id, status: 'PENDING' };
+      return { id: row.id, status: AI_TASK_CREATED };
     },
 
     /** `GET /api/ai/strategies`: the user's tasks, newest first. */

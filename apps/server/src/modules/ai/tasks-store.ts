@@ -1,4 +1,4 @@
-import { storableJson } from '@ct/domain';
+import { AI_TASK_CREATED, aiTaskTransition, storableJson } from '@ct/domain';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   aiTaskMessages,
@@ -175,7 +175,8 @@ export async function startTask(
     const [row] = await tx
       .update(aiTasks)
       .set({
-        status: 'PROCESSING',
+        // a task whose worker stopped is started again: PROCESSING either way
+        status: aiTaskTransition(AI_TASK_CREATED, 'Started'),
         startedAt: sql`coalesce(${aiTasks.startedAt}, ${seconds})`,
         updatedAt: seconds,
       })
@@ -287,6 +288,9 @@ export async function releaseTask(db: Db, id: number, owner: string, at: number)
     if (!job) return;
     // an orderly stop is not a crash: it does not count toward MAX_TASK_CLAIMS
     await releaseJob(tx, job.id, owner);
-    await tx.update(aiTasks).set({ status: 'PENDING', updatedAt: at }).where(eq(aiTasks.id, id));
+    await tx
+      .update(aiTasks)
+      .set({ status: aiTaskTransition('PROCESSING', 'Released'), updatedAt: at })
+      .where(eq(aiTasks.id, id));
   });
 }

@@ -19,7 +19,7 @@ import {
   type TestScript,
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { caller, login, testSandbox, type Session } from '../backtest/test-support.ts';
+import { caller, login, testSandbox, type Session } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 import {
   BROKEN_STRATEGY,
@@ -27,9 +27,9 @@ import {
   IDLE_STRATEGY,
   LOOKAHEAD_STRATEGY,
   answerWith,
-} from './tasks-support.ts';
+} from '../../test/ai-strategies.ts';
 import { taskWithLease } from './tasks-store.ts';
-import { queueTaskJobs } from './test-support.ts';
+import { queueTaskJobs } from '../../test/ai.ts';
 
 /*
  * AI strategy tasks against the local OpenAI-compatible test server (scripted per task by a

@@ -11,7 +11,7 @@ import {
   startRedis,
   waitUntil,
   type Stoppable,
-} from '../cluster/test-support.ts';
+} from '../../test/cluster.ts';
 
 /*
  * Real processes of apps/server/src/main.ts: an API node, an active and a standby feed on a

@@ -6,7 +6,7 @@ import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { defaultStrategyCode } from '../strategy/template.ts';
 import { LOG_SOCKET_GREETING } from './routes.ts';
-import { caller, dailyBars, login, testSandbox, type Session } from './test-support.ts';
+import { caller, dailyBars, login, testSandbox, type Session } from '../../test/backtest.ts';
 
 const UID_BASE = 62_000;
 

@@ -5,7 +5,7 @@ import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { queueOrder } from './sandbox/pool.ts';
-import { caller, dailyBars, login, testSandbox, type Session } from './test-support.ts';
+import { caller, dailyBars, login, testSandbox, type Session } from '../../test/backtest.ts';
 
 /*
  * Fair backtest scheduling (issue 18, item 5): a user holds at most a share of the slots, a

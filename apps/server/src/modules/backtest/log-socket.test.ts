@@ -7,7 +7,7 @@ import { waitFor } from '../../test/wait-for.ts';
 import { LIVE_PATH } from '../gateway/routes.ts';
 import { DEFAULT_LOG_SOCKET_LIMITS, SLOW_READER_CLOSE } from './log-hub.ts';
 import { LOG_SOCKET_GREETING } from './routes.ts';
-import { login, type Session } from './test-support.ts';
+import { login, type Session } from '../../test/backtest.ts';
 
 /*
  * The log socket's abuse bounds (issue 18, item 1): a client that never reads is cut instead

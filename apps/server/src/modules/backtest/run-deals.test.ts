@@ -9,7 +9,7 @@ import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { migrationsUpTo, migrationTime } from '../../test/migrations.ts';
 import { DEALS_PER_CHUNK, allRunDeals, findRun } from './store.ts';
-import { caller, dailyBars, login, testSandbox } from './test-support.ts';
+import { caller, dailyBars, login, testSandbox } from '../../test/backtest.ts';
 
 /*
  * A run's deals are kept in pieces and its answers are written as a stream: the answers are

@@ -1,7 +1,8 @@
-import type { Services } from '../../app.ts';
-import type { Config } from '../../config.ts';
 import type { Database } from '../../db/connect.ts';
+import type { AlertsModule } from '../alerts/module.ts';
 import { InProcessBroker, type Broker } from '../gateway/broker.ts';
+import type { MarketFeed } from '../market/feed.ts';
+import type { MarketData } from '../market/market-data.ts';
 import { localPins, type QuotePins } from '../market/test-control.ts';
 import { Coalesced } from './coalesce.ts';
 import { WatchedRows, watchedRowOf } from './watched-rows.ts';
@@ -17,9 +18,29 @@ import { RedisBroker } from './redis-broker.ts';
 import { RedisLink, type ClusterLog } from './redis.ts';
 import { ROLES, type Role } from './roles.ts';
 import { SharedQuotes } from './quotes.ts';
+import type { TradingModule } from '../trading/module.ts';
 
 /** How often a standby feed computes the current quotes to keep its simulator warm (ms). */
 const STANDBY_WARM_MS = 5000;
+
+/**
+ * The parts of the built app that the cluster drives (app.ts's `Services` has them): the
+ * cluster sits beside the app, so it names what it needs rather than importing the app.
+ */
+export type ClusterServices = {
+  market: MarketData;
+  feed: MarketFeed;
+  trading: TradingModule;
+  alerts: AlertsModule;
+};
+
+/** What a process's place is decided from: ROLES, REDIS_URL, DATABASE_URL, MARKET_TEST_CONTROL. */
+export type ClusterSettings = {
+  roles?: Role[];
+  redisUrl?: string | null;
+  databaseUrl: string | null;
+  marketTestControl?: boolean;
+};
 
 /** What /readyz reads (OPS): is some feed active, and what is this process's part. */
 export type FeedLeaderView = { known: boolean; self: FeedElectionStatus };
@@ -32,7 +53,7 @@ export type FeedLeaderView = { known: boolean; self: FeedElectionStatus };
  */
 export class Cluster {
   private readonly stops: (() => void)[] = [];
-  private services: Services | null = null;
+  private services: ClusterServices | null = null;
 
   private constructor(
     readonly roles: readonly Role[],
@@ -47,7 +68,8 @@ export class Cluster {
   ) {}
 
   static async open(options: {
-    config: Config;
+    /** The settings the cluster reads (a part of config.ts's Config). */
+    config: ClusterSettings;
     database: Database;
     log: ClusterLog;
     now?: () => number;
@@ -96,7 +118,7 @@ export class Cluster {
    * Connects the built app: a node whose feed does not run keeps its latest quotes from
    * the active feed's (the quotes its API fills market orders at).
    */
-  async attach(services: Services): Promise<void> {
+  async attach(services: ClusterServices): Promise<void> {
     this.services = services;
     if (this.quotes) this.stops.push(await this.quotes.follow(services.feed));
   }
@@ -106,7 +128,7 @@ export class Cluster {
    * simulator builds each day's price path on first use (seconds for the whole catalogue on
    * a busy machine), which a standby must not leave for the moment it takes over.
    */
-  private warmStandby(services: Services): () => void {
+  private warmStandby(services: ClusterServices): () => void {
     const { market } = services;
     const warm = () => {
       const now = this.now();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdvisoryLockElection, LocalElection, feedLeaderExists } from './election.ts';
-import { hasPostgres, startPostgres, waitUntil } from './test-support.ts';
+import { hasPostgres, startPostgres, waitUntil } from '../../test/cluster.ts';
 
 const silent = { info: () => {}, warn: () => {} };
 

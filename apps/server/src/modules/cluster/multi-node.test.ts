@@ -16,8 +16,8 @@ import {
   startOpenAiTestServer,
   type OpenAiTestServer,
 } from '../../test/openai-test-server.ts';
-import { answerWith, GOOD_STRATEGY } from '../ai/tasks-support.ts';
-import { dailyBars } from '../backtest/test-support.ts';
+import { answerWith, GOOD_STRATEGY } from '../../test/ai-strategies.ts';
+import { dailyBars } from '../../test/backtest.ts';
 import {
   Node,
   hasPostgres,
@@ -30,7 +30,7 @@ import {
   waitUntil,
   type Stoppable,
   type Trader,
-} from './test-support.ts';
+} from '../../test/cluster.ts';
 
 /*
  * The multi-node layout on this machine, with real processes of apps/server/src/main.ts:

@@ -10,7 +10,7 @@ import { SharedQuotes } from './quotes.ts';
 import { RedisBroker } from './redis-broker.ts';
 import { RedisLink } from './redis.ts';
 import { RedisRateLimitStore } from './rate-limit-store.ts';
-import { redisServerBinary, startRedis, waitUntil } from './test-support.ts';
+import { redisServerBinary, startRedis, waitUntil } from '../../test/cluster.ts';
 
 // The Redis parts of a cluster against a real redis-server (scripts/ensure-redis.sh), each
 // "node" with its own connections, as two processes would have.

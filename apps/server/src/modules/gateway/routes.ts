@@ -2,7 +2,7 @@ import type {} from '@fastify/websocket';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../../http/errors.ts';
 import type { GatewayHub } from './hub.ts';
-import { isAllowedOrigin } from './origin.ts';
+import { isAllowedOrigin } from '../../http/origin.ts';
 
 /** The live endpoint: Centrifuge client protocol (JSON) over WebSocket. */
 export const LIVE_PATH = '/connection/websocket';

@@ -7,7 +7,7 @@ import {
   post,
   traderSession,
   type TradingTestApp,
-} from '../trading/test-support.ts';
+} from '../../test/trading.ts';
 import { registerClusterProbes } from './cluster-probes.ts';
 import { Readiness } from './readiness.ts';
 

@@ -13,7 +13,7 @@ import {
   startRedis,
   waitUntil,
   type Stoppable,
-} from '../cluster/test-support.ts';
+} from '../../test/cluster.ts';
 
 /*
  * An API node on a PostgreSQL server of its own (not the suite's shared one: this test stops

@@ -29,7 +29,7 @@ import {
   startRunner,
   tickAt,
   type LiveApp,
-} from './test-support.ts';
+} from '../../test/live-runs.ts';
 
 /*
  * Forward tests on paper (issue 19) against the real pipeline, database and sandbox: the

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
-import type { BacktestModule } from '../backtest/module.ts';
+import type { BacktestModule } from '../strategy/module.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { TradingContext } from '../trading/context.ts';

@@ -1,5 +1,7 @@
 import {
   CLOSE_REASON,
+  LIVE_RUN_CREATED,
+  liveRunTransition,
   bucketStart,
   formatContractDate,
   liveRunComment,
@@ -477,7 +479,8 @@ export class LiveRunner {
       symbol: row.symbol,
       at: atMs,
       runId: row.id,
-      status: failWith === null ? 'running' : 'failed',
+      // the evaluation was stored, so the run was running
+      status: liveRunTransition(LIVE_RUN_CREATED, failWith === null ? 'Evaluated' : 'Failed'),
       failed,
       evaluations: run.row.evaluations,
       orders: run.row.orders,

@@ -9,6 +9,7 @@ import {
   liveRunComment,
   nextBucketStart,
   profitLoss,
+  LIVE_RUN_CREATED,
   roundTo,
   sideOfCmd,
   type ForwardTrade,
@@ -289,7 +290,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
             period: request.period,
             lots: request.lots,
             maxPositions: request.max_positions,
-            status: 'running',
+            status: LIVE_RUN_CREATED,
             startBarTime: bucketStart(request.period, nowMs),
             startedAt: nowMs,
             maxFailures: settings.maxFailures,
@@ -298,7 +299,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
         );
       });
       deps.runner()?.notify();
-      return { id, status: 'running' };
+      return { id, status: LIVE_RUN_CREATED };
     },
 
     async list(userId: number): Promise<{ runs: LiveRunView[] }> {

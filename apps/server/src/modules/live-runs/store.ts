@@ -1,4 +1,12 @@
-import type { HeldPosition, LiveRunEvaluationView } from '@ct/domain';
+import {
+  liveRunTransition,
+  type HeldPosition,
+  type LiveRunEvaluationView,
+  type LiveRunStatus,
+} from '@ct/domain';
+
+/** The status the store's writes move from: only a running run is stopped or evaluated. */
+const RUNNING: LiveRunStatus = 'running';
 import { and, asc, count, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { rawQuery } from '../../db/raw.ts';
 import {
@@ -58,7 +66,7 @@ export async function countRunning(db: Db, userId: number): Promise<number> {
   const [row] = await db
     .select({ n: count() })
     .from(liveRuns)
-    .where(and(eq(liveRuns.userId, userId), eq(liveRuns.status, 'running')));
+    .where(and(eq(liveRuns.userId, userId), eq(liveRuns.status, RUNNING)));
   return row?.n ?? 0;
 }
 
@@ -91,8 +99,8 @@ export async function stopRun(
   const stopped = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(liveRuns)
-      .set({ status: 'stopped', stoppedAt: nowMs })
-      .where(and(eq(liveRuns.id, id), eq(liveRuns.userId, userId), eq(liveRuns.status, 'running')))
+      .set({ status: liveRunTransition(RUNNING, 'Stopped'), stoppedAt: nowMs })
+      .where(and(eq(liveRuns.id, id), eq(liveRuns.userId, userId), eq(liveRuns.status, RUNNING)))
       .returning();
     if (row) await cancelBatch(tx, runBatchKey(id), nowMs);
     return row;
@@ -172,7 +180,7 @@ export async function recordEvaluation(db: Db, record: EvaluationRecord): Promis
         ...(view.error !== null ? { error: view.error } : {}),
         ...(record.failWith !== null
           ? {
-              status: 'failed',
+              status: liveRunTransition(RUNNING, 'Failed'),
               error: record.failWith,
               stoppedAt: record.atMs,
             }
@@ -181,7 +189,7 @@ export async function recordEvaluation(db: Db, record: EvaluationRecord): Promis
       .where(
         and(
           eq(liveRuns.id, record.runId),
-          eq(liveRuns.status, 'running'),
+          eq(liveRuns.status, RUNNING),
           or(isNull(liveRuns.lastBarTime), lt(liveRuns.lastBarTime, record.barTimeMs)),
         ),
       )

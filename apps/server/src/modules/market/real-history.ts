@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseOhlcvCsv, type Bar } from '@ct/domain';
-import { REPO_ROOT } from '../../config.ts';
 
-/** Folder of the real history shipped with the product. */
-export const SHIPPED_HISTORY_DIR = path.join(REPO_ROOT, 'apps/server/data/market');
+/** Folder of the real history shipped with the product (apps/server/data/market). */
+export const SHIPPED_HISTORY_DIR = fileURLToPath(new URL('../../../data/market', import.meta.url));
 
 /** Reads a shipped OHLCV file; a broken shipped file is a bug, so it throws with the place. */
 export function loadShippedHistory(file: string, dir = SHIPPED_HISTORY_DIR): Bar[] {

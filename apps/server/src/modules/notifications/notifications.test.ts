@@ -15,7 +15,7 @@ import {
   type Answer,
   type TradingTestApp,
   type TraderSession,
-} from '../trading/test-support.ts';
+} from '../../test/trading.ts';
 import { recordNotification } from './service.ts';
 
 let t: TradingTestApp;

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
-import type { BacktestModule } from '../backtest/module.ts';
+import type { BacktestModule } from '../strategy/module.ts';
 import { JobWorker } from '../jobs/worker.ts';
 import { optimizationRoutes } from './routes.ts';
 import { createOptimizationService, type OptimizationService } from './service.ts';

@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { rawQuery } from '../../db/raw.ts';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { caller, login, testSandbox } from '../backtest/test-support.ts';
+import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { SHIPPED_HISTORY_DIR } from '../market/real-history.ts';
 
 const UID_BASE = 57_000;

@@ -31,6 +31,11 @@ import {
   type TrialPerformance,
   type WalkForwardFold,
   type WalkForwardSettings,
+  OPTIMIZATION_CREATED,
+  TRIAL_CREATED,
+  optimizationTransition,
+  trialTransition,
+  type OptimizationStatus,
 } from '@ct/domain';
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
@@ -328,8 +333,14 @@ export function createOptimizationService(deps: OptimizationDeps) {
           await rawQuery(
             tx,
             `insert into optimization_trials (optimization_id, stage, index, params, status, error, finished_ms)
-             values ($1, $2, 0, '{}'::jsonb, 'failed', $3, $4)`,
-            [id, stage, 'No in-sample trial of this fold ran without error', now()],
+             values ($1, $2, 0, '{}'::jsonb, $5, $3, $4)`,
+            [
+              id,
+              stage,
+              'No in-sample trial of this fold ran without error',
+              now(),
+              trialTransition(TRIAL_CREATED, 'Failed'),
+            ],
           );
           await rawQuery(
             tx,
@@ -341,8 +352,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
         await rawQuery(
           tx,
           `insert into optimization_trials (optimization_id, stage, index, params, status)
-           values ($1, $2, 0, $3::jsonb, 'queued')`,
-          [id, stage, JSON.stringify(best.params)],
+           values ($1, $2, 0, $3::jsonb, $4)`,
+          [id, stage, JSON.stringify(best.params), TRIAL_CREATED],
         );
         await enqueueJobs(tx, [trialJob(Number(row.user_id), id, stage, 0)], now());
       }
@@ -356,8 +367,13 @@ export function createOptimizationService(deps: OptimizationDeps) {
       const summary = await summarize(tx, id);
       await rawQuery(
         tx,
-        `update optimizations set status = 'COMPLETED', summary = $2::jsonb, finished_ms = $3 where id = $1`,
-        [id, JSON.stringify(summary), now()],
+        `update optimizations set status = $4, summary = $2::jsonb, finished_ms = $3 where id = $1`,
+        [
+          id,
+          JSON.stringify(summary),
+          now(),
+          optimizationTransition(row.status as OptimizationStatus, 'Completed'),
+        ],
       );
     }
   }
@@ -648,7 +664,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
             seed: body.seed ?? null,
             walk_forward: body.walk_forward ?? null,
           },
-          status: 'PENDING',
+          status: OPTIMIZATION_CREATED,
           trialsTotal: total,
           createdMs,
         });
@@ -660,9 +676,9 @@ export function createOptimizationService(deps: OptimizationDeps) {
           await rawQuery(
             tx,
             `insert into optimization_trials (optimization_id, stage, index, params, status)
-             select $1, x.stage, x.index, x.params, 'queued'
+             select $1, x.stage, x.index, x.params, $3
              from jsonb_to_recordset($2::jsonb) as x(stage text, index int, params jsonb)`,
-            [id, JSON.stringify(rows.slice(at, at + 500))],
+            [id, JSON.stringify(rows.slice(at, at + 500)), TRIAL_CREATED],
           );
         }
         await enqueueJobs(
@@ -777,13 +793,13 @@ export function createOptimizationService(deps: OptimizationDeps) {
         await db.transaction(async (tx) => {
           await rawQuery(
             tx,
-            `update optimizations set status = 'CANCELLED', finished_ms = $2 where id = $1 and status in ('PENDING', 'PROCESSING')`,
-            [id, now()],
+            `update optimizations set status = $3, finished_ms = $2 where id = $1 and status in ('PENDING', 'PROCESSING')`,
+            [id, now(), optimizationTransition(row.status as OptimizationStatus, 'Cancelled')],
           );
           await rawQuery(
             tx,
-            `update optimization_trials set status = 'cancelled' where optimization_id = $1 and status = 'queued'`,
-            [id],
+            `update optimization_trials set status = $2 where optimization_id = $1 and status = $3`,
+            [id, trialTransition(TRIAL_CREATED, 'Cancelled'), TRIAL_CREATED],
           );
           await cancelBatch(tx, id, now());
         });
@@ -826,12 +842,16 @@ export function createOptimizationService(deps: OptimizationDeps) {
       if (loaded.row.status === 'PENDING') {
         await rawQuery(
           db,
-          `update optimizations set status = 'PROCESSING', started_ms = coalesce(started_ms, $2) where id = $1 and status = 'PENDING'`,
-          [payload.optimization, now()],
+          `update optimizations set status = $3, started_ms = coalesce(started_ms, $2) where id = $1 and status = 'PENDING'`,
+          [
+            payload.optimization,
+            now(),
+            optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
+          ],
         );
         loaded.row = {
           ...loaded.row,
-          status: 'PROCESSING',
+          status: optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
           startedMs: loaded.row.startedMs ?? now(),
         };
       }
@@ -885,7 +905,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
           payload.optimization,
           payload.stage,
           payload.index,
-          outcome.ok ? 'done' : 'failed',
+          trialTransition(TRIAL_CREATED, outcome.ok ? 'Done' : 'Failed'),
           outcome.ok ? JSON.stringify(outcome.performance) : null,
           outcome.ok ? outcome.score : null,
           outcome.ok ? JSON.stringify(outcome.returns) : null,

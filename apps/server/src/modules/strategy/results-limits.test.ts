@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
-import { caller, login, type Session } from '../backtest/test-support.ts';
+import { caller, login, type Session } from '../../test/backtest.ts';
 
 /*
  * Saved results' bounds (issue 18, item 2): a result's size and a user's total are limited

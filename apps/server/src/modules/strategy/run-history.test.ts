@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import type { NewRun } from '../backtest/store.ts';
-import { caller, dailyBars, login, testSandbox, type Session } from '../backtest/test-support.ts';
+import { caller, dailyBars, login, testSandbox, type Session } from '../../test/backtest.ts';
 import { AUTOMATIC_RESULTS_PER_STRATEGY } from './service.ts';
 
 /*

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
-import { caller, login } from '../backtest/test-support.ts';
+import { caller, login } from '../../test/backtest.ts';
 
 let t: TestApp;
 

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { insertRun } from '../backtest/store.ts';
-import { caller, login, type Session } from '../backtest/test-support.ts';
+import { caller, login, type Session } from '../../test/backtest.ts';
 
 let t: TestApp;
 let alice: Session;

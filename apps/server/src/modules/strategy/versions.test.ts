@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { strategies, strategyVersions } from '../../db/schema.ts';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
-import { caller, login } from '../backtest/test-support.ts';
+import { caller, login } from '../../test/backtest.ts';
 import { msgBlankRefused } from './service.ts';
 
 let t: TestApp;

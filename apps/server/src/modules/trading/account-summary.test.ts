@@ -19,7 +19,7 @@ import {
   type Answer,
   type TradingTestApp,
   type TraderSession,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 /*
  * GET /trading/account/summary: the account's money by the rule the margin check uses, with

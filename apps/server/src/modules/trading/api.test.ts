@@ -38,7 +38,7 @@ import {
   type Answer,
   type TradingTestApp,
   type TraderSession,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 let t: TradingTestApp;
 useTradingTestApp((app) => (t = app));

@@ -27,7 +27,7 @@ import {
   type Answer,
   type TradingTestApp,
   type TraderSession,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 let t: TradingTestApp;
 const events = useTradingTestApp((app) => (t = app), { accountEvents: true });

@@ -25,7 +25,7 @@ import {
   type Answer,
   type TradingTestApp,
   type TraderSession,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 /*
  * Changes of what is already working: a position's TP/SL (POST /trading/order/tpsl) and a

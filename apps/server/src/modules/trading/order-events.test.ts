@@ -15,7 +15,7 @@ import {
   type Answer,
   type TraderSession,
   type TradingTestApp,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 let t: TradingTestApp;
 beforeAll(async () => {

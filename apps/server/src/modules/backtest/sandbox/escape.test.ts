@@ -11,7 +11,7 @@ import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
 import { waitFor } from '../../../test/wait-for.ts';
 import { defaultStrategyCode } from '../../strategy/template.ts';
-import { caller, dailyBars, login, sandboxProcesses, testSandbox } from '../test-support.ts';
+import { caller, dailyBars, login, sandboxProcesses, testSandbox } from '../../../test/backtest.ts';
 
 const UID_BASE = 61_000;
 const SECRET = `escape-test-secret-${process.pid}`;

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../../test/helpers.ts';
-import { caller, dailyBars, login, testSandbox } from '../test-support.ts';
+import { caller, dailyBars, login, testSandbox } from '../../../test/backtest.ts';
 
 let t: TestApp;
 let logsOf: (code: string) => Promise<string[]>;

@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import * as domain from '@ct/domain';
 import type { Bar, CsvParseResult } from '@ct/domain';
 import {
   flatBars,
   type EvaluationInput,
   type PiecedEvaluation,
 } from '../modules/backtest/evaluate.ts';
+import type { BodyOffload } from '../http/body-parsers.ts';
 import type { BodyAnswer, BodyTask } from './body-worker.ts';
 
 /*
@@ -18,18 +18,13 @@ import type { BodyAnswer, BodyTask } from './body-worker.ts';
 /** BODY_WORKERS when unset. */
 export const DEFAULT_BODY_WORKERS = 2;
 
-/** Bodies from this size on (bytes) go to a worker; smaller ones cost less than the trip. */
-export const BODY_WORKER_MIN_BYTES = 256 * 1024;
-
 /** A task before it is given its id. */
 type NewTask = BodyTask extends infer T ? (T extends BodyTask ? Omit<T, 'id'> : never) : never;
 
 type Pending = { resolve(answer: BodyAnswer): void; reject(error: Error): void };
 type Queued = { task: BodyTask; transfer: ArrayBuffer[]; pending: Pending };
 
-export type BodyWorkers = {
-  /** Parses JSON `bytes` and validates them with the domain schema named `schema`. */
-  body(bytes: Uint8Array, schema: string): Promise<Extract<BodyAnswer, { kind: 'body' }>>;
+export type BodyWorkers = BodyOffload & {
   /** parseOhlcvCsv in a worker. */
   csv(text: string): Promise<CsvParseResult>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
@@ -141,14 +136,4 @@ export function createBodyWorkers(size: number): BodyWorkers {
       await Promise.all([...all].map((worker) => worker.terminate()));
     },
   };
-}
-
-/** Bodies a worker validated: the route's validator takes them as they are. */
-export const validatedBodies = new WeakSet<object>();
-
-/** The name under which `@ct/domain` exports `schema`, or null. */
-export function domainSchemaName(schema: unknown): string | null {
-  if (schema === undefined || schema === null) return null;
-  for (const [name, value] of Object.entries(domain)) if (value === schema) return name;
-  return null;
 }

@@ -1,12 +1,12 @@
 import type { Bar, LiveRunEvaluations, LiveRunView } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../app.ts';
-import { testConfig, type TestClock } from '../../test/helpers.ts';
-import type { Db } from '../../db/types.ts';
-import { testSandbox } from '../backtest/test-support.ts';
-import { ScriptedMarket } from '../trading/test-support.ts';
-import type { LiveRunner, LiveRunnerOptions } from './runner.ts';
-import type { LiveRunSettings } from './settings.ts';
+import { buildApp } from '../app.ts';
+import { testConfig, type TestClock } from './helpers.ts';
+import type { Db } from '../db/types.ts';
+import { testSandbox } from './backtest.ts';
+import { ScriptedMarket } from './trading.ts';
+import type { LiveRunner, LiveRunnerOptions } from '../modules/live-runs/runner.ts';
+import type { LiveRunSettings } from '../modules/live-runs/settings.ts';
 
 /** The instrument the tests trade: gold trades on Monday 2026-01-05 from 09:00 UTC. */
 export const SYMBOL = 'XAUUSD';

@@ -7,18 +7,18 @@ import {
 } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
-import { buildApp } from '../../app.ts';
-import type { Config } from '../../config.ts';
-import { buildUser, loginAs, type BuiltUser } from '../../test/factories.ts';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { buildUser, loginAs, type BuiltUser } from './factories.ts';
 import {
   createClock,
   openTestDatabase,
   testConfig,
   type TestClock,
   type TestDatabase,
-} from '../../test/helpers.ts';
-import { MarketData } from '../market/market-data.ts';
-import type { TriggerEngine } from './engine.ts';
+} from './helpers.ts';
+import { MarketData } from '../modules/market/market-data.ts';
+import type { TriggerEngine } from '../modules/trading/engine.ts';
 
 /**
  * Market data whose scripted symbols quote exactly what a test says (and open or close when

@@ -7,8 +7,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { openPostgres } from '../../db/connect.ts';
-import { createUser, planAccounts } from '../users/service.ts';
+import { openPostgres } from '../db/connect.ts';
+import { createUser, planAccounts } from '../modules/users/service.ts';
 
 /*
  * Real processes for the multi-node test and the cluster benchmark: a throwaway
@@ -17,7 +17,7 @@ import { createUser, planAccounts } from '../users/service.ts';
  * load balancer. Waits are on conditions with deadlines, never fixed sleeps.
  */
 
-export const REPO_ROOT = fileURLToPath(new URL('../../../../../', import.meta.url));
+export const REPO_ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 
 /** Polls `check` until it returns something other than undefined/false, or throws at the deadline. */
 export async function waitUntil<T>(

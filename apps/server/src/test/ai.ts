@@ -1,9 +1,9 @@
 import { parseChatEvent, type ChatEvent } from '@ct/domain';
 import { eq } from 'drizzle-orm';
-import { jobs, type AiTaskRow } from '../../db/schema.ts';
-import type { Db } from '../../db/types.ts';
-import { enqueueJobs } from '../jobs/store.ts';
-import { taskBatchKey, taskJob } from './tasks-store.ts';
+import { jobs, type AiTaskRow } from '../db/schema.ts';
+import type { Db } from '../db/types.ts';
+import { enqueueJobs } from '../modules/jobs/store.ts';
+import { taskBatchKey, taskJob } from '../modules/ai/tasks-store.ts';
 
 export type ChatReply =
   | { status: number; stream: false; body: { code: number; msg: string; detail: string } }

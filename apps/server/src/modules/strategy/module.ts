@@ -2,23 +2,19 @@ import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
 import type { Broker } from '../gateway/broker.ts';
 import type { MarketData } from '../market/market-data.ts';
-import { strategyRoutes } from '../strategy/routes.ts';
-import {
-  DEFAULT_RESULT_LIMITS,
-  createStrategyService,
-  type StrategyService,
-} from '../strategy/service.ts';
-import type { StrategyLimits } from '../strategy/limits.ts';
-import { LogHub, type LogSocketLimits } from './log-hub.ts';
-import { backtestRoutes } from './routes.ts';
-import { SandboxPool } from './sandbox/pool.ts';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
+import { strategyRoutes } from './routes.ts';
+import { DEFAULT_RESULT_LIMITS, createStrategyService, type StrategyService } from './service.ts';
+import type { StrategyLimits } from './limits.ts';
+import { LogHub, type LogSocketLimits } from '../backtest/log-hub.ts';
+import { backtestRoutes } from '../backtest/routes.ts';
+import { SandboxPool } from '../backtest/sandbox/pool.ts';
+import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from '../backtest/sandbox/settings.ts';
 import {
   createBacktestService,
   type BacktestDeps,
   type BacktestService,
   type BarsLoader,
-} from './service.ts';
+} from '../backtest/service.ts';
 
 /** The strategy workbench's parts other modules, main.ts and tests reach. */
 export type BacktestModule = {

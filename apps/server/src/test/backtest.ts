@@ -1,10 +1,13 @@
 import fs from 'node:fs';
 import type { HistoricalBar } from '@ct/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { BuiltUser } from '../../test/factories.ts';
-import { loginAs } from '../../test/factories.ts';
-import { UID_RANGE } from './sandbox/pool.ts';
-import { DEFAULT_SANDBOX_SETTINGS, type SandboxSettings } from './sandbox/settings.ts';
+import type { BuiltUser } from './factories.ts';
+import { loginAs } from './factories.ts';
+import { UID_RANGE } from '../modules/backtest/sandbox/pool.ts';
+import {
+  DEFAULT_SANDBOX_SETTINGS,
+  type SandboxSettings,
+} from '../modules/backtest/sandbox/settings.ts';
 
 /** Sandbox settings for tests: short wall time, a uid range of the test file's own. */
 export function testSandbox(overrides: Partial<SandboxSettings>): SandboxSettings {

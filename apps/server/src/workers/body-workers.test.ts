@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, loginAs } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
-import { BODY_WORKER_MIN_BYTES } from './body-workers.ts';
+import { BODY_WORKER_MIN_BYTES } from '../http/body-parsers.ts';
 
 /*
  * Large bodies parsed and validated in a body worker answer exactly what the same body
