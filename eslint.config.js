@@ -5,7 +5,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
-import { webTierZones } from './apps/web/boundaries.js';
+import { featureFaceZones, webTierZones } from './apps/web/boundaries.js';
 import { builtinModules } from 'node:module';
 
 export default tseslint.config(
@@ -93,7 +93,8 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycles in the web app: between modules, and between folders (tiers).
+    // No import cycles in the web app: between modules, and between folders (tiers); a
+    // feature is imported from outside only through its public face (index.ts, lazy.ts).
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}', '**/testSupport.ts', 'apps/web/src/test/**'],
     plugins: { 'import-x': importX },
@@ -106,7 +107,12 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
-        { zones: webTierZones(`${import.meta.dirname}/apps/web/src`) },
+        {
+          zones: [
+            ...webTierZones(`${import.meta.dirname}/apps/web/src`),
+            ...featureFaceZones(`${import.meta.dirname}/apps/web/src`),
+          ],
+        },
       ],
     },
   },

@@ -15,7 +15,7 @@ import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { messages } from '../../i18n/firstScreen';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import type { ChartType } from '../../shared/chartGrid';
-import { useCodeEditorHook } from '../strategy/codeEditorHook';
+import { useCodeEditorHook } from '../strategy';
 import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
 import { emitChartTradeAction } from '../../shared/tradeAction';
 
