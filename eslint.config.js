@@ -5,7 +5,7 @@ import reactRefresh from 'eslint-plugin-react-refresh';
 import globals from 'globals';
 import prettier from 'eslint-config-prettier';
 import { createNodeResolver, importX } from 'eslint-plugin-import-x';
-import { webTierZones } from './apps/web/boundaries.js';
+import { featureFaceZones, webTierZones } from './apps/web/boundaries.js';
 import { serverTierZones } from './apps/server/boundaries.js';
 import { builtinModules } from 'node:module';
 
@@ -94,7 +94,8 @@ export default tseslint.config(
     },
   },
   {
-    // No import cycles in the web app: between modules, and between folders (tiers).
+    // No import cycles in the web app: between modules, and between folders (tiers); a
+    // feature is imported from outside only through its public face (index.ts, lazy.ts).
     files: ['apps/web/src/**/*.{ts,tsx}'],
     ignores: ['**/*.test.{ts,tsx}', '**/testSupport.ts', 'apps/web/src/test/**'],
     plugins: { 'import-x': importX },
@@ -107,7 +108,12 @@ export default tseslint.config(
       'import-x/no-cycle': ['error', { ignoreExternal: true }],
       'import-x/no-restricted-paths': [
         'error',
-        { zones: webTierZones(`${import.meta.dirname}/apps/web/src`) },
+        {
+          zones: [
+            ...webTierZones(`${import.meta.dirname}/apps/web/src`),
+            ...featureFaceZones(`${import.meta.dirname}/apps/web/src`),
+          ],
+        },
       ],
     },
   },

@@ -2,9 +2,10 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chartPage.ts';
 import { chartLines, placeOf } from './support/chartLines.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
-import { clearTrades, LIVE, setTheme, toast } from './support/trading.ts';
+import { LIVE, setTheme, toast } from './support/trading.ts';
 
 /*
  * A price alert from the chart: right-click at a price, "Add alert at …", Create; its dashed
@@ -44,24 +45,23 @@ describe('a price alert from the chart, desktop', () => {
   let bid = 0;
 
   beforeAll(async () => {
-    const context = await newContext(browser, 'desktop', baseURL);
-    page = await context.newPage();
-    await loginThroughPage(page, password);
-    await expectPath(page, '/desktop');
-    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
-    // the alert lines and the chart's context menu load just after the first chart is drawn
-    await chart(page)
-      .getByRole('group', { name: 'Alert lines' })
-      .waitFor({ state: 'attached', ...LIVE });
-    await clearTrades(page, SYMBOL);
+    page = await openChartPage(browser, {
+      baseURL,
+      password,
+      viewport: 'desktop',
+      symbol: SYMBOL,
+      // the alert lines and the chart's context menu load just after the first chart is drawn
+      ready: (page) =>
+        chart(page)
+          .getByRole('group', { name: 'Alert lines' })
+          .waitFor({ state: 'attached', ...LIVE }),
+    });
     await deleteAll(page);
-    bid = await marketNow(page);
-    await setQuote(page.request, SYMBOL, bid, bid + 0.5);
+    bid = await pinQuoteAtMarket(page, SYMBOL);
   });
   afterAll(async () => {
     await deleteAll(page);
-    await releaseQuote(page.request, SYMBOL);
-    await page.context().close();
+    await closeChartPage(page, SYMBOL);
   });
 
   it('added from the context menu at a price, shown as a line, dragged, then fired', async () => {

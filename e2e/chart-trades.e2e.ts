@@ -1,8 +1,8 @@
 import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectPath, loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { releaseQuote, setQuote } from './support/market.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chartPage.ts';
+import { setQuote } from './support/market.ts';
 import {
   clearTrades,
   LIVE,
@@ -71,17 +71,11 @@ describe('trades on the chart, desktop', () => {
   let newTp = '';
 
   beforeAll(async () => {
-    const context = await newContext(browser, 'desktop', baseURL);
-    page = await context.newPage();
-    await loginThroughPage(page, password);
-    await expectPath(page, '/desktop');
-    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
-    await clearTrades(page, SYMBOL);
+    page = await openChartPage(browser, { baseURL, password, viewport: 'desktop', symbol: SYMBOL });
     bid = await marketNow(page);
   });
   afterAll(async () => {
-    await releaseQuote(page.request, SYMBOL);
-    await page.context().close();
+    await closeChartPage(page, SYMBOL);
   });
 
   it('a position’s line, its TP and SL appear after an order', async () => {
@@ -255,21 +249,14 @@ describe('trades on the chart, phone', () => {
   let orderId = '';
 
   beforeAll(async () => {
-    const context = await newContext(browser, 'phone', baseURL);
-    page = await context.newPage();
-    await loginThroughPage(page, password);
-    await expectPath(page, '/phone');
-    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
-    await clearTrades(page, SYMBOL);
+    page = await openChartPage(browser, { baseURL, password, viewport: 'phone', symbol: SYMBOL });
   });
   afterAll(async () => {
-    await releaseQuote(page.request, SYMBOL);
-    await page.context().close();
+    await closeChartPage(page, SYMBOL);
   });
 
   it('a finger drags the TP line; the position closes from its line', async () => {
-    const bid = await marketNow(page);
-    await setQuote(page.request, SYMBOL, bid, bid + 0.5);
+    const bid = await pinQuoteAtMarket(page, SYMBOL);
     await page.getByRole('button', { name: `Buy ${SYMBOL}` }).click();
     const modal = page.getByRole('dialog', { name: `${SYMBOL} Paper Trading` });
     await modal.waitFor();

@@ -1,10 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { expectPath, loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { releaseQuote, setQuote } from './support/market.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chartPage.ts';
 import {
-  clearTrades,
   LIVE,
   moveMarket,
   placeOrder,
@@ -39,7 +37,7 @@ afterAll(async () => {
   await browser.close();
 });
 
-const { chart, lineLabel, marketNow, mouseDrag, touchDrag } = chartLines(SYMBOL);
+const { lineLabel, marketNow, mouseDrag, touchDrag } = chartLines(SYMBOL);
 
 // Column of the pending price in the Pending table.
 const PEND_PRICE = 3;
@@ -51,17 +49,11 @@ describe('dragging lines changes orders, desktop', () => {
   let pId = '';
 
   beforeAll(async () => {
-    const context = await newContext(browser, 'desktop', baseURL);
-    page = await context.newPage();
-    await loginThroughPage(page, password);
-    await expectPath(page, '/desktop');
-    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
-    await clearTrades(page, SYMBOL);
+    page = await openChartPage(browser, { baseURL, password, viewport: 'desktop', symbol: SYMBOL });
     bid = await marketNow(page);
   });
   afterAll(async () => {
-    await releaseQuote(page.request, SYMBOL);
-    await page.context().close();
+    await closeChartPage(page, SYMBOL);
   });
 
   it('a TP line dragged: the Order Logs tab shows a Modify TP/SL row with the new TP', async () => {
@@ -183,21 +175,14 @@ describe('dragging a pending line, phone', () => {
   let page: Page;
 
   beforeAll(async () => {
-    const context = await newContext(browser, 'phone', baseURL);
-    page = await context.newPage();
-    await loginThroughPage(page, password);
-    await expectPath(page, '/phone');
-    await chart(page).locator('[data-phase=ready]').waitFor(LIVE);
-    await clearTrades(page, SYMBOL);
+    page = await openChartPage(browser, { baseURL, password, viewport: 'phone', symbol: SYMBOL });
   });
   afterAll(async () => {
-    await releaseQuote(page.request, SYMBOL);
-    await page.context().close();
+    await closeChartPage(page, SYMBOL);
   });
 
   it('a finger drags the pending line; the Pending tab shows the new price', async () => {
-    const bid = await marketNow(page);
-    await setQuote(page.request, SYMBOL, bid, bid + 0.5);
+    const bid = await pinQuoteAtMarket(page, SYMBOL);
     await page.getByRole('button', { name: `Buy ${SYMBOL}` }).click();
     const modal = page.getByRole('dialog', { name: `${SYMBOL} Paper Trading` });
     await modal.waitFor();

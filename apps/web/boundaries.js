@@ -30,3 +30,25 @@ export function webTierZones(srcDir) {
     })),
   ).filter((zone) => zone.from.length > 0);
 }
+
+/** The folders of the web features (features/<name>), from WEB_TIERS. */
+export const WEB_FEATURES = WEB_TIERS.flat().filter((folder) => folder.startsWith('features/'));
+
+/**
+ * The zones of import-x/no-restricted-paths that keep each feature's inside private: from
+ * outside a feature, only its public face may be imported, `index.ts` (what other parts may
+ * use) and `lazy.ts` (loaders of its parts that load on demand). Dynamic imports count too.
+ */
+export function featureFaceZones(srcDir) {
+  const outside = (feature) => [
+    ...WEB_TIERS.flat()
+      .filter((other) => other !== feature)
+      .map((other) => `${srcDir}/${other}`),
+  ];
+  return WEB_FEATURES.map((feature) => ({
+    target: outside(feature),
+    from: `${srcDir}/${feature}`,
+    except: ['./index.ts', './lazy.ts'],
+    message: `import ${feature} through its index.ts or lazy.ts, not its inside (apps/web/boundaries.js)`,
+  }));
+}

@@ -117,9 +117,13 @@ export default defineConfig({
         // imports: antd's Tooltip (every toolbar) reaches rc-form's index through the form's
         // context and brought the whole form library and its validator into the first load.
         // Their modules only define things; what is not used is left out.
+        // A web feature's public face (features/<name>/index.ts, lazy.ts) only re-exports:
+        // importing one thing from it brings that thing, not every module the face names
+        // (the first load would take the whole feature otherwise).
         moduleSideEffects: (id: string) =>
           !/node_modules\/@rc-component\/(form|async-validator)\//.test(id) &&
-          !/packages\/domain\/src\//.test(id),
+          !/packages\/domain\/src\//.test(id) &&
+          !/apps\/web\/src\/features\/[^/]+\/(index|lazy)\.ts$/.test(id),
         // No `manualPureFunctions` here: the names it lists are pure in every module, and
         // minified libraries reuse short names (lightweight-charts' `z` clears a canvas; with
         // `z` listed its calls were dropped and every frame was drawn over the last one).

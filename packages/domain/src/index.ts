@@ -1,6 +1,7 @@
 export * from './api/codes.ts';
 export * from './api/envelope.ts';
 export * from './api/text.ts';
+export * from './api/paging.ts';
 export * from './identity/schemas.ts';
 export * from './identity/validation.ts';
 export * from './identity/accounts.ts';

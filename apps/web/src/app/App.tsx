@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AppProviders } from './providers';
-import { useAuthStore } from '../features/auth/store';
+import { useAuthStore } from '../features/auth';
 import { expectRouter } from '../shared/navigation';
 import { preloadPage, routes } from './routes';
 import { Startup } from './startup';

@@ -1,6 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
-import { MonitorPanelHost } from '../features/performance/MonitorPanelHost';
+import { MonitorPanelHost } from '../features/performance';
 import { registerNavigate } from '../shared/navigation';
 import { useVisibilityNetworkCheck } from './network/useVisibilityNetworkCheck';
 

@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { useEffect } from 'react';
 import { Navigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
-import { selectTrader, useAuthStore } from '../features/auth/store';
+import { selectTrader, useAuthStore } from '../features/auth';
 
 /**
  * Login guard (spec section 2): without a stored user id and user name the visitor goes

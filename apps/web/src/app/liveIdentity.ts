@@ -1,5 +1,5 @@
-import { useAuthStore } from '../features/auth/store';
-import { fetchChartsLiveToken } from '../features/chart/drawings/api';
+import { useAuthStore } from '../features/auth';
+import { fetchChartsLiveToken } from '../features/chart';
 import { forgetProvisionalLive, type ConnectOptions } from '../realtime/connection';
 
 /**

@@ -4,13 +4,16 @@ import { Navigate, useLocation } from 'react-router';
 import { RequireAuth } from './guard';
 import { rootRedirectTarget } from './redirect';
 import { RootLayout } from './RootLayout';
+import { loadLoginPage } from '../features/auth/lazy';
+import { loadPerformanceTestPage } from '../features/performance/lazy';
+import { loadProfilePage } from '../features/profile/lazy';
+import { loadChartPage, loadWorkspacePage } from '../features/workspace/lazy';
 
 // Every page is a chunk of its own, loaded when its route is first shown: the entry holds
 // only what every page needs. The page a visit starts on is asked for at once, while the
 // start-up steps run (preloadPage), so splitting adds no wait before the first screen.
-const loadLogin = () => import('../features/auth/LoginPage');
-const loadWorkspace = () => import('../features/workspace/WorkspacePage');
-const loadChartPage = () => import('../features/workspace/ChartPage');
+const loadLogin = loadLoginPage;
+const loadWorkspace = loadWorkspacePage;
 const LoginPage = lazy(() => loadLogin().then((m) => ({ default: m.LoginPage })));
 const WorkspacePage = lazy(() => loadWorkspace().then((m) => ({ default: m.WorkspacePage })));
 const ChartPage = lazy(() => loadChartPage().then((m) => ({ default: m.ChartPage })));
@@ -38,13 +41,11 @@ export function preloadPage(pathname: string, loggedIn: boolean): void {
 
 // Pages few visits start on: the internal performance page and the profile.
 const PerformanceTestPage = lazy(() =>
-  import('../features/performance/PerformanceTestPage').then((m) => ({
+  loadPerformanceTestPage().then((m) => ({
     default: m.PerformanceTestPage,
   })),
 );
-const ProfilePage = lazy(() =>
-  import('../features/profile/ProfilePage').then((m) => ({ default: m.ProfilePage })),
-);
+const ProfilePage = lazy(() => loadProfilePage().then((m) => ({ default: m.ProfilePage })));
 
 function Later({ children }: { children: ReactNode }) {
   return (

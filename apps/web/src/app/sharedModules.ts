@@ -1,7 +1,7 @@
-import { registerAiTasks } from '../features/aiTasks/register';
-import { useAuthStore } from '../features/auth/store';
-import { registerLiveRuns } from '../features/live-runs/register';
-import { registerStrategySharedActions } from '../features/strategy/register';
+import { registerAiTasks } from '../features/aiTasks';
+import { useAuthStore } from '../features/auth';
+import { registerLiveRuns } from '../features/live-runs';
+import { registerStrategySharedActions } from '../features/strategy';
 import { startFrameSharing } from '../realtime/frames';
 import { registerSharedState } from '../realtime/sharedState';
 

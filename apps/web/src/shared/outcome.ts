@@ -5,7 +5,11 @@ import { notify } from './notify';
  * was shown. The helpers show the message as the toast of its kind and answer the outcome.
  */
 
-/** `message`: what was shown to the user (null: nothing, e.g. a cancelled confirmation). */
+/**
+ * `message`: what was shown to the user (null: nothing, e.g. a cancelled confirmation). An
+ * action that leaves a refusal to its caller (an inline form error, a chart line that goes
+ * back) answers `{ success: false, message }` without a toast, and the caller shows it.
+ */
 export type Outcome = { success: boolean; message: string | null };
 
 /** Nothing happened and nothing was shown (a cancelled confirmation, a click without effect). */

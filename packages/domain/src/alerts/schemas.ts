@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { freeTextSchema, identifierSchema, integerInputSchema } from '../api/text.ts';
+import { pageQuerySchema } from '../api/paging.ts';
+import { freeTextSchema, identifierSchema } from '../api/text.ts';
 import { INDICATOR_KINDS, type IndicatorKind } from '../indicators/config.ts';
 import { PERIODS } from '../market/periods.ts';
 import { ALERT_FREQUENCIES, CHANNEL_CONDITIONS, CROSSING_CONDITIONS } from './rules.ts';
@@ -230,18 +231,10 @@ export const alertLogSchema = z.object({
 });
 export type AlertLog = z.infer<typeof alertLogSchema>;
 
-export const alertLogQuerySchema = z.object({
-  skip: integerInputSchema('skip')
-    .pipe(z.number().min(0, 'skip must be at least 0').max(1_000_000_000))
-    .default(0),
-  limit: integerInputSchema('limit')
-    .pipe(
-      z
-        .number()
-        .min(1, 'limit must be at least 1')
-        .max(MAX_ALERT_LOG_PAGE, `limit must be at most ${MAX_ALERT_LOG_PAGE}`),
-    )
-    .default(DEFAULT_ALERT_LOG_PAGE),
+/** `GET /api/alerts/log?skip&limit` query. */
+export const alertLogQuerySchema = pageQuerySchema({
+  max: MAX_ALERT_LOG_PAGE,
+  default: DEFAULT_ALERT_LOG_PAGE,
 });
 
 /** `POST /api/alerts/webhook-secret` answer: the new secret, shown this once. */

@@ -8,6 +8,7 @@ import {
   storableJson,
   storableText,
 } from '../api/text.ts';
+import { pageQuerySchema } from '../api/paging.ts';
 import { parseContractDate } from './dates.ts';
 import { MAX_TRADE_RECORDS } from './contract.ts';
 
@@ -153,20 +154,7 @@ export type SaveResultRequest = z.infer<typeof saveResultRequestSchema>;
 /** Query of GET /api/strategy-results/{strategy}. */
 export const resultsQuerySchema = z.object({
   symbol_id: identifierSchema(64).optional(),
-  skip: integerText('skip')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0, 'skip must be at least 0')
-        .max(1_000_000_000, 'skip must be at most 1000000000'),
-    )
-    .optional()
-    .default(0),
-  limit: integerText('limit')
-    .pipe(z.number().int().min(1, 'limit must be at least 1').max(100, 'limit must be at most 100'))
-    .optional()
-    .default(10),
+  ...pageQuerySchema({ max: 100, default: 10 }).shape,
 });
 export type ResultsQuery = z.infer<typeof resultsQuerySchema>;
 
@@ -180,26 +168,9 @@ export const CLIENT_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
 export const MAX_RESULT_DEALS_PAGE = 1000;
 
 /** Query of GET /api/strategy-results/{strategy}/{id}/deals: a page of the result's deals. */
-export const resultDealsQuerySchema = z.object({
-  skip: integerText('skip')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0, 'skip must be at least 0')
-        .max(MAX_TRADE_RECORDS, `skip must be at most ${MAX_TRADE_RECORDS}`),
-    )
-    .optional()
-    .default(0),
-  limit: integerText('limit')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, 'limit must be at least 1')
-        .max(MAX_RESULT_DEALS_PAGE, `limit must be at most ${MAX_RESULT_DEALS_PAGE}`),
-    )
-    .optional()
-    .default(100),
+export const resultDealsQuerySchema = pageQuerySchema({
+  max: MAX_RESULT_DEALS_PAGE,
+  default: 100,
+  maxSkip: MAX_TRADE_RECORDS,
 });
 export type ResultDealsQuery = z.infer<typeof resultDealsQuerySchema>;

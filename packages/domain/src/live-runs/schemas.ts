@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuerySchema } from '../api/paging.ts';
 import { identifierSchema, integerInputSchema, opaqueTextSchema } from '../api/text.ts';
 import { parsePeriod, PERIODS, type Period } from '../market/periods.ts';
 import { strategyNameSchema } from '../backtest/schemas.ts';
@@ -216,30 +217,9 @@ export const liveRunEvaluationSchema = z.object({
 export type LiveRunEvaluationView = z.infer<typeof liveRunEvaluationSchema>;
 
 /** Query of GET /api/live-runs/{id}/evaluations: newest first. */
-export const liveRunEvaluationsQuerySchema = z.object({
-  skip: integerInputSchema('skip')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0, 'skip must be at least 0')
-        .max(1_000_000_000, 'skip must be at most 1000000000'),
-    )
-    .optional()
-    .default(0),
-  limit: integerInputSchema('limit')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, 'limit must be at least 1')
-        .max(
-          MAX_LIVE_RUN_EVALUATIONS_PAGE,
-          `limit must be at most ${MAX_LIVE_RUN_EVALUATIONS_PAGE}`,
-        ),
-    )
-    .optional()
-    .default(DEFAULT_LIVE_RUN_EVALUATIONS_PAGE),
+export const liveRunEvaluationsQuerySchema = pageQuerySchema({
+  max: MAX_LIVE_RUN_EVALUATIONS_PAGE,
+  default: DEFAULT_LIVE_RUN_EVALUATIONS_PAGE,
 });
 export type LiveRunEvaluationsQuery = z.infer<typeof liveRunEvaluationsQuerySchema>;
 

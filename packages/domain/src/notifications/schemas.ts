@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { identifierSchema, integerInputSchema } from '../api/text.ts';
+import { pageQuerySchema } from '../api/paging.ts';
+import { identifierSchema } from '../api/text.ts';
 
 /**
  * What a notification tells the user about. The server stores the kind and its parameters;
@@ -67,27 +68,9 @@ export const notificationSchema = z.object({
 export type Notification = z.infer<typeof notificationSchema>;
 
 /** Query of GET /api/notifications: a page, newest first. */
-export const notificationsQuerySchema = z.object({
-  skip: integerInputSchema('skip')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(0, 'skip must be at least 0')
-        .max(1_000_000_000, 'skip must be at most 1000000000'),
-    )
-    .optional()
-    .default(0),
-  limit: integerInputSchema('limit')
-    .pipe(
-      z
-        .number()
-        .int()
-        .min(1, 'limit must be at least 1')
-        .max(MAX_NOTIFICATIONS_PAGE, `limit must be at most ${MAX_NOTIFICATIONS_PAGE}`),
-    )
-    .optional()
-    .default(DEFAULT_NOTIFICATIONS_PAGE),
+export const notificationsQuerySchema = pageQuerySchema({
+  max: MAX_NOTIFICATIONS_PAGE,
+  default: DEFAULT_NOTIFICATIONS_PAGE,
 });
 export type NotificationsQuery = z.infer<typeof notificationsQuerySchema>;
 

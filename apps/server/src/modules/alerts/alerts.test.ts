@@ -353,6 +353,20 @@ describe('webhooks', () => {
   });
 });
 
+describe('the log query', () => {
+  it.each([
+    ['?skip=-1', 'skip: skip must be at least 0'],
+    ['?skip=1000000001', 'skip: skip must be at most 1000000000'],
+    ['?skip=1.5', 'skip: skip must be an integer'],
+    ['?limit=0', 'limit: limit must be at least 1'],
+  ])('%s answers 422 with what is wrong', async (query, detail) => {
+    const s = await session();
+    const res = await s.call('GET', `/api/alerts/log${query}`);
+    expect(res.statusCode).toBe(422);
+    expect(res.json()).toMatchObject({ detail });
+  });
+});
+
 describe('per user', () => {
   it('another user cannot see, change, delete or subscribe to the alerts', async () => {
     const a = await session();

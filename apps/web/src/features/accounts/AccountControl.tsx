@@ -11,7 +11,7 @@ import type { MenuProps } from 'antd';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/firstScreen';
-import { logout, switchTrader } from '../auth/store';
+import { logout, switchTrader } from '../auth';
 import { useAccounts } from './useAccounts';
 
 const TRADER_KEY = 'trader:';

@@ -3,7 +3,7 @@ import { accountTypeName } from '@ct/domain';
 import { Avatar, Button, Tag, Typography } from 'antd';
 import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/messages';
-import { logout, switchTrader } from '../auth/store';
+import { logout, switchTrader } from '../auth';
 import { LevelTag } from './LevelTag';
 import { useAccounts } from './useAccounts';
 

@@ -1,5 +1,5 @@
 import { useShallow } from 'zustand/react/shallow';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 
 /** The signed-in user's trading accounts and the current one. */
 export function useAccounts() {

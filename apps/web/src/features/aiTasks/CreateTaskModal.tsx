@@ -9,10 +9,10 @@ import {
   ProviderItem,
   providerDefaults,
   useProviderChoice,
-} from '../assistant/ProviderFields';
-import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
-import { workbenchTarget } from '../strategy/actions';
-import { useWorkbenchStore } from '../strategy/store';
+  loadAssistantSettings,
+  useAssistantSettings,
+} from '../assistant';
+import { workbenchTarget, useWorkbenchStore } from '../strategy';
 import { closeCreateTask, submitTask, type TaskFormValues } from './actions';
 import { useAiTasksUi } from './store';
 

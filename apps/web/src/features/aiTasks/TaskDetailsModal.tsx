@@ -15,8 +15,7 @@ import {
 } from 'antd';
 import { useState } from 'react';
 import { messages } from '../../i18n/messages';
-import { EquityChart } from '../strategy/EquityChart';
-import { metricRows, ResultsModal } from '../strategy/ResultsModal';
+import { EquityChart, metricRows, ResultsModal } from '../strategy';
 import {
   closeCreateStrategy,
   closeDetails,

@@ -2,7 +2,7 @@ import { Button, Space } from 'antd';
 import { useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
 import { appApi, type AppApi } from '../../shared/appApi';
-import { useWorkbenchStore } from '../strategy/store';
+import { useWorkbenchStore } from '../strategy';
 import { openTaskInEditor, returnToTasks, tasksMounted, viewTaskDetails } from './actions';
 import { DEFAULT_TASK_PAGE_SIZE, finishedSince } from './logic';
 import { useTaskPage } from './queries';

@@ -5,11 +5,18 @@ import { requestSharedAction } from '../../realtime/frameActions';
 import { navigateTo } from '../../shared/navigation';
 import { notify } from '../../shared/notify';
 import { done, failed, refused, type Outcome } from '../../shared/outcome';
-import { loadAssistantSettings, useAssistantSettings } from '../assistant/settingsStore';
-import { proposeCode, selectStrategy, workbenchTarget } from '../strategy/actions';
-import { newStrategyNameProblem } from '../strategy/logic';
-import { putSavedStrategy, refetchStrategies, strategyListKnown } from '../strategy/queries';
-import { useEditorStore, useWorkbenchStore } from '../strategy/store';
+import { loadAssistantSettings, useAssistantSettings } from '../assistant';
+import {
+  proposeCode,
+  selectStrategy,
+  workbenchTarget,
+  newStrategyNameProblem,
+  putSavedStrategy,
+  refetchStrategies,
+  strategyListKnown,
+  useEditorStore,
+  useWorkbenchStore,
+} from '../strategy';
 import {
   createStrategyFromTask as saveTaskAsStrategy,
   createTask,

@@ -2,7 +2,7 @@ import { SHARED_ACTIONS } from '@ct/domain';
 import { lazy, Suspense } from 'react';
 import { isChildFrame } from '../../realtime/connection';
 import { registerSharedAction } from '../../realtime/frameActions';
-import { registerWorkbenchAddons } from '../strategy/addons';
+import { registerWorkbenchAddons } from '../strategy';
 
 // The modals, actions and queries load when the editor first shows them, not with the page.
 const AiTaskPanels = lazy(() =>

@@ -1,7 +1,7 @@
 import { SHARED_ACTIONS, sharedActionPayloadSchemas, type ActionResult } from '@ct/domain';
 import { messages } from '../../i18n/messages';
 import { useChartGridStore } from '../../shared/chartGrid';
-import { workflowChart } from '../strategy/frameWorkflow';
+import { workflowChart } from '../strategy';
 import { createTaskFor, settingsTaskValues } from './actions';
 
 const m = messages.aiTasks;

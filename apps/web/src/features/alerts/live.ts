@@ -2,7 +2,7 @@ import { alertEventSchema, alertsChannel } from '@ct/domain';
 import { useEffect } from 'react';
 import { isChildFrame } from '../../realtime/connection';
 import { sharedPrivateChannel } from '../../realtime/privateChannel';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { fetchAlertsLiveToken } from './api';
 import { applyAlertEvent, reloadAlerts } from './queries';
 

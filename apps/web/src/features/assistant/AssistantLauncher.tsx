@@ -3,7 +3,7 @@ import type { Period } from '@ct/domain';
 import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useEffect, useRef } from 'react';
 import { messages } from '../../i18n/messages';
-import { useLastBacktest, useWorkbenchStore } from '../strategy/store';
+import { useLastBacktest, useWorkbenchStore } from '../strategy';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { editorCode, registerEditorTarget } from './apply';
 import { buildChatContext } from './context';

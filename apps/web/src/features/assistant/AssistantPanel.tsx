@@ -2,7 +2,7 @@ import { PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons'
 import { Button, Drawer, Modal, Tooltip } from 'antd';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { messages } from '../../i18n/messages';
-import { useWorkbenchStore } from '../strategy/store';
+import { useWorkbenchStore } from '../strategy';
 import { useApplyCode } from './apply';
 import { ChatInput } from './ChatInput';
 import { Conversation } from './Conversation';

@@ -1,10 +1,14 @@
 import type * as MonacoReact from '@monaco-editor/react';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { messages } from '../../i18n/messages';
-import type { CodeEditorRequest } from '../strategy/codeEditorHook';
-import { readEditorCode, useCodeEditorHook } from '../strategy/codeEditorHook';
-import { useWorkbenchStore } from '../strategy/store';
-import { cachedTemplate } from '../strategy/strategyTemplate';
+import {
+  type CodeEditorRequest,
+  readEditorCode,
+  useCodeEditorHook,
+  useWorkbenchStore,
+  cachedTemplate,
+} from '../strategy';
+import { loadStrategyActions } from '../strategy/lazy';
 import { closeAssistant } from './store';
 
 // Monaco's loader loads with Apply (or the editor), not with the page.
@@ -72,7 +76,7 @@ export async function applyCode(code: string): Promise<boolean> {
   if (!open) throw new Error(messages.assistant.editorUnavailable);
   const [{ loader }, { proposeCode }] = await Promise.all([
     import('@monaco-editor/react'),
-    import('../strategy/actions'),
+    loadStrategyActions(),
   ]);
   const workbench = useWorkbenchStore.getState();
   if (!workbench.open) {

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import { ApiError, onAuthFailure } from '../../api/client';
 import { notify } from '../../shared/notify';
 import { messages } from '../../i18n/messages';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { streamChat } from './api';
 import { failureDetail } from './errors';
 import {

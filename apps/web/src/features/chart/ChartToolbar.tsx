@@ -16,7 +16,7 @@ import { messages } from '../../i18n/firstScreen';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
 import { LazyTooltip } from '../../shared/antd/LazyTooltip';
 import type { ChartType } from '../../shared/chartGrid';
-import { useCodeEditorHook } from '../strategy/codeEditorHook';
+import { useCodeEditorHook } from '../strategy';
 import { toolsThatFit, type ToolbarEntry } from './toolbarLayout';
 import { emitChartTradeAction } from '../../shared/tradeAction';
 

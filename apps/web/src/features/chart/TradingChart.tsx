@@ -13,7 +13,7 @@ import { sharedState, useFrameSyncStore } from '../../realtime/sharedState';
 import type { ChartType } from '../../shared/chartGrid';
 import './chart.css';
 import { ChartController, type ChartStatus } from './ChartController';
-import { StrategyWorkbenchHost } from '../strategy/WorkbenchHost';
+import { StrategyWorkbenchHost } from '../strategy';
 import { ChartLegend, type LegendBadge } from './ChartLegend';
 import { MarkerDetails } from './MarkerDetails';
 import {

@@ -1,7 +1,7 @@
 import { Button, Card, Modal, Space, Table, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
 import { messages } from '../../i18n/messages';
-import { useAccounts } from '../accounts/useAccounts';
+import { useAccounts } from '../accounts';
 import { closeLiveRuns, stopRun } from './actions';
 import type { LiveRunView } from './api';
 import { Pnl, quantity, RunStatus, Time } from './cells';

@@ -1,11 +1,15 @@
 import type { Period } from '@ct/domain';
 import { messages } from '../../i18n/messages';
 import { QUIET, done, failed, refused, type Outcome } from '../../shared/outcome';
-import { useAuthStore } from '../auth/store';
-import { flushAutoSave, workbenchTarget } from '../strategy/actions';
-import { failureDetail } from '../strategy/api';
-import { askUser, type Ask } from '../strategy/confirm';
-import { useEditorStore } from '../strategy/store';
+import { useAuthStore } from '../auth';
+import {
+  flushAutoSave,
+  workbenchTarget,
+  failureDetail,
+  askUser,
+  type Ask,
+  useEditorStore,
+} from '../strategy';
 import { startLiveRun, stopLiveRun, type LiveRunView } from './api';
 import { lotsProblem, maxPositionsProblem } from './logic';
 import { putRunStatus, refetchLiveRuns } from './queries';

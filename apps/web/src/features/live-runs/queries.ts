@@ -13,8 +13,8 @@ import {
   type LiveRunStarted,
 } from './api';
 import { useConnectionStore } from '../../realtime/connection';
-import { useAuthStore } from '../auth/store';
-import { onAccountEvent, useAccountLiveUpdates } from '../trading/accountLive';
+import { useAuthStore } from '../auth';
+import { onAccountEvent, useAccountLiveUpdates } from '../trading';
 import { anyRunning, LIVE_RUN_POLL_MS } from './logic';
 
 /*

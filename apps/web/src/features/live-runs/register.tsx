@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { registerWorkbenchAddons } from '../strategy/addons';
+import { registerWorkbenchAddons } from '../strategy';
 
 // The modals, actions and queries load when the editor first shows them, not with the page.
 const LiveRunPanels = lazy(() =>

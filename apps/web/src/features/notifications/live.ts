@@ -2,7 +2,7 @@ import { notificationEventSchema, notificationsChannel } from '@ct/domain';
 import { useEffect } from 'react';
 import { isChildFrame } from '../../realtime/connection';
 import { sharedPrivateChannel } from '../../realtime/privateChannel';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { announce } from './alerts';
 import { fetchNotificationsLiveToken } from './api';
 import { applyNotificationEvent, reloadNotifications } from './queries';

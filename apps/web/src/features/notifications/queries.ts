@@ -1,7 +1,7 @@
 import type { Notification, NotificationEvent, NotificationList } from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
 import { queryClient } from '../../shared/queryClient';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { fetchNotifications, markNotificationsRead } from './api';
 
 /** The newest notifications the panel shows (the server keeps more). */

@@ -18,9 +18,7 @@ import { useState } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/messages';
-import { AccountControl } from '../accounts/AccountControl';
-import { LevelTag } from '../accounts/LevelTag';
-import { useAccounts } from '../accounts/useAccounts';
+import { AccountControl, LevelTag, useAccounts } from '../accounts';
 import { ProfileEditForm } from './ProfileEditForm';
 
 const t = messages.profile;

@@ -1,7 +1,7 @@
 import { LineChartOutlined, LoginOutlined } from '@ant-design/icons';
 import { Empty, Tabs, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { OrderTicket } from './ticket/OrderTicket';
 import './trading.css';
 

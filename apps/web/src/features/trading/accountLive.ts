@@ -2,10 +2,10 @@ import { accountEventSchema, type AccountEvent, type Trader } from '@ct/domain';
 import { useEffect } from 'react';
 import { isChildFrame } from '../../realtime/connection';
 import { sharedPrivateChannel } from '../../realtime/privateChannel';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import { fetchLiveToken } from './api';
 import { changeIds, refreshLists } from './refresh';
-import { TRADE_LISTS, tradingKeys, type TradeList } from './store';
+import { TRADE_LISTS, tradingKeys, type TradeList } from './queries';
 
 /** The tables an account event changes. */
 export function listsChangedBy(event: AccountEvent): TradeList[] {

@@ -7,7 +7,7 @@ import {
   type PositionView,
   type Side,
 } from '@ct/domain';
-import { notify } from '../../shared/notify';
+import { done, failed, type Outcome } from '../../shared/outcome';
 import { messages } from '../../i18n/messages';
 import {
   cancelPendingRequest,
@@ -25,10 +25,8 @@ import { changeIds, refreshLists, writePending, writePosition, writeSettle } fro
  * the same way. Each shows the spec's message (section 8), writes the server's answer into
  * the cached lists of the account it acted on, and refreshes the lists it changed once (the
  * live event of the same change does not refresh them again: refresh.ts); each resolves
- * with the outcome instead of throwing.
+ * with the outcome (shared/outcome.ts) instead of throwing.
  */
-
-export type ActionOutcome = { success: boolean; message: string };
 
 const t = messages.trading;
 
@@ -52,15 +50,10 @@ export type PlaceOrderInput = {
 };
 
 /** Places a market order or a pending (limit) order from the ticket. */
-export async function placeOrder(input: PlaceOrderInput): Promise<ActionOutcome> {
-  const done = (success: boolean, message: string): ActionOutcome => {
-    if (success) notify.success(message);
-    else notify.error(message);
-    return { success, message };
-  };
+export async function placeOrder(input: PlaceOrderInput): Promise<Outcome> {
   const trader = currentTrader();
-  if (!trader) return done(false, t.noAccountInfo);
-  if (!input.symbol) return done(false, t.noSymbolInfo);
+  if (!trader) return failed(t.noAccountInfo);
+  if (!input.symbol) return failed(t.noSymbolInfo);
   const base = {
     symbol: input.symbol,
     cmd: input.side === 'buy' ? (1 as const) : (2 as const),
@@ -72,24 +65,24 @@ export async function placeOrder(input: PlaceOrderInput): Promise<ActionOutcome>
   try {
     if (input.orderType === 'market') {
       const result = await placeMarketOrderRequest(trader, base);
-      if (!result.success || !result.data) return done(false, result.message || t.orderFailed);
+      if (!result.success || !result.data) return failed(result.message || t.orderFailed);
       const { order } = result.data;
       writePosition(trader.uuid, order);
       refreshLists(trader.uuid, ['positions', 'logs'], changeIds.opened(order.orderId));
-      return done(true, t.orderSuccess(order.orderId));
+      return done(t.orderSuccess(order.orderId));
     }
     const result = await placePendingOrderRequest(trader, {
       ...base,
       pendPrice: input.limitPrice ?? Number.NaN,
       expireType: input.expireType,
     });
-    if (!result.success || !result.data) return done(false, result.message || t.pendingFailed);
+    if (!result.success || !result.data) return failed(result.message || t.pendingFailed);
     const { pending } = result.data;
     writePending(trader.uuid, pending);
     refreshLists(trader.uuid, ['pendings', 'logs'], changeIds.pendingAdded(pending.pId));
-    return done(true, t.pendingSuccess(pending.pId));
+    return done(t.pendingSuccess(pending.pId));
   } catch {
-    return done(false, t.orderRetry);
+    return failed(t.orderRetry);
   }
 }
 
@@ -99,11 +92,10 @@ const c = messages.closePosition;
 export async function closePosition(
   position: Pick<PositionView, 'orderId'>,
   volume: number,
-): Promise<ActionOutcome> {
+): Promise<Outcome> {
   const trader = currentTrader();
   if (!trader) {
-    notify.error(t.noCurrentTrader);
-    return { success: false, message: t.noCurrentTrader };
+    return failed(t.noCurrentTrader);
   }
   try {
     const result = await closePositionRequest(trader, {
@@ -112,9 +104,7 @@ export async function closePosition(
       clientOrderId: newClientOrderId(),
     });
     if (!result.success) {
-      const message = result.message || c.failed;
-      notify.error(message);
-      return { success: false, message };
+      return failed(result.message || c.failed);
     }
     if (result.data) {
       writePosition(trader.uuid, result.data.order);
@@ -122,40 +112,31 @@ export async function closePosition(
     }
     const change = result.data ? changeIds.closed(result.data.settle.tradeId) : undefined;
     refreshLists(trader.uuid, ['positions', 'settles', 'logs'], change);
-    notify.success(c.success);
-    return { success: true, message: c.success };
+    return done(c.success);
   } catch {
-    notify.error(c.requestFailed);
-    return { success: false, message: c.requestFailed };
+    return failed(c.requestFailed);
   }
 }
 
 const p = messages.cancelPending;
 
 /** Cancels a working pending order. */
-export async function cancelPendingOrder(
-  pending: Pick<PendingView, 'pId'>,
-): Promise<ActionOutcome> {
+export async function cancelPendingOrder(pending: Pick<PendingView, 'pId'>): Promise<Outcome> {
   const trader = currentTrader();
   if (!trader) {
-    notify.error(t.noCurrentTrader);
-    return { success: false, message: t.noCurrentTrader };
+    return failed(t.noCurrentTrader);
   }
   try {
     const result = await cancelPendingRequest(trader, pending.pId);
     if (!result.success) {
-      const message = result.message || p.failed;
-      notify.error(message);
-      return { success: false, message };
+      return failed(result.message || p.failed);
     }
     if (result.data) writePending(trader.uuid, result.data.pending);
     const change = result.data ? changeIds.pendingCanceled(result.data.pending.pId) : undefined;
     refreshLists(trader.uuid, ['pendings', 'logs'], change);
-    notify.success(p.success);
-    return { success: true, message: p.success };
+    return done(p.success);
   } catch {
-    notify.error(p.requestFailed);
-    return { success: false, message: p.requestFailed };
+    return failed(p.requestFailed);
   }
 }
 
@@ -172,7 +153,7 @@ export type PendingChange = { price: number; tp: number; sl: number };
 export async function modifyPendingOrder(
   pending: Pick<PendingView, 'pId'>,
   change: PendingChange,
-): Promise<ActionOutcome> {
+): Promise<Outcome> {
   const trader = currentTrader();
   if (!trader) return { success: false, message: t.noCurrentTrader };
   try {
@@ -195,9 +176,7 @@ export async function modifyPendingOrder(
     } else {
       refreshLists(trader.uuid, ['pendings', 'logs']);
     }
-    const message = result.message || pm.success;
-    notify.success(message);
-    return { success: true, message };
+    return done(result.message || pm.success);
   } catch {
     return { success: false, message: pm.requestFailed };
   }
@@ -231,7 +210,7 @@ export type TpslEdit = {
  * Validates and saves TP/SL of an order. Validation failures are returned (the panel shows
  * them inline) without a call; the call's outcome shows the spec's message.
  */
-export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<ActionOutcome> {
+export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<Outcome> {
   const trader = currentTrader();
   if (!order.orderId || !trader?.token || !trader.uuid) {
     return { success: false, message: e.missingInfo };
@@ -271,6 +250,5 @@ export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<
   } catch {
     return { success: false, message: e.failed };
   }
-  notify.success(e.success);
-  return { success: true, message: e.success };
+  return done(e.success);
 }

@@ -33,7 +33,7 @@ import {
 import { z } from 'zod';
 import { ApiError, http } from '../../api/client';
 import { messages } from '../../i18n/messages';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 
 const t = messages.trading;
 

@@ -1,7 +1,7 @@
 import type { PendingView, PositionView, SettleView } from '@ct/domain';
 import type { Query } from '@tanstack/react-query';
 import { queryClient } from '../../shared/queryClient';
-import { tradingKeys, type PagedData, type TradeList, type WholeList, type Rows } from './store';
+import { tradingKeys, type PagedData, type TradeList, type WholeList, type Rows } from './queries';
 
 /*
  * How the trading lists in the cache follow changes. An action's answer is written into

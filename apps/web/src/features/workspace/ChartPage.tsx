@@ -4,12 +4,12 @@ import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { messages } from '../../i18n/messages';
-import { AssistantLauncher } from '../assistant/AssistantLauncher';
+import { AssistantLauncher } from '../assistant';
 import type { ChartType } from '../../shared/chartGrid';
 import { Toolbar } from './Toolbar';
 import { loadInstrumentGroups, useInstrumentStore } from '../../market/instruments';
-import { loadStrategyTemplate, useTemplateCode } from '../strategy/strategyTemplate';
-import { TradingChart } from '../chart/TradingChart';
+import { loadStrategyTemplate, useTemplateCode } from '../strategy';
+import { TradingChart } from '../chart';
 
 /** The chart of the chart page; frames and the workbench address it by this id. */
 export const CHART_PAGE_ID = 'chart-page';

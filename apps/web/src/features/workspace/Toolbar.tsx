@@ -6,7 +6,7 @@ import type { ReactNode } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
 import { messages } from '../../i18n/firstScreen';
-import { AccountControl } from '../accounts/AccountControl';
+import { AccountControl } from '../accounts';
 import { CHART_LAYOUTS, setChartLayout, useChartGridStore } from '../../shared/chartGrid';
 import type { ChartLayout } from '../../shared/chartGrid';
 

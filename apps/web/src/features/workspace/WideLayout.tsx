@@ -6,6 +6,7 @@ import { ChartGrid } from './chart-grid/ChartGrid';
 import { SideButtons, SidePanel } from './side-panel/SidePanel';
 import { openSidePanel } from './side-panel/store';
 import { Toolbar } from './Toolbar';
+import { loadNotificationsRuntime } from '../notifications/lazy';
 
 // The trade tables and the account bar follow the first drawn chart (shared/firstChart.ts).
 const BottomPanel = lazyAfterFirstChart(() =>
@@ -13,7 +14,7 @@ const BottomPanel = lazyAfterFirstChart(() =>
 );
 
 const NotificationsRuntime = lazyAfterFirstChart(() =>
-  import('../notifications/NotificationsRuntime').then((m) => ({
+  loadNotificationsRuntime().then((m) => ({
     default: m.NotificationsRuntime,
   })),
 );

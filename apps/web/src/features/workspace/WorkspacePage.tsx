@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 import { lazyAfterFirstChart } from '../../shared/firstChart';
 import { WideLayout } from './WideLayout';
+import { loadAssistantLauncher } from '../assistant/lazy';
 
 // A phone's layout is a chunk of its own (a desktop never needs it); the assistant's button
 // follows the first drawn chart (shared/firstChart.ts).
@@ -9,7 +10,7 @@ const NarrowLayout = lazy(() =>
   import('./narrow/NarrowLayout').then((m) => ({ default: m.NarrowLayout })),
 );
 const AssistantLauncher = lazyAfterFirstChart(() =>
-  import('../assistant/AssistantLauncher').then((m) => ({ default: m.AssistantLauncher })),
+  loadAssistantLauncher().then((m) => ({ default: m.AssistantLauncher })),
 );
 
 /** /desktop picks its layout by width; /phone always uses the narrow layout. */

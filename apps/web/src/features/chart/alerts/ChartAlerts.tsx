@@ -3,17 +3,22 @@ import { formatPrice, type Alert } from '@ct/domain';
 import { LineStyle } from 'lightweight-charts';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { messages } from '../../../i18n/messages';
-import { openAddAlert, useAlertDialog } from '../../alerts/dialogStore';
-import { useAlertsLive } from '../../alerts/live';
-import { changeAlert, useAlertList } from '../../alerts/queries';
+import {
+  openAddAlert,
+  useAlertDialog,
+  useAlertsLive,
+  changeAlert,
+  useAlertList,
+} from '../../alerts';
 import type { ChartController } from '../ChartController';
 import { TradeLinesLayer, type LinePlaces } from '../trades/TradeLinesLayer';
 import './alerts.css';
+import { loadAddAlertDialog } from '../../alerts/lazy';
 
 const a = messages.alerts;
 
 // the dialog (a Modal with its form) loads when "Add alert" is chosen
-const AddAlertDialog = lazy(() => import('../../alerts/AddAlertDialog'));
+const AddAlertDialog = lazy(() => loadAddAlertDialog());
 
 /** The alert line colour: an orange that reads on the light and the dark chart alike. */
 const ALERT_COLOR = '#ef6c00';

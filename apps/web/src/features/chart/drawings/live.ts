@@ -2,7 +2,7 @@ import { chartsChannel, drawingEventSchema } from '@ct/domain';
 import { useEffect } from 'react';
 import { isChildFrame } from '../../../realtime/connection';
 import { sharedPrivateChannel } from '../../../realtime/privateChannel';
-import { useAuthStore } from '../../auth/store';
+import { useAuthStore } from '../../auth';
 import { fetchChartsLiveToken } from './api';
 import { applyDrawingEvent, reloadAllDrawings } from './queries';
 

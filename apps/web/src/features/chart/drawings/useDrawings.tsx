@@ -15,7 +15,7 @@ import { createStore } from 'zustand/vanilla';
 import { messages } from '../../../i18n/firstScreen';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { afterFirstChart } from '../../../shared/firstChart';
-import { useAuthStore } from '../../auth/store';
+import { useAuthStore } from '../../auth';
 import type { BarListener, ChartLayer } from '../ChartController';
 import type { DrawingLayer, DrawingTool, DrawingUiState, MeasureReadout } from './DrawingLayer';
 import { DrawingToolIcon } from './icons';

@@ -4,7 +4,7 @@ import { resetQueryClient } from '../../../shared/queryClient';
 import { jsonResponse } from '../../../test/fixtures';
 import { renderWithProviders } from '../../../test/render';
 import { IndicatorsDialog } from './IndicatorsDialog';
-import { resetIndicatorSaves } from './store';
+import { resetIndicatorSaves } from './queries';
 
 /** The indicator API of one user: a list per chart key, stored as sent. */
 function server(initial: Record<string, unknown[]> = {}) {

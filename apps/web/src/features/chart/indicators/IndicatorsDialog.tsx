@@ -18,7 +18,7 @@ import {
   PARAM_SAVE_DELAY_MS,
   setChartIndicators,
   useChartIndicators,
-} from './store';
+} from './queries';
 import './indicators.css';
 
 const m = messages.indicators;

@@ -6,7 +6,7 @@ import type { ChartColors } from '../../../shared/chartTheme';
 import { afterFirstChart } from '../../../shared/firstChart';
 import { chartKeyOf } from './chartKey';
 import type { IndicatorHost, IndicatorLayer, IndicatorReading } from './IndicatorLayer';
-import { useChartIndicators } from './store';
+import { useChartIndicators } from './queries';
 
 // The layer that computes and draws indicators is asked for at once by a chart with saved
 // indicators, otherwise after the first drawn chart (shared/firstChart.ts): a chart without

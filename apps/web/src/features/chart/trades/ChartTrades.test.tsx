@@ -6,7 +6,7 @@ import { queryClient } from '../../../shared/queryClient';
 import { buildUser } from '../../../test/fixtures';
 import { storeSession } from '../../../test/render';
 import { useTradingDialogs } from '../../trading/dialogs';
-import { tradingKeys } from '../../trading/store';
+import { tradingKeys } from '../../trading/queries';
 import {
   buildPending,
   buildPosition,

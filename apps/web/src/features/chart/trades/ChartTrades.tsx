@@ -7,19 +7,24 @@ import { messages } from '../../../i18n/messages';
 import { useSymbolInfo } from '../../../market/instruments';
 import { useQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';
-import { useAccountLiveUpdates } from '../../trading/accountLive';
-import { openCancelPending, openClosePosition, useTradingDialogs } from '../../trading/dialogs';
-import { useTradeList } from '../../trading/store';
+import {
+  useAccountLiveUpdates,
+  openCancelPending,
+  openClosePosition,
+  useTradingDialogs,
+  useTradeList,
+} from '../../trading';
 import type { ChartController } from '../ChartController';
 import { lineProfit, linePriceText, tradeLinesOf, type TradeLine } from './model';
 import { TradesView } from './view';
 import './trades.css';
+import { loadTradingDialogs } from '../../trading/lazy';
 
 const m = messages.chartTrades;
 
 // The close and cancel dialogs (with their Modal and number input) load when one is opened.
 const TradingDialogs = lazy(() =>
-  import('../../trading/TradingDialogs').then((mod) => ({ default: mod.TradingDialogs })),
+  loadTradingDialogs().then((mod) => ({ default: mod.TradingDialogs })),
 );
 
 /** This chart's own trading dialogs (outside the workspace), loaded when one is asked for. */

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { queryClient } from '../../../shared/queryClient';
 import { buildUser } from '../../../test/fixtures';
 import { storeSession } from '../../../test/render';
-import { tradingKeys } from '../../trading/store';
+import { tradingKeys } from '../../trading/queries';
 import { buildPosition, ok, stubTradingFetch, type Call } from '../../trading/testSupport';
 import { LIVE_COLOR } from '../../live-runs/markers';
 import { RECENT_FILL_ROWS, useFillMarkers } from './fills';

@@ -5,10 +5,9 @@ import { messages } from '../../../i18n/messages';
 import type { ChartMarker } from '../../../shared/chartMarkers';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { queryClient } from '../../../shared/queryClient';
-import { useAuthStore } from '../../auth/store';
-import { fetchOrderLogs } from '../../trading/api';
-import { useTradeList } from '../../trading/store';
-import { isLiveRunOrder, LIVE_COLOR } from '../../live-runs/markers';
+import { useAuthStore } from '../../auth';
+import { fetchOrderLogs, useTradeList } from '../../trading';
+import { isLiveRunOrder, LIVE_COLOR } from '../../live-runs';
 import { fillMarkersOf, mergeMarkers, type FillLabels } from './model';
 
 /*

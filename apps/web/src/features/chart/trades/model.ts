@@ -19,7 +19,7 @@ import {
   type Side,
 } from '@ct/domain';
 import type { ChartMarker } from '../../../shared/chartMarkers';
-import type { PendingChange, TpslEdit } from '../../trading/actions';
+import type { PendingChange, TpslEdit } from '../../trading';
 
 /*
  * What the trader's own trades look like on a chart, as plain data: one line per open

@@ -1,6 +1,7 @@
 import type { PendingView, PositionView } from '@ct/domain';
 import { describe, expect, it, vi } from 'vitest';
-import type { ActionOutcome, EditableOrder, PendingChange, TpslEdit } from '../../trading/actions';
+import type { Outcome } from '../../../shared/outcome';
+import type { EditableOrder, PendingChange, TpslEdit } from '../../trading/actions';
 import { buildPending, buildPosition } from '../../trading/testSupport';
 import { tradeLinesOf } from './model';
 import { arrangeLabels, TradesView, type TradesViewDeps } from './view';
@@ -15,14 +16,14 @@ const colors = { up: 'green', down: 'red' };
 
 function setUp(
   position: PositionView | null,
-  outcome: ActionOutcome = { success: true, message: 'ok' },
+  outcome: Outcome = { success: true, message: 'ok' },
   bid = 50_000,
   pending: PendingView | null = null,
 ) {
-  const save = vi.fn<(order: EditableOrder, edit: TpslEdit) => Promise<ActionOutcome>>(() =>
+  const save = vi.fn<(order: EditableOrder, edit: TpslEdit) => Promise<Outcome>>(() =>
     Promise.resolve(outcome),
   );
-  const savePending = vi.fn<(p: PendingView, change: PendingChange) => Promise<ActionOutcome>>(() =>
+  const savePending = vi.fn<(p: PendingView, change: PendingChange) => Promise<Outcome>>(() =>
     Promise.resolve(outcome),
   );
   const error = vi.fn<(message: string) => void>();

@@ -4,15 +4,15 @@ import { createStore, type StoreApi } from 'zustand/vanilla';
 import { getQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { notify } from '../../../shared/notify';
+import type { Outcome } from '../../../shared/outcome';
 import {
   modifyPendingOrder,
   updateTpsl,
-  type ActionOutcome,
   type EditableOrder,
   type PendingChange,
   type TpslEdit,
-} from '../../trading/actions';
-import { editableOrderOf } from '../../trading/dialogs';
+  editableOrderOf,
+} from '../../trading';
 import {
   checkExitDrop,
   checkPendingDrop,
@@ -44,8 +44,8 @@ export type TradesViewState = {
 
 export type TradesViewDeps = {
   quote: (symbol: string) => { bid: number; ask: number } | null;
-  save: (order: EditableOrder, edit: TpslEdit) => Promise<ActionOutcome>;
-  savePending: (pending: PendingView, change: PendingChange) => Promise<ActionOutcome>;
+  save: (order: EditableOrder, edit: TpslEdit) => Promise<Outcome>;
+  savePending: (pending: PendingView, change: PendingChange) => Promise<Outcome>;
   orderOf: (position: PositionView) => EditableOrder;
   error: (message: string) => void;
 };
@@ -260,7 +260,7 @@ export class TradesView {
       );
       saved = outcome.success;
       // the action showed its success; a refusal is shown here (the panel shows it inline)
-      if (!outcome.success) this.deps.error(outcome.message);
+      if (!outcome.success && outcome.message) this.deps.error(outcome.message);
     } finally {
       this.state.setState({ saving: false, confirm: null });
       // saved, the cached position carries the new level and the line stays; else it goes back
@@ -280,7 +280,7 @@ export class TradesView {
         pendingChangeOf(pending, price, this.tick),
       );
       saved = outcome.success;
-      if (!outcome.success) this.deps.error(outcome.message);
+      if (!outcome.success && outcome.message) this.deps.error(outcome.message);
     } finally {
       this.state.setState({ saving: false, confirm: null });
       if (!saved) this.layer.showAt(id, null);

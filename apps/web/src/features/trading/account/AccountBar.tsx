@@ -2,7 +2,7 @@ import { PERCENT_DECIMALS, formatMoney, formatPercent, roundTo } from '@ct/domai
 import { WarningFilled } from '@ant-design/icons';
 import { Alert, Tooltip, Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { useAuthStore } from '../../auth/store';
+import { useAuthStore } from '../../auth';
 import { useLiveFigures, type LiveFigures } from './liveFigures';
 import { useAccountSummary } from './summary';
 import './account.css';

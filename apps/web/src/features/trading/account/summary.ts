@@ -3,11 +3,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useConnectionStore } from '../../../realtime/connection';
 import { queryClient } from '../../../shared/queryClient';
-import { useAuthStore } from '../../auth/store';
+import { useAuthStore } from '../../auth';
 import { onAccountEvent } from '../accountLive';
 import { fetchAccountSummary } from '../api';
 import { REFRESH_COALESCE_MS } from '../refresh';
-import { tradingKeys } from '../store';
+import { tradingKeys } from '../queries';
 
 /*
  * The account's money is server state: the summary lives in the query cache under

@@ -17,7 +17,7 @@ import { notify } from '../../../shared/notify';
 import { messages } from '../../../i18n/messages';
 import { watchSymbol } from '../../../realtime/live';
 import { useQuote, useQuoteStore } from '../../../realtime/quotes';
-import { useAuthStore } from '../../auth/store';
+import { useAuthStore } from '../../auth';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../../market/instruments';
 import { useChartTradeStore } from '../../../shared/tradeAction';
 import { placeOrder } from '../actions';

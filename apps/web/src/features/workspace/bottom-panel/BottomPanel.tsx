@@ -7,7 +7,7 @@ import {
 } from '@ant-design/icons';
 import { Button, Empty, Tabs, Tooltip } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { AccountBar } from '../../trading/account/AccountBar';
+import { AccountBar } from '../../trading';
 import { TRADE_TABLES } from '../trade/TradeTables';
 import {
   clickBottomTab,

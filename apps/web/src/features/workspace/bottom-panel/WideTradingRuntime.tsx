@@ -1,7 +1,10 @@
 import { useEffect } from 'react';
-import { useAccountLiveUpdates } from '../../trading/accountLive';
-import { closeEditOrder, useTradingDialogs } from '../../trading/dialogs';
-import { TradingDialogs } from '../../trading/TradingDialogs';
+import {
+  useAccountLiveUpdates,
+  closeEditOrder,
+  useTradingDialogs,
+  TradingDialogs,
+} from '../../trading';
 import { openSidePanel, useSidePanelStore } from '../side-panel/store';
 
 /**

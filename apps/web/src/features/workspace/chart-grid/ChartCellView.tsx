@@ -1,6 +1,6 @@
 import type { KeyboardEvent } from 'react';
 import { messages } from '../../../i18n/firstScreen';
-import { TradingChart } from '../../chart/TradingChart';
+import { TradingChart } from '../../chart';
 import { setChartPeriod, setChartSymbol, setChartType } from '../../../shared/chartGrid';
 import type { ChartCell } from '../../../shared/chartGrid';
 

@@ -5,12 +5,15 @@ import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { messages } from '../../../i18n/messages';
-import { AccountSection } from '../../accounts/AccountSection';
-import { AccountBar } from '../../trading/account/AccountBar';
+import { AccountSection } from '../../accounts';
+import { AccountBar } from '../../trading';
 import { ChartCellView } from '../chart-grid/ChartCellView';
 import { DEFAULT_CELLS, useActiveChart } from '../../../shared/chartGrid';
 import { TRADE_SUB_TAB_LABELS, TRADE_SUB_TABS, type TradeSubTab } from '../bottom-panel/store';
 import { useMobileTradingModal } from './mobileModal';
+import { loadAssistantLauncher } from '../../assistant/lazy';
+import { loadNotificationsPanel, loadNotificationsRuntime } from '../../notifications/lazy';
+import { loadNarrowTradingRuntime } from '../../trading/lazy';
 
 // The tables, the trading modals and the assistant's button follow the first drawn chart
 // (shared/firstChart.ts): the Chart tab is what a phone shows first.
@@ -23,24 +26,24 @@ const TradeTable = lazyAfterFirstChart(() =>
   })),
 );
 const NarrowTradingRuntime = lazyAfterFirstChart(() =>
-  import('../../trading/NarrowTradingRuntime').then((m) => ({
+  loadNarrowTradingRuntime().then((m) => ({
     default: m.NarrowTradingRuntime,
   })),
 );
 const AssistantLauncher = lazyAfterFirstChart(() =>
-  import('../../assistant/AssistantLauncher').then((m) => ({ default: m.AssistantLauncher })),
+  loadAssistantLauncher().then((m) => ({ default: m.AssistantLauncher })),
 );
 
 const NotificationsRuntime = lazyAfterFirstChart(() =>
-  import('../../notifications/NotificationsRuntime').then((m) => ({
+  loadNotificationsRuntime().then((m) => ({
     default: m.NotificationsRuntime,
   })),
 );
 const UnreadBadge = lazyAfterFirstChart(() =>
-  import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
+  loadNotificationsRuntime().then((m) => ({ default: m.UnreadBadge })),
 );
 const NotificationsList = lazyAfterFirstChart(() =>
-  import('../../notifications/NotificationsPanel').then((m) => ({ default: m.NotificationsList })),
+  loadNotificationsPanel().then((m) => ({ default: m.NotificationsList })),
 );
 
 const n = messages.narrow;

@@ -3,10 +3,11 @@ import { lazy, Suspense, type ReactNode } from 'react';
 import { navigateTo } from '../../../shared/navigation';
 import { messages } from '../../../i18n/messages';
 import { closeSidePanel } from './store';
+import { loadNotificationsPanel } from '../../notifications/lazy';
 
 // the notifications' list (features/notifications) loads with the panel
 const NotificationsList = lazy(() =>
-  import('../../notifications/NotificationsPanel').then((m) => ({ default: m.NotificationsList })),
+  loadNotificationsPanel().then((m) => ({ default: m.NotificationsList })),
 );
 
 const w = messages.workspace;

@@ -11,6 +11,8 @@ import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { messages } from '../../../i18n/firstScreen';
 import { clickSideButton, closeSidePanel, SIDE_BUTTONS, useSidePanelStore } from './store';
 import type { SideButton } from './store';
+import { loadAlertsPanel } from '../../alerts/lazy';
+import { loadNotificationsRuntime } from '../../notifications/lazy';
 
 // The order ticket follows the first drawn chart (shared/firstChart.ts).
 const TradingPanel = lazyAfterFirstChart(() =>
@@ -19,14 +21,14 @@ const TradingPanel = lazyAfterFirstChart(() =>
 
 // The notifications' badge (and their live channel) follows the first drawn chart too.
 const UnreadBadge = lazyAfterFirstChart(() =>
-  import('../../notifications/NotificationsRuntime').then((m) => ({ default: m.UnreadBadge })),
+  loadNotificationsRuntime().then((m) => ({ default: m.UnreadBadge })),
 );
 // The panels drawn in the common frame (antd's Typography and Empty) follow it too.
 const PlaceholderPanels = lazyAfterFirstChart(() =>
   import('./PlaceholderPanels').then((m) => ({ default: m.PlaceholderPanels })),
 );
 // the Alerts panel (features/alerts) loads when it is opened
-const AlertsPanel = lazy(() => import('../../alerts/AlertsPanel'));
+const AlertsPanel = lazy(() => loadAlertsPanel());
 
 const w = messages.workspace;
 

@@ -1,8 +1,6 @@
 import { Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { closeEditOrder, useTradingDialogs } from '../../trading/dialogs';
-import { EditOrderPanel } from '../../trading/EditOrderPanel';
-import { TradingTabs } from '../../trading/TradingTabs';
+import { closeEditOrder, useTradingDialogs, EditOrderPanel, TradingTabs } from '../../trading';
 import { useActiveChart } from '../../../shared/chartGrid';
 
 const t = messages.trading;

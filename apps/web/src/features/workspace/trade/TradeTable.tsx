@@ -8,7 +8,7 @@ import { useRowMenu, type RowAction } from './rowMenu';
 
 const b = messages.bottomPanel;
 
-// The small pager's height (trading.css: 24 px items, 4 px padding, a 1 px border).
+// The small pager's height (trade.css: 24 px items, 4 px padding, a 1 px border).
 const PAGER_STICKY = { offsetScroll: 33 };
 
 /** How a table is shown: `active` while its tab is visible, `narrow` in the phone layout. */

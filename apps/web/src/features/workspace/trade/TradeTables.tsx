@@ -10,10 +10,16 @@ import {
 import type { TableColumnsType } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { useInstrumentCatalogue } from '../../../market/instruments';
-import { openCancelPending, openClosePosition, openEditOrder } from '../../trading/dialogs';
-import { AccountBar } from '../../trading/account/AccountBar';
-import { usePositionTotals, type PositionTotals } from '../../trading/account/totals';
-import { useFollowPositionQuotes, useWatchSymbols } from '../../trading/positionQuotes';
+import {
+  openCancelPending,
+  openClosePosition,
+  openEditOrder,
+  AccountBar,
+  usePositionTotals,
+  type PositionTotals,
+  useFollowPositionQuotes,
+  useWatchSymbols,
+} from '../../trading';
 import { TRADE_SUB_TAB_LABELS, type TradeSubTab } from '../bottom-panel/store';
 import { FloatingPnlCell, MarketPriceCell } from './cells';
 import {
@@ -37,7 +43,7 @@ import { OrderLogCard, PendingOrderCard, PositionCard, SettledOrderCard } from '
 import { useOrderLogs, usePendingOrders, usePositions, useSettledOrders } from './data';
 import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
-import '../../trading/trading.css';
+import './trade.css';
 
 export type { TradeTableProps } from './TradeTable';
 

@@ -8,8 +8,7 @@ import {
 } from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../../market/instruments';
-import { formatTriggerLevel } from '../../trading/format';
-import { usePositionQuote } from '../../trading/positionQuotes';
+import { formatTriggerLevel, usePositionQuote } from '../../trading';
 import type { PositionRow } from './types';
 
 /* The cells of the trade tables that do more than format a value. */

@@ -3,7 +3,7 @@ import { Button } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
-import { LiveRunTag } from '../../live-runs/LiveRunTag';
+import { LiveRunTag } from '../../live-runs';
 import { LevelCell, PnlText, PriceCell, SideCell } from './cells';
 
 /*

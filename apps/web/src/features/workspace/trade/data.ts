@@ -3,7 +3,7 @@ import {
   usePagedTradeList,
   useTradeList,
   type PagedListState,
-} from '../../trading/store';
+} from '../../trading';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 
 /** The pages of a long list: the server's total and the page on screen (1-based). */
@@ -19,7 +19,7 @@ export type TableData<T> = { rows: T[]; loading: boolean; paging?: TablePaging }
 /*
  * Data sources of the trade tables: the current trader's lists from the trading calls
  * (GET /trading/order/position, /settles, /pending, /logs), cached per account by TanStack
- * Query (features/trading/store.ts). Each loads when its table is shown (`active`) and the
+ * Query (features/trading/queries.ts). Each loads when its table is shown (`active`) and the
  * cache lacks it, on every trader change (another key), and again when an action or the
  * account's live channel reports a change to it. Settlements and the order log come in
  * pages of the server's.

@@ -9,7 +9,7 @@ import {
   newIndicator,
   resetIndicatorSaves,
   setChartIndicators,
-} from './store';
+} from './queries';
 
 const sma = (period: number): IndicatorConfig => ({
   id: 'a1',

@@ -16,7 +16,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
-import { useAuthStore } from '../auth/store';
+import { useAuthStore } from '../auth';
 import {
   fetchOrderLogs,
   fetchPendings,

@@ -8,7 +8,7 @@ import { selectTrader, useAuthStore } from '../auth/store';
 import { handleAccountPublication, keysChangedBy } from './accountLive';
 import { modifyPendingOrder, placeOrder } from './actions';
 import { REFRESH_COALESCE_MS } from './refresh';
-import { tradingKeys, TRADE_LISTS, usePagedTradeList, useTradeList } from './store';
+import { tradingKeys, TRADE_LISTS, usePagedTradeList, useTradeList } from './queries';
 import {
   buildPending,
   buildPosition,

@@ -1,0 +1,2 @@
+// The auth feature's parts that load on demand (loaders only).
+export const loadLoginPage = () => import('./LoginPage');
