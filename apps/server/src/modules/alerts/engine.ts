@@ -96,9 +96,10 @@ function lineValues(line: IndicatorLine, bars: Parameters<typeof indicatorSeries
  * The alert engine (docs/architecture.md, "Alerts"): runs beside the trigger engine in the
  * active feed, on the quotes the feed publishes. Each active alert keeps the side of its
  * level the price was last strictly on; a tick on the other side is a crossing. Every change
- * of side is written with a conditional update on the side it replaces, and a fire is one
- * transaction guarded the same way, so a crossing fires once whichever feed judges it (a
- * feed that takes over reads the sides the previous one wrote). Work is queued per symbol.
+ * of side is written with a conditional update on the side it replaces, and each fire is
+ * guarded the same way (a tick's fires share one transaction), so a crossing fires once
+ * whichever feed judges it (a feed that takes over reads the sides the previous one wrote).
+ * Work is queued per symbol.
  */
 export class AlertEngine {
   private readonly entries = new Map<number, Entry>();
