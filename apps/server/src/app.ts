@@ -49,7 +49,7 @@ import {
   type QuotePins,
 } from './modules/market/test-control.ts';
 import { registerNotifications, type NotificationsModule } from './modules/notifications/module.ts';
-import { recordTradingFacts } from './modules/notifications/trading.ts';
+import { recordMarginWarning, recordTradingFacts } from './modules/notifications/trading.ts';
 import {
   notifyAiTaskEnded,
   notifyAlertFired,
@@ -211,6 +211,8 @@ export async function buildApp({
     marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
     notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
+    notifyMarginWarning: (tx, uuid, warning) =>
+      recordMarginWarning(notifications.context, tx, uuid, warning),
   });
   // price, channel, line and indicator alerts, judged beside the trigger engine
   const alerts = await registerAlerts(app, {

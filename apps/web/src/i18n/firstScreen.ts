@@ -208,6 +208,7 @@ export const messages = {
       macd: 'MACD',
       volume: 'Volume',
     },
+    addAlertOn: (label: string) => `Add alert on ${label}`,
     short: {
       sma: 'SMA',
       ema: 'EMA',
@@ -261,6 +262,8 @@ export const messages = {
     selected: (name: string) => `${name} selected`,
     delete: 'Delete',
     deleteNamed: (name: string) => `Delete ${name}`,
+    addAlert: 'Add alert',
+    addAlertNamed: (name: string) => `Add alert on ${name}`,
     deleteHint: 'Drag to move it; Delete key removes it',
     measurement: 'Measurement',
     bars: (n: number) => (n === 1 ? '1 bar' : `${n} bars`),

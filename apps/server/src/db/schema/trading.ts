@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  boolean,
   check,
   index,
   integer,
@@ -48,6 +49,12 @@ export const tradingAccounts = pgTable('trading_accounts', {
   balance: money('balance').notNull(),
   realizedPnl: money('realized_pnl').notNull().default('0'),
   commissionPaid: money('commission_paid').notNull().default('0'),
+  /**
+   * The margin level was below the warning level at the last look of the trigger engine's
+   * margin watch (margin-watch.ts): flipped by a conditional update, so a crossing below is
+   * told once, whichever feed saw it.
+   */
+  marginWarned: boolean('margin_warned').notNull().default(false),
   createdAt: epochMs('created_at').notNull(),
   updatedAt: epochMs('updated_at').notNull(),
 });

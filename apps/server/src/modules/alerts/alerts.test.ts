@@ -9,7 +9,7 @@ import {
   type AlertLog,
 } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildUser, loginAs } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { parseWebhookAllow, resolveWebhookTarget, WebhookRefusedError } from './ssrf.ts';
@@ -177,6 +177,35 @@ describe('price alerts', () => {
     expect(await firesOf(s, alert.id)).toEqual([]);
     await pin(30_150);
     expect((await firesOf(s, alert.id)).map((f) => f.price)).toEqual([30_150]);
+  });
+
+  it("a tick's fires are written in one transaction, each still once", async () => {
+    const s = await session();
+    await pin(20_000);
+    const made = [
+      await create(s, { kind: 'price', condition: 'crossing_up', level: 20_050 }),
+      await create(s, {
+        kind: 'price',
+        condition: 'crossing',
+        level: 20_060,
+        frequency: 'every_time',
+      }),
+      await create(s, { kind: 'channel', condition: 'entering', lower: 20_070, upper: 20_200 }),
+    ];
+    const db = t.app.services.alerts.context.db;
+    const transaction = vi.spyOn(db, 'transaction');
+    const transactions = await pin(20_100).then(
+      () => transaction.mock.calls.length,
+      (error: unknown) => error,
+    );
+    transaction.mockRestore();
+    expect(transactions).toBe(1);
+    for (const alert of made) {
+      expect((await firesOf(s, alert.id)).map((f) => f.price)).toEqual([20_100]);
+    }
+    // the same price again crosses nothing
+    await pin(20_100);
+    for (const alert of made) expect(await firesOf(s, alert.id)).toHaveLength(1);
   });
 });
 

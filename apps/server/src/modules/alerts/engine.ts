@@ -21,7 +21,7 @@ import type { QuoteEvent } from '../market/feed.ts';
 import { SymbolQueues } from '../market/symbol-queues.ts';
 import type { AlertContext } from './context.ts';
 import type { Deliveries } from './fire.ts';
-import { fire, type FireGuard } from './fire.ts';
+import { fireMany, type FireRequest } from './fire.ts';
 import {
   expireAlert,
   listActiveAlerts,
@@ -84,6 +84,9 @@ function entryOf(row: WatchedAlertRow): Entry {
   };
 }
 
+/** A fire judged on a tick, recorded with the tick's others (fireMany). */
+type Fire = FireRequest & { entry: Entry };
+
 /** The values of one indicator line over bars. */
 function lineValues(line: IndicatorLine, bars: Parameters<typeof indicatorSeries>[2]) {
   return indicatorSeries(line.kind, line.params, bars).map((v) => v[line.line] ?? null);
@@ -93,9 +96,10 @@ function lineValues(line: IndicatorLine, bars: Parameters<typeof indicatorSeries
  * The alert engine (docs/architecture.md, "Alerts"): runs beside the trigger engine in the
  * active feed, on the quotes the feed publishes. Each active alert keeps the side of its
  * level the price was last strictly on; a tick on the other side is a crossing. Every change
- * of side is written with a conditional update on the side it replaces, and a fire is one
- * transaction guarded the same way, so a crossing fires once whichever feed judges it (a
- * feed that takes over reads the sides the previous one wrote). Work is queued per symbol.
+ * of side is written with a conditional update on the side it replaces, and each fire is
+ * guarded the same way (a tick's fires share one transaction), so a crossing fires once
+ * whichever feed judges it (a feed that takes over reads the sides the previous one wrote).
+ * Work is queued per symbol.
  */
 export class AlertEngine {
   private readonly entries = new Map<number, Entry>();
@@ -239,16 +243,16 @@ export class AlertEngine {
     const now = this.ctx.now();
     // candles are built from the bid: so are crossings
     const price = quote.bid;
-    let fired = 0;
     const moves: SideChange[] = [];
+    const fires: Fire[] = [];
     for (const entry of [...list.values()]) {
       try {
         if (entry.expiresAt !== null && entry.expiresAt <= now) {
           await this.expire(entry);
         } else if (entry.kind === 'indicator') {
-          if (await this.judgeBarClose(entry, quote.time)) fired += 1;
-        } else if (await this.judgeLevel(entry, price, quote.time, moves)) {
-          fired += 1;
+          this.judgeBarClose(entry, quote.time, fires);
+        } else {
+          this.judgeLevel(entry, price, quote.time, moves, fires);
         }
       } catch (error) {
         // one alert's failure must not keep the others of the tick from being judged
@@ -260,16 +264,19 @@ export class AlertEngine {
       const moved = await writeSides(this.ctx.db, moves);
       for (const move of moves) if (!moved.has(move.id)) await this.resync(move.id);
     }
+    // the tick's fires in one transaction
+    const fired = await this.fireAll(fires);
     this.onTickHandled?.(symbol, performance.now() - received, fired);
   }
 
   /** Price, channel and line alerts: the side of the tick against the level (or channel). */
-  private async judgeLevel(
+  private judgeLevel(
     entry: Entry,
     price: number,
     time: number,
     moves: SideChange[],
-  ): Promise<boolean> {
+    fires: Fire[],
+  ): void {
     const isChannel = entry.kind === 'channel';
     let seen: LevelSide | null;
     let hit: boolean;
@@ -279,28 +286,33 @@ export class AlertEngine {
     } else {
       const level =
         entry.kind === 'drawing' ? lineLevelAt(entry.points ?? [], time / 1000) : entry.level;
-      if (level === null) return false;
+      if (level === null) return;
       seen = sideOf(price, level);
       hit = crossed(entry.condition as CrossingCondition, entry.side, seen);
     }
     const to = nextSide(entry.side, seen, isChannel);
     const bar = bucketStart(entry.period, time);
     if (hit && frequencyAllows(entry.frequency, entry.firedCount, entry.lastFiredBar, bar)) {
-      return this.fireEntry(entry, { side: entry.side, to }, { price, tickTime: time, bar });
+      fires.push({
+        entry,
+        target: entry,
+        guard: { side: entry.side, to },
+        at: { price, tickTime: time, bar },
+      });
+      return;
     }
     if (to !== entry.side) {
       moves.push({ id: entry.id, from: entry.side, to });
       entry.side = to;
     }
-    return false;
   }
 
   /** Indicator alerts: at the first tick of a new bar, the closed bar's crossing. */
-  private async judgeBarClose(entry: Entry, time: number): Promise<boolean> {
+  private judgeBarClose(entry: Entry, time: number, fires: Fire[]): void {
     const barStart = bucketStart(entry.period, time);
     const previous = entry.barStart;
     entry.barStart = barStart;
-    if (previous === null || barStart <= previous || !entry.indicator) return false;
+    if (previous === null || barStart <= previous || !entry.indicator) return;
     const condition = entry.indicator;
     const bars = this.ctx.market.bars(
       entry.symbol,
@@ -310,42 +322,59 @@ export class AlertEngine {
       this.ctx.now(),
     );
     const closed = bars.at(-1);
-    if (!closed) return false;
+    if (!closed) return;
     const a = lineValues(condition.line, bars);
     const b = condition.other ? lineValues(condition.other, bars) : null;
     const differences = a.map((value, i) => {
       const other = b ? b[i] : condition.threshold;
       return value === null || other === null || other === undefined ? null : value - other;
     });
-    if (!seriesCrossed(entry.condition as CrossingCondition, differences)) return false;
+    if (!seriesCrossed(entry.condition as CrossingCondition, differences)) return;
     if (!frequencyAllows(entry.frequency, entry.firedCount, entry.lastFiredBar, closed.time)) {
-      return false;
+      return;
     }
-    return this.fireEntry(
+    fires.push({
       entry,
-      { bar: closed.time },
-      { price: closed.close, tickTime: barStart, bar: closed.time },
-    );
+      target: entry,
+      guard: { bar: closed.time },
+      at: { price: closed.close, tickTime: barStart, bar: closed.time },
+    });
   }
 
-  private async fireEntry(
-    entry: Entry,
-    guard: FireGuard,
-    at: { price: number; tickTime: number; bar: number },
-  ): Promise<boolean> {
-    const row = await fire(this.ctx, this.deliveries, entry, guard, at);
-    if (!row) {
-      await this.resync(entry.id);
-      return false;
+  /**
+   * Records a tick's fires in one transaction (each still guarded by its own conditional
+   * update); an alert whose row no longer matched is read again. Answers how many fired.
+   */
+  private async fireAll(fires: readonly Fire[]): Promise<number> {
+    if (fires.length === 0) return 0;
+    let rows: Awaited<ReturnType<typeof fireMany>>;
+    try {
+      rows = await fireMany(this.ctx, this.deliveries, fires);
+    } catch (error) {
+      // nothing of the tick's fires was written: the rows as they are decide the next tick
+      this.ctx.log.error(
+        { err: error, alerts: fires.map((f) => f.entry.id) },
+        'alert fires failed',
+      );
+      for (const f of fires) await this.resync(f.entry.id);
+      return 0;
     }
-    if (row.status !== 'active') {
-      this.drop(entry.id);
-    } else {
-      entry.side = row.side as LevelSide | null;
-      entry.firedCount = row.firedCount;
-      entry.lastFiredBar = row.lastFiredBar;
+    let fired = 0;
+    for (const [i, row] of rows.entries()) {
+      const entry = fires[i]!.entry;
+      if (!row) {
+        await this.resync(entry.id);
+      } else if (row.status !== 'active') {
+        fired += 1;
+        this.drop(entry.id);
+      } else {
+        fired += 1;
+        entry.side = row.side as LevelSide | null;
+        entry.firedCount = row.firedCount;
+        entry.lastFiredBar = row.lastFiredBar;
+      }
     }
-    return true;
+    return fired;
   }
 
   private async expire(entry: Entry): Promise<void> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { alertsChannel, renderAlertMessage, type AlertEvent, type WebhookBody } from '@ct/domain';
-import type { AlertRow } from '../../db/schema.ts';
+import type { AlertLogRow, AlertRow } from '../../db/schema.ts';
 import type { AlertContext, FiredAlert } from './context.ts';
 import { ensureSecret, fireAlert, insertLog, recordAttempt } from './store.ts';
 import { alertOf, logEntryOf } from './views.ts';
@@ -29,53 +29,79 @@ export const newWebhookSecret = () => randomBytes(32).toString('hex');
 /** What a fire is judged on: the side it moves from and to, or the closed bar it is for. */
 export type FireGuard = { side: number | null; to: number | null } | { bar: number };
 
+/** One fire the engine judged: the alert (as it held it), what guards it, and where it fired. */
+export type FireRequest = {
+  target: { id: number; version: number; userId: number };
+  guard: FireGuard;
+  at: { price: number; tickTime: number; bar: number };
+};
+
 /**
- * Records one fire of an alert, if the row still matches what the engine judged (the same
- * version, still active, the side it moved from, or a newer bar): the alert's counters and
- * status, and a log entry, in one transaction. After the commit the user's channel gets
- * `alert_fired`, `onAlertFired` runs, and the webhook (if any) is called in the background.
- * Undefined when the row no longer matched: another feed fired it first, or it changed.
+ * Records the fires of one tick in one transaction: for each, if the row still matches what
+ * the engine judged (the same version, still active, the side it moved from, or a newer
+ * bar), the alert's counters and status, and a log entry. After the commit each fired
+ * user's channel gets `alert_fired`, `onAlertFired` runs, and the webhook (if any) is called
+ * in the background. Answers, in the order asked, the alert row as it is now, or undefined
+ * when the row no longer matched (another feed fired it first, or it changed).
  */
-export async function fire(
+export async function fireMany(
   ctx: AlertContext,
   deliveries: Deliveries,
-  target: { id: number; version: number; userId: number },
-  guard: FireGuard,
-  at: { price: number; tickTime: number; bar: number },
-): Promise<AlertRow | undefined> {
+  requests: readonly FireRequest[],
+): Promise<(AlertRow | undefined)[]> {
+  if (requests.length === 0) return [];
   const now = ctx.now();
-  const result = await ctx.db.transaction(async (tx) => {
-    const row = await fireAlert(tx, {
-      id: target.id,
-      version: target.version,
-      guard,
-      bar: at.bar,
-      now,
-    });
-    if (!row) return undefined;
-    const message = renderAlertMessage(row.message === '' ? DEFAULT_ALERT_MESSAGE : row.message, {
-      symbol: row.symbol,
-      price: String(at.price),
-      time: new Date(at.tickTime).toISOString(),
-      alert: String(row.id),
-    });
-    const log = await insertLog(tx, {
-      userId: row.userId,
-      alertId: row.id,
-      symbol: row.symbol,
-      kind: row.kind,
-      condition: row.condition,
-      price: at.price,
-      tickTime: at.tickTime,
-      firedAt: now,
-      message,
-      webhookUrl: row.webhookUrl,
-      webhookState: row.webhookUrl === null ? null : 'pending',
-    });
-    return { row, log };
+  const results = await ctx.db.transaction(async (tx) => {
+    const done: ({ row: AlertRow; log: AlertLogRow } | undefined)[] = [];
+    for (const { target, guard, at } of requests) {
+      const row = await fireAlert(tx, {
+        id: target.id,
+        version: target.version,
+        guard,
+        bar: at.bar,
+        now,
+      });
+      if (!row) {
+        done.push(undefined);
+        continue;
+      }
+      const message = renderAlertMessage(row.message === '' ? DEFAULT_ALERT_MESSAGE : row.message, {
+        symbol: row.symbol,
+        price: String(at.price),
+        time: new Date(at.tickTime).toISOString(),
+        alert: String(row.id),
+      });
+      const log = await insertLog(tx, {
+        userId: row.userId,
+        alertId: row.id,
+        symbol: row.symbol,
+        kind: row.kind,
+        condition: row.condition,
+        price: at.price,
+        tickTime: at.tickTime,
+        firedAt: now,
+        message,
+        webhookUrl: row.webhookUrl,
+        webhookState: row.webhookUrl === null ? null : 'pending',
+      });
+      done.push({ row, log });
+    }
+    return done;
   });
-  if (!result) return undefined;
-  const { row, log } = result;
+  results.forEach((result, i) => {
+    if (result) announce(ctx, deliveries, result.row, result.log, requests[i]!.at);
+  });
+  return results.map((result) => result?.row);
+}
+
+/** After a fire's commit: the user's channel, the notification, the webhook. */
+function announce(
+  ctx: AlertContext,
+  deliveries: Deliveries,
+  row: AlertRow,
+  log: AlertLogRow,
+  at: { price: number; tickTime: number },
+): void {
   const fired: FiredAlert = { userId: row.userId, alert: alertOf(row), entry: logEntryOf(log) };
   const event: AlertEvent = { type: 'alert_fired', alert: fired.alert, entry: fired.entry };
   ctx.broker.publish(alertsChannel(row.userId), event);
@@ -90,7 +116,6 @@ export async function fire(
     };
     deliveries.start(row.userId, log.id, row.webhookUrl, JSON.stringify(body));
   }
-  return row;
 }
 
 /**

@@ -268,6 +268,43 @@ describe('trading notifications', () => {
     expect(kinds).toEqual(['stop_loss', 'take_profit']);
   });
 
+  it('a margin level falling below the warning level is told once per crossing', async () => {
+    const s = await traderSession(t);
+    // 9 lots of gold at 2000.5: about 90,000 USD of margin on 100,000
+    const opened = await post(t, s, '/trading/order/open', {
+      ...s.creds,
+      symbol: 'XAUUSD',
+      cmd: 1,
+      volume: 9,
+    });
+    expect(opened.json<Answer>().msg).toBe('Order filled');
+    await t.engine.refresh(); // the engine's reload (every 5 s) reads the new lots
+    const warnings = async () => (await list(s)).items.filter((n) => n.kind === 'margin_warning');
+    await t.tick('XAUUSD', 1990, 1990.5); // about 100.5 %
+    expect(await warnings()).toEqual([]);
+    await t.tick('XAUUSD', 1985, 1985.5); // about 95.5 %: below 100 %
+    await t.tick('XAUUSD', 1980, 1980.5); // still below: nothing more
+    await t.tick('XAUUSD', 1984, 1984.5);
+    let told = await warnings();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({
+      kind: 'margin_warning',
+      read: false,
+      params: { warning_level: 100, account: expect.any(String) },
+    });
+    expect(told[0]?.params.level).toBeCloseTo(95.5, 0);
+    expect(
+      heard.filter(
+        (h) => h.event.type === 'notification' && h.channel === `notifications:${s.login.id}`,
+      ),
+    ).toHaveLength(1);
+    // back above, then below again: a second crossing, a second warning
+    await t.tick('XAUUSD', 2000, 2000.5);
+    await t.tick('XAUUSD', 1985, 1985.5);
+    told = await warnings();
+    expect(told).toHaveLength(2);
+  });
+
   it('a manual close tells nothing', async () => {
     const s = await traderSession(t);
     const opened = await post(t, s, '/trading/order/open', {

@@ -116,3 +116,30 @@ export async function recordTradingFacts(
   }
   return () => publishNotifications(ctx, recorded);
 }
+
+/**
+ * Records the margin warning of a trading account in the margin watch's transaction (`tx`,
+ * with the flip of its flag, so a crossing below is told once); returns what publishes it.
+ * The ref names the account and the moment, so the same crossing recorded twice keeps one.
+ */
+export async function recordMarginWarning(
+  ctx: NotificationContext,
+  tx: Db,
+  uuid: string,
+  warning: { level: number; warningLevel: number; at: number },
+): Promise<() => void> {
+  const one = await recordNotificationIn(
+    ctx,
+    tx,
+    { traderUuid: uuid },
+    {
+      kind: 'margin_warning',
+      ref: `margin:${uuid}:${warning.at}`,
+      params: {
+        level: Math.round(warning.level * 100) / 100,
+        warning_level: warning.warningLevel,
+      },
+    },
+  );
+  return () => publishNotifications(ctx, one ? [one] : []);
+}

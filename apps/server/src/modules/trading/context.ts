@@ -23,4 +23,13 @@ export type TradingContext = {
    * returns what publishes them after the commit (modules/notifications/trading.ts).
    */
   notify?: (tx: Db, facts: readonly AccountFact[]) => Promise<() => void>;
+  /**
+   * Records a margin warning of the account (the margin watch saw its level fall below the
+   * warning level) in `tx`; returns what publishes it after the commit.
+   */
+  notifyMarginWarning?: (
+    tx: Db,
+    uuid: string,
+    warning: { level: number; warningLevel: number; at: number },
+  ) => Promise<() => void>;
 };

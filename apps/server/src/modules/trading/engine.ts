@@ -4,6 +4,7 @@ import { SymbolQueues } from '../market/symbol-queues.ts';
 import type { TradingContext } from './context.ts';
 import { expirePending } from './expire-pending.ts';
 import { fillPending } from './fill-pending.ts';
+import type { MarginWatch } from './margin-watch.ts';
 import { listWorkingPendings, listWorkingPendingsById } from './store/pendings.ts';
 import { listProtectedPositions, listProtectedPositionsById } from './store/positions.ts';
 import { triggerExit } from './trigger-exit.ts';
@@ -27,13 +28,21 @@ export class TriggerEngine {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
 
-  constructor(private readonly ctx: TradingContext) {}
+  /**
+   * @param margin the margin watch (margin-watch.ts): told of the ticks of the symbols its
+   *   accounts hold, after the tick's fills and closes; reloaded with the index.
+   */
+  constructor(
+    private readonly ctx: TradingContext,
+    private readonly margin: MarginWatch | null = null,
+  ) {}
 
   /** (Re)builds the index from the database: how the engine resumes after a restart. */
   async load(): Promise<void> {
     const [pendings, positions] = await Promise.all([
       listWorkingPendings(this.ctx.db),
       listProtectedPositions(this.ctx.db),
+      this.margin?.load(),
     ]);
     this.ctx.index.clear();
     for (const p of pendings) this.ctx.index.trackPending(p);
@@ -49,6 +58,7 @@ export class TriggerEngine {
     const [pendings, positions] = await Promise.all([
       listWorkingPendings(this.ctx.db),
       listProtectedPositions(this.ctx.db),
+      this.margin?.load(),
     ]);
     for (const p of pendings) this.ctx.index.trackPending(p, true);
     for (const p of positions) this.ctx.index.trackPosition(p, true);
@@ -69,7 +79,8 @@ export class TriggerEngine {
 
   /** The feed's listener: queues the tick's work if anything of the symbol is watched. */
   readonly onQuote = (event: QuoteEvent): void => {
-    if (this.stopped || !this.ctx.index.watches(event.symbol)) return;
+    if (this.stopped) return;
+    if (!this.ctx.index.watches(event.symbol) && !this.margin?.watches(event.symbol)) return;
     this.enqueue(event.symbol, () => this.handleTick(event));
   };
 
@@ -117,26 +128,33 @@ export class TriggerEngine {
 
   private async handleTick({ symbol, quote }: QuoteEvent): Promise<void> {
     const nowMs = this.ctx.now();
+    let changed = false;
     for (const p of this.ctx.index.pendingsOf(symbol)) {
       if (p.expiresAt !== null && p.expiresAt <= nowMs) {
-        await this.attempt(() => expirePending(this.ctx, p.id));
+        changed = (await this.attempt(() => expirePending(this.ctx, p.id))) || changed;
       } else if (isPendingTriggered(p.side, p.trigger, p.price, quote)) {
-        await this.attempt(() => fillPending(this.ctx, p.id, quote));
+        changed = (await this.attempt(() => fillPending(this.ctx, p.id, quote))) || changed;
       }
     }
     for (const e of this.ctx.index.exitsOf(symbol)) {
       if (exitTriggered(e.side, e, quote)) {
-        await this.attempt(() => triggerExit(this.ctx, e.id, quote));
+        changed = (await this.attempt(() => triggerExit(this.ctx, e.id, quote))) || changed;
       }
     }
+    if (!this.margin) return;
+    // the tick's fills and closes moved balances and lots: the watch reads them again
+    if (changed) await this.attempt(() => this.margin!.load());
+    await this.attempt(() => this.margin!.check(symbol));
   }
 
-  /** One event's failure must not keep the others of the tick from running. */
-  private async attempt(task: () => Promise<void>): Promise<void> {
+  /** One event's failure must not keep the others of the tick from running (false then). */
+  private async attempt(task: () => Promise<void>): Promise<boolean> {
     try {
       await task();
+      return true;
     } catch (error) {
       this.ctx.log.error({ err: error }, 'trigger engine event failed');
+      return false;
     }
   }
 }

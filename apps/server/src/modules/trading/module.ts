@@ -4,7 +4,9 @@ import type { Broker } from '../gateway/broker.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { TradingContext } from './context.ts';
+import { DEFAULT_MARGIN_WARNING_LEVEL } from './account-summary.ts';
 import { TriggerEngine } from './engine.ts';
+import { MarginWatch } from './margin-watch.ts';
 import { tradingRoutes } from './routes.ts';
 import { TriggerIndex } from './trigger-index.ts';
 
@@ -29,6 +31,8 @@ export async function registerTrading(
     runTimers: boolean;
     /** Records the notifications of the trigger engine's fills and closes (context.ts). */
     notify?: TradingContext['notify'];
+    /** Records a margin warning of the margin watch (context.ts). */
+    notifyMarginWarning?: TradingContext['notifyMarginWarning'];
   },
 ): Promise<TradingModule> {
   const context: TradingContext = {
@@ -40,8 +44,10 @@ export async function registerTrading(
     index: new TriggerIndex(),
     log: app.log,
     notify: deps.notify,
+    notifyMarginWarning: deps.notifyMarginWarning,
   };
-  const engine = new TriggerEngine(context);
+  const margin = new MarginWatch(context, deps.marginWarningLevel ?? DEFAULT_MARGIN_WARNING_LEVEL);
+  const engine = new TriggerEngine(context, margin);
   await engine.load();
   const stopListening = deps.feed.onQuote(engine.onQuote);
   if (deps.runTimers) app.addHook('onListen', async () => engine.startTimer());

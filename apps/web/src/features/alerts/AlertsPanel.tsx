@@ -4,17 +4,13 @@ import { Button, Empty, Spin, Typography } from 'antd';
 import { messages } from '../../i18n/messages';
 import { useAlertsLive } from './live';
 import { changeAlert, removeAlert, useAlertList, useAlertLog } from './queries';
+import { alertText } from './text';
 import './alerts.css';
 
 const a = messages.alerts;
 
-function levelText(alert: Alert): string {
-  if (alert.kind === 'channel') return `${alert.lower ?? ''}–${alert.upper ?? ''}`;
-  return alert.level === null ? '' : String(alert.level);
-}
-
 function AlertRow({ alert }: { alert: Alert }) {
-  const text = a.alertRow(alert.symbol_id, a.conditions[alert.condition], levelText(alert));
+  const text = alertText(alert);
   return (
     <li className="alerts-row" aria-label={text}>
       <BellOutlined aria-hidden="true" className="alerts-row-icon" />
@@ -23,7 +19,7 @@ function AlertRow({ alert }: { alert: Alert }) {
           {text}
         </span>
         <span className="alerts-row-meta">
-          {a.frequencies[alert.frequency]}
+          {a.kinds[alert.kind]} · {a.frequencies[alert.frequency]}
           {alert.fired_count > 0 && ` · ${a.firedTimes(alert.fired_count)}`}
         </span>
       </span>

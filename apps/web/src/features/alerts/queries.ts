@@ -12,6 +12,7 @@ import {
   type CreateAlertRequest,
   type UpdateAlertRequest,
 } from './api';
+import { alertText } from './text';
 
 /*
  * The user's alerts and their log are server state in the query cache: `['alerts']` (the
@@ -62,7 +63,13 @@ export async function addAlert(body: CreateAlertRequest, tick: number): Promise<
   try {
     const saved = await createAlert(body);
     putAlert(saved);
-    notify.success(a.created(saved.symbol_id, formatPrice(saved.level ?? 0, tick)));
+    notify.success(
+      a.created(
+        saved.kind === 'price'
+          ? a.createdAt(saved.symbol_id, formatPrice(saved.level ?? 0, tick))
+          : alertText(saved),
+      ),
+    );
     return saved;
   } catch (error) {
     notify.error(`${a.saveFailed}: ${detailOf(error)}`);

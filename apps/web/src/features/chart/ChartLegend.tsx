@@ -1,3 +1,4 @@
+import { BellOutlined } from '@ant-design/icons';
 import { formatPrice } from '@ct/domain';
 import type { ReactNode } from 'react';
 import { useStore } from 'zustand';
@@ -32,6 +33,7 @@ export function ChartLegend({
   badges = [],
   width = null,
   indicators,
+  onAddAlert = null,
 }: {
   store: StoreApi<LegendState>;
   /** Tick size of the instrument: prices show its decimals. */
@@ -42,6 +44,8 @@ export function ChartLegend({
   width?: number | null;
   /** The shown indicators' values at a bar index (the newest when null). */
   indicators?: (index: number | null) => readonly IndicatorReading[];
+  /** An indicator's "Add alert" (its reading's key); none without it. */
+  onAddAlert?: ((key: string) => void) | null;
 }) {
   const { bar, previousClose, index } = useStore(store);
   const readings = indicators ? indicators(index) : [];
@@ -114,6 +118,17 @@ export function ChartLegend({
               <span className="chart-legend-indicator-label" style={{ color: r.color }}>
                 {r.label}
               </span>
+              {onAddAlert && (
+                <button
+                  type="button"
+                  className="chart-legend-alert"
+                  aria-label={messages.indicators.addAlertOn(r.label)}
+                  title={messages.indicators.addAlertOn(r.label)}
+                  onClick={() => onAddAlert(r.key)}
+                >
+                  <BellOutlined aria-hidden="true" />
+                </button>
+              )}
               {r.values.map((v, i) => (
                 <b key={i} className="chart-legend-num" style={{ color: v.color }}>
                   {v.text}

@@ -33,6 +33,7 @@ import { QuoteTicker } from './QuoteTicker';
 import { canDrawCharts } from '../../shared/canvas';
 import { useIndicators } from './indicators/useIndicators';
 import { useDrawings } from './drawings/useDrawings';
+import { openAddAlert } from '../alerts/dialogStore';
 
 // the user's alert lines and the chart's context menu (chart/alerts), after the chart itself
 const ChartAlerts = lazyAfterFirstChart(() =>
@@ -201,6 +202,32 @@ export function TradingChart({
 
   const status = useStore(controller?.status ?? idleStatus);
   const legend = controller?.legend;
+  // an indicator's "Add alert" in the legend: the indicator, and the chart's others it may cross
+  const readingsAt = indicators.readingsAt;
+  const addIndicatorAlert = useCallback(
+    (key: string) => {
+      if (!symbol || !legend) return;
+      const readings = readingsAt(null);
+      const chosen = readings.find((r) => r.key === key);
+      if (!chosen) return;
+      const choice = (r: (typeof readings)[number]) => ({
+        kind: r.config.kind,
+        params: r.config.params,
+        label: r.label,
+      });
+      openAddAlert({
+        symbol,
+        tick,
+        period,
+        price: legend.getState().bar?.close ?? 0,
+        indicator: {
+          chosen: choice(chosen),
+          others: readings.filter((r) => r.key !== key).map(choice),
+        },
+      });
+    },
+    [symbol, legend, readingsAt, tick, period],
+  );
   const title = symbol ? `${symbol} · ${periodLabel(period)}` : '';
   const badges: LegendBadge[] = [];
   if (info && !info.is_trading) {
@@ -267,7 +294,7 @@ export function TradingChart({
           )}
           {controller && symbol && status.phase === 'ready' && !framed && (
             <Suspense fallback={null}>
-              <ChartAlerts controller={controller} symbol={symbol} tick={tick} />
+              <ChartAlerts controller={controller} symbol={symbol} tick={tick} period={period} />
             </Suspense>
           )}
           <Suspense fallback={null}>
@@ -287,6 +314,7 @@ export function TradingChart({
               badges={badges}
               width={canvasWidth === null ? null : canvasWidth - LEGEND_RIGHT_PX}
               indicators={indicators.readingsAt}
+              onAddAlert={framed ? null : addIndicatorAlert}
             />
           )}
           {controller && status.phase === 'ready' && (

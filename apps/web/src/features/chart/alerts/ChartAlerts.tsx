@@ -1,5 +1,5 @@
 import { BellOutlined } from '@ant-design/icons';
-import { formatPrice, type Alert } from '@ct/domain';
+import { formatPrice, type Alert, type Period } from '@ct/domain';
 import { LineStyle } from 'lightweight-charts';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { messages } from '../../../i18n/messages';
@@ -48,10 +48,12 @@ export function ChartAlerts({
   controller,
   symbol,
   tick,
+  period,
 }: {
   controller: ChartController;
   symbol: string;
   tick: number;
+  period?: Period;
 }) {
   useAlertsLive();
   const list = useAlertList();
@@ -170,7 +172,7 @@ export function ChartAlerts({
             role="menuitem"
             ref={(el) => el?.focus({ preventScroll: true })}
             onClick={() => {
-              openAddAlert({ symbol, price: menu.price, tick });
+              openAddAlert({ symbol, price: menu.price, tick, period });
               setMenu(null);
             }}
           >

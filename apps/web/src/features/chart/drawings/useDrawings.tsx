@@ -1,5 +1,5 @@
-import { CloseOutlined, DeleteOutlined } from '@ant-design/icons';
-import type { Period } from '@ct/domain';
+import { BellOutlined, CloseOutlined, DeleteOutlined } from '@ant-design/icons';
+import { formatPrice, lineLevelAt, type Drawing, type Period } from '@ct/domain';
 import { Button } from 'antd';
 import {
   lazy,
@@ -15,6 +15,8 @@ import { createStore } from 'zustand/vanilla';
 import { messages } from '../../../i18n/firstScreen';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { afterFirstChart } from '../../../shared/firstChart';
+import { isChildFrame } from '../../../realtime/connection';
+import { openAddAlert } from '../../alerts';
 import { useAuthStore } from '../../auth';
 import type { BarListener, ChartLayer } from '../ChartController';
 import type { DrawingLayer, DrawingTool, DrawingUiState, MeasureReadout } from './DrawingLayer';
@@ -149,11 +151,50 @@ export function useDrawings(
     onClick: () => layer?.setTool(tool),
     group: i === 0,
   }));
-  return { tools, overlay: layer ? <DrawingOverlay layer={layer} ui={ui} /> : null };
+  // a line's menu offers an alert that follows it (the dialog is the chart's, not a frame's)
+  const addAlert =
+    symbol && !isChildFrame()
+      ? (drawing: Drawing) => {
+          if (drawing.kind !== 'horizontal' && drawing.kind !== 'trend') return;
+          const level = lineLevelAt(drawing.points, Date.now() / 1000) ?? 0;
+          const price = Number(formatPrice(level, tick));
+          openAddAlert({
+            symbol,
+            tick,
+            period,
+            price,
+            drawing: { id: drawing.id, kind: drawing.kind },
+          });
+        }
+      : null;
+  const selected = ui.selected ? (data ?? []).find((x) => x.id === ui.selected?.id) : undefined;
+  return {
+    tools,
+    overlay: layer ? (
+      <DrawingOverlay
+        layer={layer}
+        ui={ui}
+        onAddAlert={
+          addAlert && selected && (selected.kind === 'horizontal' || selected.kind === 'trend')
+            ? () => addAlert(selected)
+            : null
+        }
+      />
+    ) : null,
+  };
 }
 
 /** The armed tool's hint, the selected drawing's bar and the measurement, over the chart. */
-function DrawingOverlay({ layer, ui }: { layer: DrawingLayer; ui: DrawingUiState }) {
+function DrawingOverlay({
+  layer,
+  ui,
+  onAddAlert,
+}: {
+  layer: DrawingLayer;
+  ui: DrawingUiState;
+  /** A line's "Add alert" (horizontal and trend lines), null for other drawings. */
+  onAddAlert: (() => void) | null;
+}) {
   return (
     <>
       {ui.tool && (
@@ -188,6 +229,16 @@ function DrawingOverlay({ layer, ui }: { layer: DrawingLayer; ui: DrawingUiState
               onChange={(change) => layer.restyleSelected(change)}
             />
           </Suspense>
+          {onAddAlert && (
+            <Button
+              size="small"
+              type="text"
+              icon={<BellOutlined />}
+              aria-label={d.addAlertNamed(d.names[ui.selected.kind])}
+              title={d.addAlert}
+              onClick={onAddAlert}
+            />
+          )}
           <Button
             size="small"
             danger

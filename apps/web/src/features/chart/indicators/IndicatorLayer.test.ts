@@ -112,6 +112,8 @@ describe('IndicatorLayer', () => {
     expect(at[0]).toEqual({
       key: 'a',
       label: 'SMA 5',
+      // what an alert on it names
+      config: { kind: 'sma', params: { period: 5 } },
       color: '#ff00ff',
       // the tick's decimals (0.01)
       values: [{ text: smaValues[50]!.value!.toFixed(2), color: '#ff00ff' }],

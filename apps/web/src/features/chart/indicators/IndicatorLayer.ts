@@ -52,6 +52,8 @@ export type IndicatorReading = {
   key: string;
   /** 'SMA 20', 'BB 20 2'… */
   label: string;
+  /** The indicator's kind and parameters (what an indicator alert names). */
+  config: Pick<IndicatorConfig, 'kind' | 'params'>;
   color: string;
   /** Formatted values (BB upper, middle, lower; MACD macd, signal, histogram); '–' for none. */
   values: { text: string; color: string }[];
@@ -170,6 +172,7 @@ export class IndicatorLayer {
       return {
         key: config.id,
         label: indicatorLabel(config),
+        config: { kind: config.kind, params: config.params },
         color,
         values: ordered.map((line) => {
           const point = (at >= 0 ? line.series.dataByIndex(at) : null) as {

@@ -1,0 +1,1 @@
+ALTER TABLE "trading_accounts" ADD COLUMN "margin_warned" boolean DEFAULT false NOT NULL;
