@@ -33,7 +33,7 @@ import { QuoteTicker } from './QuoteTicker';
 import { canDrawCharts } from '../../shared/canvas';
 import { useIndicators } from './indicators/useIndicators';
 import { useDrawings } from './drawings/useDrawings';
-import { openAddAlert } from '../alerts/dialogStore';
+import { openAddAlert } from '../alerts';
 
 // the user's alert lines and the chart's context menu (chart/alerts), after the chart itself
 const ChartAlerts = lazyAfterFirstChart(() =>
