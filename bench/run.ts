@@ -53,8 +53,11 @@ async function fanout(): Promise<void> {
 
 if (only.has('fanout')) await fanout();
 if (only.has('orders')) {
-  console.log('');
-  for (const line of ordersReport(await runOrders())) console.log(line);
+  // before (a transaction per order) and after (group commit), each with its own baseline
+  for (const commit of ['single', 'group'] as const) {
+    console.log('');
+    for (const line of ordersReport(await runOrders({ commit, clients: 16 }))) console.log(line);
+  }
 }
 // issue 17: PostgreSQL and Redis started by the bench, 1 and 2 API nodes, feed takeover
 if (only.has('cluster')) {

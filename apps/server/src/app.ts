@@ -211,6 +211,7 @@ export async function buildApp({
     marginWarningLevel: config.marginWarningLevel,
     runTimers: runFeed,
     notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
+    orderCommit: config.orderCommit,
   });
   // price, channel, line and indicator alerts, judged beside the trigger engine
   const alerts = await registerAlerts(app, {

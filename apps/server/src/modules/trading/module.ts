@@ -5,6 +5,7 @@ import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { TradingContext } from './context.ts';
 import { TriggerEngine } from './engine.ts';
+import { DEFAULT_ORDER_WRITER, OrderWriter } from './order-writer.ts';
 import { tradingRoutes } from './routes.ts';
 import { TriggerIndex } from './trigger-index.ts';
 
@@ -29,6 +30,8 @@ export async function registerTrading(
     runTimers: boolean;
     /** Records the notifications of the trigger engine's fills and closes (context.ts). */
     notify?: TradingContext['notify'];
+    /** Group commit of the API's commands (the default) or one transaction each (config.ts). */
+    orderCommit?: { mode: 'group' | 'single'; maxBatch: number; windowMs: number };
   },
 ): Promise<TradingModule> {
   const context: TradingContext = {
@@ -40,6 +43,10 @@ export async function registerTrading(
     index: new TriggerIndex(),
     log: app.log,
     notify: deps.notify,
+    writer:
+      deps.orderCommit?.mode === 'single'
+        ? undefined
+        : new OrderWriter(deps.db, deps.orderCommit ?? DEFAULT_ORDER_WRITER),
   };
   const engine = new TriggerEngine(context);
   await engine.load();
