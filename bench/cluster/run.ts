@@ -44,7 +44,7 @@ export type ClusterBenchOptions = {
 };
 
 export const DEFAULT_CLUSTER_OPTIONS: ClusterBenchOptions = {
-  clients: 8,
+  clients: 16,
   seconds: 8,
   connections: 200,
   rate: 20,
@@ -105,8 +105,11 @@ function cpuNow(api: readonly Node[]): { postgres: number; api: number } {
 export type ClusterBenchResult = {
   options: ClusterBenchOptions;
   inserts: Rate;
-  /** `accounts`: how many trading accounts the clients' orders went to. */
-  orders: { nodes: number; accounts: number; rate: Rate }[];
+  /**
+   * `accounts`: how many trading accounts the clients' orders went to; `commit`: the API
+   * nodes' ORDER_COMMIT (`single`: a transaction per order, as before group commit).
+   */
+  orders: { nodes: number; accounts: number; commit: 'group' | 'single'; rate: Rate }[];
   fanout: {
     nodes: number;
     expected: number;
@@ -332,28 +335,48 @@ export async function runClusterBench(
       return node;
     };
     const inserts = await insertBaseline(postgres.url, o.clients, o.seconds);
-    const [apiA, apiB, feed1, feed2] = await Promise.all([
-      start('api-a', 'api'),
-      start('api-b', 'api'),
+    // first the API nodes as before group commit (a transaction per order), then the same
+    // orders through group-committing nodes (ORDER_COMMIT), in the same run
+    const single = { ...env, ORDER_COMMIT: 'single' };
+    const startApi = async (name: string, commit: Record<string, string>) => {
+      const node = await Node.start(name, 'api', commit, 180_000);
+      nodes.push(node);
+      return node;
+    };
+    const [singleA, singleB, feed1, feed2] = await Promise.all([
+      startApi('api-single-a', single),
+      startApi('api-single-b', single),
       start('feed-1', 'feed'),
       start('feed-2', 'feed'),
     ]);
-    const login = await loginDemo(apiA.port);
+    const login = await loginDemo(singleA.port);
     const accounts = Math.min(o.clients, 20);
     const bench = { email: 'bench@example.com', password: 'bench-password', accounts };
     await createUserWithAccounts(postgres.url, bench);
-    const own = await loginAs(apiA.port, bench.email, bench.password);
+    const own = await loginAs(singleA.port, bench.email, bench.password);
     await waitUntil('an active feed', () => feed1.isActiveFeed || feed2.isActiveFeed, 60_000);
-    const run = async (through: Node[], user: typeof login, tag: string) => ({
+    const run = async (
+      through: Node[],
+      user: typeof login,
+      commit: 'group' | 'single',
+      tag: string,
+    ) => ({
       nodes: through.length,
       accounts: Math.min(o.clients, user.traders.length),
-      rate: await ordersThrough(through, user, o.clients, o.seconds, tag),
+      commit,
+      rate: await ordersThrough(through, user, o.clients, o.seconds, `${commit}-${tag}`),
     });
     const orders = [
-      await run([apiA], own, 'one'),
-      await run([apiA, apiB], own, 'two'),
-      await run([apiA], login, 'shared'),
+      await run([singleA], own, 'single', 'one'),
+      await run([singleA, singleB], own, 'single', 'two'),
     ];
+    await Promise.all([singleA.kill('SIGKILL'), singleB.kill('SIGKILL')]);
+    const [apiA, apiB] = await Promise.all([startApi('api-a', env), startApi('api-b', env)]);
+    orders.push(
+      await run([apiA], own, 'group', 'one'),
+      await run([apiA, apiB], own, 'group', 'two'),
+      await run([apiA], login, 'group', 'shared'),
+    );
     const fanout = [
       await fanoutThrough([apiA], login, o),
       await fanoutThrough([apiA, apiB], login, o),
@@ -408,14 +431,15 @@ export function clusterReport(r: ClusterBenchResult): string[] {
     '|---|---:|---:|---:|---:|---:|---:|---:|',
     `| baseline: single-row committed INSERT, ${r.options.clients} connections | ${r.inserts.count} | ${fmt(r.inserts.perSecond)} | ${fmt(r.inserts.p50Ms, 2)} | ${fmt(r.inserts.p99Ms, 2)} | 1.000× | ${fmt(r.inserts.cpu.postgresMs, 3)} | |`,
   ];
-  for (const { nodes, accounts, rate } of r.orders) {
+  for (const { nodes, accounts, commit, rate } of r.orders) {
     const spread = accounts < r.options.clients ? `${accounts} shared accounts` : 'an account each';
+    const how = commit === 'group' ? 'group commit' : 'a transaction per order';
     lines.push(
-      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''}, ${spread} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× | ${fmt(rate.cpu.postgresMs, 3)} | ${fmt(rate.cpu.apiMs, 3)} |`,
+      `| market orders via ${nodes} API node${nodes > 1 ? 's' : ''}, ${spread}, ${how} | ${rate.count} | ${fmt(rate.perSecond)} | ${fmt(rate.p50Ms, 2)} | ${fmt(rate.p99Ms, 2)} | ${fmt(rate.perSecond / r.inserts.perSecond, 3)}× | ${fmt(rate.cpu.postgresMs, 3)} | ${fmt(rate.cpu.apiMs, 3)} |`,
     );
     if (rate.failed > 0) lines.push(`(${rate.failed} orders were refused in the run above)`);
   }
-  const [first] = r.orders;
+  const first = r.orders.find((o) => o.commit === 'single');
   if (first && first.rate.cpu.postgresMs > 0 && r.inserts.cpu.postgresMs > 0) {
     // what PostgreSQL's own work per order allows at best, every core its own
     const cores = os.availableParallelism();

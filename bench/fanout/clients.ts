@@ -1,33 +1,67 @@
-// Benchmark clients: N connections in this process, each subscribed to the five channels,
-// recording publish-to-receive latency from the `tm` the publisher stamps.
+// Benchmark clients: N connections in this process, each subscribed to the five channels.
+// All but a sample are light raw-protocol clients (decode each frame of a message, count it,
+// take its `tm`): their own work would otherwise dominate the two cores the server shares
+// with them. The sample measures the publish-to-receive latency users see: on the gateway
+// the official `centrifuge` client, on the bare `ws` baseline a plain socket (there is no
+// protocol). Light clients' latencies are reported too, apart.
 import { Centrifuge } from 'centrifuge';
 import WebSocket from 'ws';
 import { CHANNELS } from './channels.ts';
 
-const [mode = 'gateway', countText = '100', url = ''] = process.argv.slice(2);
+const [mode = 'gateway', countText = '100', url = '', sampleText = '50'] = process.argv.slice(2);
 const count = Number(countText);
+const sample = Math.min(count, Number(sampleText));
 const now = () => performance.timeOrigin + performance.now();
 
-const latencies: number[] = [];
-let received = 0;
+type Tally = { latencies: number[]; received: number };
+const official: Tally = { latencies: [], received: 0 };
+const light: Tally = { latencies: [], received: 0 };
 let measuring = false;
 let first = 0;
 let last = 0;
-const record = (tm: number) => {
+
+const record = (tally: Tally, tm: number) => {
   if (!measuring) return;
   const t = now();
-  if (received === 0) first = t;
+  if (official.received + light.received === 0) first = t;
   last = t;
-  received++;
-  // keep a bounded, evenly spread sample
-  if (latencies.length < 2_000_000) latencies.push(now() - tm);
+  tally.received++;
+  // keep a bounded sample
+  if (tally.latencies.length < 2_000_000) tally.latencies.push(t - tm);
 };
 
-async function openGatewayClient(): Promise<void> {
+const TM = '"tm":';
+
+/** The `tm` of one frame's JSON text, without parsing the rest; NaN when it has none. */
+function tmOf(frame: string): number {
+  const at = frame.indexOf(TM);
+  if (at < 0) return Number.NaN;
+  return Number.parseFloat(frame.slice(at + TM.length, at + TM.length + 24));
+}
+
+/**
+ * A message's frames (newline-separated on the gateway): each publication counted; true
+ * when the message is the gateway's ping.
+ */
+function onLightMessage(data: WebSocket.RawData): boolean {
+  const text = data.toString();
+  if (text === '{}') return true;
+  let from = 0;
+  while (from < text.length) {
+    let end = text.indexOf('\n', from);
+    if (end < 0) end = text.length;
+    const tm = tmOf(text.slice(from, end));
+    if (!Number.isNaN(tm)) record(light, tm);
+    from = end + 1;
+  }
+  return false;
+}
+
+async function openOfficialClient(): Promise<void> {
   const client = new Centrifuge(url, { websocket: WebSocket, data: { type: 1 } });
   const subs = CHANNELS.map((channel) => {
     const sub = client.newSubscription(channel);
-    sub.on('publication', (ctx) => record((ctx.data as { tm: number }).tm));
+    sub.on('publication', (ctx) => record(official, (ctx.data as { tm: number }).tm));
     sub.subscribe();
     return sub;
   });
@@ -35,37 +69,88 @@ async function openGatewayClient(): Promise<void> {
   await Promise.all(subs.map((sub) => sub.ready(60_000)));
 }
 
-async function openBareClient(): Promise<void> {
+/** The Centrifuge protocol by hand: connect, subscribe to the channels, wait for the answers. */
+async function openLightGatewayClient(): Promise<void> {
   const ws = new WebSocket(url);
-  ws.on('message', (data) =>
-    record((JSON.parse(data.toString()) as { data: { tm: number } }).data.tm),
-  );
+  await new Promise((resolve, reject) => {
+    ws.once('open', resolve);
+    ws.once('error', reject);
+  });
+  const commands = [
+    JSON.stringify({ id: 1, connect: { data: { type: 1 } } }),
+    ...CHANNELS.map((channel, i) => JSON.stringify({ id: i + 2, subscribe: { channel } })),
+  ];
+  const answered = new Promise<void>((resolve, reject) => {
+    let replies = 0;
+    const onSetup = (data: WebSocket.RawData) => {
+      for (const line of data.toString().split('\n')) {
+        if (line === '{}')
+          ws.send('{}'); // the server's ping
+        else if (/"id":\d+/.test(line)) {
+          if (line.includes('"error"')) reject(new Error(`refused: ${line}`));
+          replies += 1;
+        }
+      }
+      if (replies === commands.length) {
+        ws.off('message', onSetup);
+        ws.on('message', (message) => {
+          // the server's ping (alone in its message, or not: a late pong is only late)
+          if (onLightMessage(message)) ws.send('{}');
+        });
+        resolve();
+      }
+    };
+    ws.on('message', onSetup);
+  });
+  ws.send(commands.join('\n'));
+  await answered;
+}
+
+async function openBareClient(tally: Tally): Promise<void> {
+  const ws = new WebSocket(url);
+  ws.on('message', (data) => {
+    if (tally === light) onLightMessage(data);
+    else record(tally, (JSON.parse(data.toString()) as { data: { tm: number } }).data.tm);
+  });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
   });
 }
 
-const open = mode === 'ws' ? openBareClient : openGatewayClient;
+const open = (i: number) => {
+  const sampled = i < sample;
+  if (mode === 'ws') return openBareClient(sampled ? official : light);
+  return sampled ? openOfficialClient() : openLightGatewayClient();
+};
 for (let i = 0; i < count; i += 100) {
-  await Promise.all(Array.from({ length: Math.min(100, count - i) }, () => open()));
+  await Promise.all(Array.from({ length: Math.min(100, count - i) }, (_, k) => open(i + k)));
 }
 process.send?.({ type: 'connected' });
+
+function percentiles(latencies: number[]): { p50: number; p99: number } {
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) =>
+    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { p50: at(0.5), p99: at(0.99) };
+}
 
 process.on('message', (message: { type: string }) => {
   if (message.type === 'start') {
     measuring = true;
   } else if (message.type === 'stop') {
     measuring = false;
-    latencies.sort((a, b) => a - b);
-    const at = (q: number) =>
-      latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+    const sampled = percentiles(official.latencies);
+    const lights = percentiles(light.latencies);
     process.send?.({
       type: 'report',
-      received,
+      received: official.received + light.received,
       seconds: (last - first) / 1000,
-      p50: at(0.5),
-      p99: at(0.99),
+      sampled: sample,
+      p50: sampled.p50,
+      p99: sampled.p99,
+      lightP50: lights.p50,
+      lightP99: lights.p99,
     });
   }
 });

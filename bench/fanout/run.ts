@@ -7,8 +7,14 @@ export type FanoutResult = {
   expected: number;
   received: number;
   messagesPerSecond: number;
+  /** Publish-to-receive latency of the sampled connections (official client on the gateway). */
   p50Ms: number;
   p99Ms: number;
+  /** How many connections were sampled; the others are light raw-protocol clients. */
+  sampled: number;
+  /** The light clients' latency. */
+  lightP50Ms: number;
+  lightP99Ms: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -35,8 +41,9 @@ function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<M
 }
 
 /**
- * N clients (official centrifuge client for the gateway, plain `ws` for the baseline)
- * subscribed to 5 channels; the server publishes `ratePerChannel` messages a second on each
+ * N clients subscribed to 5 channels: `sample` of them measure latency (the official
+ * centrifuge client on the gateway, plain `ws` for the baseline), the others are light
+ * raw-protocol clients (clients.ts); the server publishes `ratePerChannel` messages a second on each
  * channel for `seconds`. Server and clients run in separate processes.
  */
 export async function runFanout(
@@ -44,6 +51,7 @@ export async function runFanout(
   connections: number,
   ratePerChannel: number,
   seconds: number,
+  sample = 50,
 ): Promise<FanoutResult> {
   const server = start('./server.ts', [mode]);
   try {
@@ -53,6 +61,7 @@ export async function runFanout(
       mode,
       String(connections),
       `ws://127.0.0.1:${String(ready.port)}${path}`,
+      String(sample),
     ]);
     try {
       await next(clients, 'connected');
@@ -71,9 +80,13 @@ export async function runFanout(
         publications,
         expected: publications * connections,
         received,
-        messagesPerSecond: received / Math.max(0.001, Number(report.seconds)),
+        // over the seconds the publishing took (longer than `seconds` when it fell behind)
+        messagesPerSecond: received / Math.max(seconds, Number(published.elapsedMs) / 1000),
         p50Ms: Number(report.p50),
         p99Ms: Number(report.p99),
+        sampled: Number(report.sampled),
+        lightP50Ms: Number(report.lightP50),
+        lightP99Ms: Number(report.lightP99),
       };
     } finally {
       clients.kill();

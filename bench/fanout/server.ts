@@ -68,11 +68,14 @@ process.on('message', (message: { type: string; ratePerChannel: number; seconds:
         message.ratePerChannel * message.seconds,
       );
       while (sent < due) {
+        // stamped with the time the publication was due, not when this loop got to it: a
+        // publisher that falls behind (a slow broadcast) shows in the latency
+        const dueAt = started + sent * intervalMs;
         for (const channel of CHANNELS) {
           server.publish(channel, {
             price: 100 + (sent % 10),
             size: 1,
-            tm: now(),
+            tm: dueAt,
             entry: '0',
             strike: 0,
           });
@@ -81,7 +84,11 @@ process.on('message', (message: { type: string; ratePerChannel: number; seconds:
       }
       if (sent >= message.ratePerChannel * message.seconds) {
         clearInterval(timer);
-        process.send?.({ type: 'published', publications: sent * CHANNELS.length });
+        process.send?.({
+          type: 'published',
+          publications: sent * CHANNELS.length,
+          elapsedMs: now() - started,
+        });
       }
     },
     Math.max(1, Math.floor(intervalMs / 2)),

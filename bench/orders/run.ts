@@ -23,6 +23,8 @@ export type OrdersOptions = {
   seconds: number;
   symbol: string;
   volume: number;
+  /** The server's ORDER_COMMIT: `group` (its default) or `single` (a transaction per order). */
+  commit: 'group' | 'single';
 };
 
 export const DEFAULT_ORDERS_OPTIONS: OrdersOptions = {
@@ -30,10 +32,12 @@ export const DEFAULT_ORDERS_OPTIONS: OrdersOptions = {
   seconds: 10,
   symbol: 'ETHUSDT',
   volume: 0.01,
+  commit: 'group',
 };
 
 export type OrdersResult = {
   clients: number;
+  commit: 'group' | 'single';
   orders: number;
   failed: number;
   ordersPerSecond: number;
@@ -110,7 +114,10 @@ class InsertBaseline {
   }
 }
 
-function startServer(dataDir: string): Promise<{ child: ChildProcess; port: number }> {
+function startServer(
+  dataDir: string,
+  commit: 'group' | 'single',
+): Promise<{ child: ChildProcess; port: number }> {
   // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profile the server.
   const nodeArgs = (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(' ').filter(Boolean);
   const child = spawn(
@@ -124,6 +131,7 @@ function startServer(dataDir: string): Promise<{ child: ChildProcess; port: numb
         PORT: '0',
         LOG_LEVEL: 'warn',
         WEB_DIST: path.join(dataDir, 'no-web'),
+        ORDER_COMMIT: commit,
       },
       stdio: ['ignore', 'pipe', 'inherit'],
     },
@@ -166,7 +174,7 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
   let baseline: InsertBaseline | undefined;
   try {
     baseline = await InsertBaseline.open(path.join(root, 'baseline'));
-    const server = await startServer(path.join(root, 'server'));
+    const server = await startServer(path.join(root, 'server'), o.commit);
     child = server.child;
     const agent = new http.Agent({ keepAlive: true, maxSockets: o.clients });
     const login = await request(agent, server.port, 'POST', '/user/api/v1/account/login', {
@@ -259,6 +267,7 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
       .sort((a, b) => a - b);
     return {
       clients: o.clients,
+      commit: o.commit,
       orders: latencies.length,
       failed,
       ordersPerSecond,
@@ -292,7 +301,7 @@ export async function runOrders(options: Partial<OrdersOptions> = {}): Promise<O
 export function ordersReport(r: OrdersResult): string[] {
   const fmt = (n: number, digits = 1) => n.toFixed(digits);
   return [
-    `Market orders through the HTTP API (PGlite, committed before the answer), ${r.clients} keep-alive clients`,
+    `Market orders through the HTTP API (PGlite, committed before the answer), ${r.clients} keep-alive clients, ${r.commit === 'group' ? 'group commit (ORDER_COMMIT=group)' : 'a transaction per order (ORDER_COMMIT=single)'}`,
     '| measure | count | per second | p50 ms | p99 ms | CPU ms each |',
     '|---|---:|---:|---:|---:|---:|',
     `| market orders (POST /trading/order/open) | ${r.orders} | ${fmt(r.ordersPerSecond)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${r.cpuMsPerOrder === null ? 'n/a' : fmt(r.cpuMsPerOrder, 3)} |`,

@@ -213,6 +213,7 @@ export async function buildApp({
     notify: (tx, facts) => recordTradingFacts(notifications.context, tx, facts),
     notifyMarginWarning: (tx, uuid, warning) =>
       recordMarginWarning(notifications.context, tx, uuid, warning),
+    orderCommit: config.orderCommit,
   });
   // price, channel, line and indicator alerts, judged beside the trigger engine
   const alerts = await registerAlerts(app, {

@@ -104,6 +104,13 @@ export type Config = {
   /** DATABASE_POOL_SIZE: connections of this process's PostgreSQL pool (DATABASE_URL). */
   databasePoolSize?: number;
   /**
+   * ORDER_COMMIT: `group` (default) commits the API's account commands of many accounts in
+   * one transaction (modules/trading/order-writer.ts); `single`, one transaction each.
+   * ORDER_BATCH_MAX / ORDER_BATCH_WINDOW_MS: a batch's size and how long an idle writer
+   * waits for more (0: one event-loop turn).
+   */
+  orderCommit?: { mode: 'group' | 'single'; maxBatch: number; windowMs: number };
+  /**
    * METRICS_TOKEN: `/metrics` wants `Authorization: Bearer <token>`; null (unset): `/metrics`
    * answers direct loopback requests only.
    */
@@ -205,6 +212,9 @@ const envSchema = z.object({
     .regex(/^(rediss?|unix):\/\/./, 'must start with redis://, rediss:// or unix://')
     .optional(),
   DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
+  ORDER_COMMIT: z.enum(['group', 'single']).default('group'),
+  ORDER_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
+  ORDER_BATCH_WINDOW_MS: z.coerce.number().min(0).max(2).default(0),
   LIVE_RUN_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
   LIVE_RUN_WINDOW_BARS: z.coerce.number().int().min(10).max(5000).default(500),
   LIVE_RUN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
@@ -405,6 +415,11 @@ export function loadConfig(
     roles,
     redisUrl: e.REDIS_URL ?? null,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    orderCommit: {
+      mode: e.ORDER_COMMIT,
+      maxBatch: e.ORDER_BATCH_MAX,
+      windowMs: e.ORDER_BATCH_WINDOW_MS,
+    },
     liveRuns: {
       maxPerUser: e.LIVE_RUN_MAX_PER_USER,
       windowBars: e.LIVE_RUN_WINDOW_BARS,

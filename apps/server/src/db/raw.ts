@@ -37,6 +37,55 @@ function named(client: DriverClient, text: string): string | { name: string; tex
   return { name, text };
 }
 
+/*
+ * Group commit (modules/trading/order-writer.ts): a transaction that carries several orders
+ * must not commit with an order's last statement, and its savepoints travel with the
+ * order's first and last calls instead of costing a call each.
+ */
+const heldCommits = new WeakSet<object>();
+const deferred = new WeakMap<object, [string, readonly unknown[]][]>();
+
+/** `rawQueriesThenCommit` in `tx` runs its statements without the COMMIT from now on. */
+export function holdCommit(tx: Db): void {
+  heldCommits.add(clientOf(tx));
+}
+
+/** Commits `tx` with its deferred statements (a transaction of `holdCommit`). */
+export async function releaseCommit(tx: Db): Promise<void> {
+  heldCommits.delete(clientOf(tx));
+  await rawQueriesThenCommit(tx, []);
+}
+
+/**
+ * Sends `text` (a statement without rows, e.g. SAVEPOINT) in `tx` with its next raw call,
+ * before that call's statements; its answer is not read.
+ */
+export function deferStatement(tx: Db, text: string): void {
+  const client = clientOf(tx);
+  const list = deferred.get(client) ?? [];
+  list.push([text, []]);
+  deferred.set(client, list);
+}
+
+/** Drops the statements deferred in `tx` and not sent yet; true when there were any. */
+export function dropDeferred(tx: Db): boolean {
+  const client = clientOf(tx);
+  const list = deferred.get(client);
+  deferred.delete(client);
+  return (list?.length ?? 0) > 0;
+}
+
+/** `statements` with the deferred ones of `client` before them, and how many those are. */
+function withDeferred(
+  client: object,
+  statements: readonly (readonly [string, readonly unknown[]])[],
+): [readonly (readonly [string, readonly unknown[]])[], number] {
+  const list = deferred.get(client);
+  if (!list || list.length === 0) return [statements, 0];
+  deferred.delete(client);
+  return [[...list, ...statements], list.length];
+}
+
 function clientOf(db: Db): DriverClient {
   // drizzle keeps the driver's client (or the transaction's) on its session.
   const client = (db as unknown as { session?: { client?: DriverClient } }).session?.client;
@@ -53,6 +102,7 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
   params: readonly unknown[],
 ): Promise<R[]> {
   const client = clientOf(db);
+  if (deferred.has(client)) return (await rawQueries(db, [[text, params]]))[0] as R[];
   if (pgliteOfTransaction(client)) {
     const [rows] = await runPreparedBatch(client, [[text, params]]);
     return (rows ?? []) as R[];
@@ -73,13 +123,19 @@ export async function rawQuery<R extends SqlRow = SqlRow>(
  */
 export async function rawQueries(
   db: Db,
-  statements: readonly (readonly [string, readonly unknown[]])[],
+  given: readonly (readonly [string, readonly unknown[]])[],
 ): Promise<SqlRow[][]> {
   const client = clientOf(db);
-  if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements);
-  const pipelined = pipelinedTransactionOf(client);
-  if (pipelined) return sendPipelined(client, pipelined, namedAll(client, statements));
-  return runOneByOne(client, statements);
+  const [statements, skip] = withDeferred(client, given);
+  let rows: SqlRow[][];
+  if (pgliteOfTransaction(client)) rows = await runPreparedBatch(client, statements);
+  else {
+    const pipelined = pipelinedTransactionOf(client);
+    rows = pipelined
+      ? await sendPipelined(client, pipelined, namedAll(client, statements))
+      : await runOneByOne(client, statements);
+  }
+  return skip > 0 ? rows.slice(skip) : rows;
 }
 
 function namedAll(
@@ -109,13 +165,19 @@ async function runOneByOne(
  */
 export async function rawQueriesThenCommit(
   tx: Db,
-  statements: readonly (readonly [string, readonly unknown[]])[],
+  given: readonly (readonly [string, readonly unknown[]])[],
 ): Promise<SqlRow[][]> {
   const client = clientOf(tx);
-  if (pgliteOfTransaction(client)) return runPreparedBatch(client, statements, { commit: true });
-  const pipelined = pipelinedTransactionOf(client);
-  if (pipelined) {
-    return sendPipelined(client, pipelined, namedAll(client, statements), { commit: true });
+  if (heldCommits.has(client)) return rawQueries(tx, given);
+  const [statements, skip] = withDeferred(client, given);
+  let rows: SqlRow[][];
+  if (pgliteOfTransaction(client)) {
+    rows = await runPreparedBatch(client, statements, { commit: true });
+  } else {
+    const pipelined = pipelinedTransactionOf(client);
+    rows = pipelined
+      ? await sendPipelined(client, pipelined, namedAll(client, statements), { commit: true })
+      : await runOneByOne(client, statements);
   }
-  return runOneByOne(client, statements);
+  return skip > 0 ? rows.slice(skip) : rows;
 }

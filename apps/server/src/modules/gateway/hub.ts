@@ -24,7 +24,8 @@ type Step = { command: Command; refused: boolean } | 'cut off';
 
 /** What a client session needs from its socket. */
 export interface Transport {
-  send(text: string): void;
+  /** A text message: the JSON text, or its UTF-8 bytes (shared by every session sending it). */
+  send(text: string | Buffer): void;
   close(code: number, reason: string): void;
   /** Bytes queued in the socket and not yet sent. */
   bufferedAmount(): number;
@@ -359,14 +360,22 @@ export class ClientSession {
     this.hub.markDirty(this);
   }
 
-  /** Sends the queued frames as one newline-joined WebSocket message. */
-  flush(): void {
+  /**
+   * Sends the queued frames as one newline-joined WebSocket message; `encode` gives its bytes
+   * (the hub's flush shares them between sessions whose queues hold the same frames).
+   */
+  flush(encode?: (frames: readonly string[]) => Buffer): void {
     if (this.state === 'closed' || this.batch.length === 0) return;
-    const text = this.batch.length === 1 ? (this.batch[0] ?? '') : this.batch.join('\n');
+    const frames = this.batch;
+    const message = encode
+      ? encode(frames)
+      : frames.length === 1
+        ? (frames[0] ?? '')
+        : frames.join('\n');
     this.batch = [];
     this.batchBytes = 0;
     try {
-      this.transport.send(text);
+      this.transport.send(message);
     } catch {
       this.disconnect(DISCONNECT.serverError);
     }
@@ -392,6 +401,16 @@ export class ClientSession {
     this.batch = [];
     this.hub.detach(this);
   }
+}
+
+/** Distinct queued messages a flush keeps encoded for the sessions after (flushAll). */
+const ENCODED_KEPT = 8;
+
+/** The same frames in the same order (mostly the very same strings: compared by reference first). */
+function sameFrames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /**
@@ -482,11 +501,26 @@ export class GatewayHub {
     }
   }
 
+  /**
+   * Sends every queue filled this turn. Sessions subscribed alike queue the same frames (the
+   * same string objects: a publication is encoded once per channel): their message is joined
+   * and encoded to UTF-8 once and the bytes are handed to each socket, instead of a join and
+   * an encoding per session.
+   */
   private flushAll(): void {
     this.flushScheduled = false;
     const sessions = [...this.dirty];
     this.dirty.clear();
-    for (const session of sessions) session.flush();
+    const encoded: { frames: readonly string[]; bytes: Buffer }[] = [];
+    const encode = (frames: readonly string[]): Buffer => {
+      for (const e of encoded) if (sameFrames(e.frames, frames)) return e.bytes;
+      const bytes = Buffer.from(frames.length === 1 ? (frames[0] ?? '') : frames.join('\n'));
+      // a few distinct queues are kept: subscribers of different channel sets interleave
+      if (encoded.length >= ENCODED_KEPT) encoded.shift();
+      encoded.push({ frames, bytes });
+      return bytes;
+    };
+    for (const session of sessions) session.flush(encode);
   }
 
   /** The periodic work, every `pingSeconds`: expiries, then pings. */

@@ -32,7 +32,8 @@ export function gatewayRoutes(
 ): void {
   app.get(LIVE_PATH, { websocket: true, preHandler: originGuard(publicOrigins) }, (socket) => {
     const session = hub.open({
-      send: (text) => socket.send(text),
+      // bytes go as a text message too (the Centrifuge JSON protocol)
+      send: (text) => socket.send(text, { binary: false }),
       close: (code, reason) => socket.close(code, reason),
       bufferedAmount: () => socket.bufferedAmount,
     });

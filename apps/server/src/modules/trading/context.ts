@@ -4,6 +4,7 @@ import type { Broker } from '../gateway/broker.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import type { AccountFact } from './journal.ts';
+import type { OrderWriter } from './order-writer.ts';
 import type { TriggerIndex } from './trigger-index.ts';
 
 /** What every trading use case needs; built once by the module (module.ts). */
@@ -18,6 +19,11 @@ export type TradingContext = {
   /** Working pending orders and TP/SL positions by symbol, for the trigger engine. */
   index: TriggerIndex;
   log: FastifyBaseLogger;
+  /**
+   * The API node's order writer (group commit: ORDER_COMMIT=group, the default); absent, each
+   * API command is a transaction of its own (ORDER_COMMIT=single).
+   */
+  writer?: OrderWriter;
   /**
    * Records the notifications of a trigger engine command's facts in its transaction and
    * returns what publishes them after the commit (modules/notifications/trading.ts).

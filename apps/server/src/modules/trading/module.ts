@@ -7,6 +7,7 @@ import type { TradingContext } from './context.ts';
 import { DEFAULT_MARGIN_WARNING_LEVEL } from './account-summary.ts';
 import { TriggerEngine } from './engine.ts';
 import { MarginWatch } from './margin-watch.ts';
+import { DEFAULT_ORDER_WRITER, OrderWriter } from './order-writer.ts';
 import { tradingRoutes } from './routes.ts';
 import { TriggerIndex } from './trigger-index.ts';
 
@@ -33,6 +34,8 @@ export async function registerTrading(
     notify?: TradingContext['notify'];
     /** Records a margin warning of the margin watch (context.ts). */
     notifyMarginWarning?: TradingContext['notifyMarginWarning'];
+    /** Group commit of the API's commands (the default) or one transaction each (config.ts). */
+    orderCommit?: { mode: 'group' | 'single'; maxBatch: number; windowMs: number };
   },
 ): Promise<TradingModule> {
   const context: TradingContext = {
@@ -45,6 +48,10 @@ export async function registerTrading(
     log: app.log,
     notify: deps.notify,
     notifyMarginWarning: deps.notifyMarginWarning,
+    writer:
+      deps.orderCommit?.mode === 'single'
+        ? undefined
+        : new OrderWriter(deps.db, deps.orderCommit ?? DEFAULT_ORDER_WRITER),
   };
   const margin = new MarginWatch(context, deps.marginWarningLevel ?? DEFAULT_MARGIN_WARNING_LEVEL);
   const engine = new TriggerEngine(context, margin);

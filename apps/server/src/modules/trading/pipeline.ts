@@ -107,8 +107,9 @@ export async function runAccountCommand<T>(
   command: AccountCommand,
   handler: (scope: CommandScope) => Promise<Outcome<T>>,
 ): Promise<{ msg: string; data: T }> {
+  // the effects of the last attempt (a transaction may run its callback again)
   let effects = collectEffects(ctx);
-  const outcome = await ctx.db.transaction(async (tx) => {
+  const body = async (tx: Db): Promise<Outcome<T>> => {
     effects = collectEffects(ctx);
     const { uuid } = command.trader;
     const init = accountInit(command.trader, command.nowMs);
@@ -136,10 +137,16 @@ export async function runAccountCommand<T>(
       record,
       exposure: async () => exposure ?? accountExposure(tx, uuid),
     });
-    // The transaction's last statement (on PGlite the COMMIT goes with it).
+    // The transaction's last statement (on PGlite the COMMIT goes with it; in a batch of the
+    // order writer the batch commits after its last command).
     await remember(tx, command.key, result, command.nowMs);
     return result;
-  });
+  };
+  // group commit: one transaction for the commands of many accounts (order-writer.ts);
+  // else one transaction per command
+  const outcome = ctx.writer
+    ? await ctx.writer.submit(command.trader.uuid, body)
+    : await ctx.db.transaction(body);
   effects.run();
   operationCounts.orders += 1;
   return unwrap(outcome);
