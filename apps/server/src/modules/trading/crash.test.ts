@@ -1,7 +1,7 @@
 import type { PositionView } from '@ct/domain';
 import { afterAll, describe, expect, it } from 'vitest';
 import { exited, loginDemo, serverProcesses, type DemoLogin } from '../../test/server-process.ts';
-import { startPostgres } from '../cluster/test-support.ts';
+import { startPostgres } from '../../test/cluster.ts';
 
 /*
  * The real server process, killed with SIGKILL in the middle of a burst of market orders

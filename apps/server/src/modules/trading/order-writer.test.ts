@@ -11,7 +11,7 @@ import {
   useTradingTestApp,
   type Answer,
   type TradingTestApp,
-} from './test-support.ts';
+} from '../../test/trading.ts';
 
 const INSERT = 'insert into writes (uuid, seq) values ($1::text, $2::int) returning id';
 
