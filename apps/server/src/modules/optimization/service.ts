@@ -20,7 +20,7 @@ import {
   deflatedSharpeFromReturns,
   resolveParamSpace,
   stitchEquity,
-  systemQualityNumber,
+  stitchedPerformance,
   trialPerformance,
   walkForwardEfficiency,
   walkForwardFolds,
@@ -446,39 +446,16 @@ export function createOptimizationService(deps: OptimizationDeps) {
       );
       const profits = done.flatMap((p) => (p.oos?.detail as { profits: number[] }).profits);
       const returns = done.flatMap((p) => p.oos?.returns as number[]);
-      const wins = profits.filter((p) => p > 0);
-      const losses = profits.filter((p) => p < 0);
-      let peak = capital;
-      let drawdown = 0;
-      for (const [, value] of equity) {
-        peak = Math.max(peak, value);
-        if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
-      }
-      const barsPerYear = Number(
-        (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ?? 0,
-      );
-      const mean = returns.length > 0 ? returns.reduce((s, r) => s + r, 0) / returns.length : 0;
-      const sd =
-        returns.length > 1
-          ? Math.sqrt(returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1))
-          : 0;
-      const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
-      const stitchedPerformance: TrialPerformance = {
-        net_profit: round(
-          profits.reduce((s, p) => s + p, 0),
-          2,
+      const stitched = stitchedPerformance({
+        equity,
+        profits,
+        returns,
+        initialCapital: capital,
+        barsPerYear: Number(
+          (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ??
+            0,
         ),
-        trade_count: profits.length,
-        win_rate: profits.length > 0 ? round(wins.length / profits.length, 6) : 0,
-        sharpe:
-          sd > 1e-12 && barsPerYear > 0 ? round((mean / sd) * Math.sqrt(barsPerYear), 4) : null,
-        max_drawdown: round(drawdown, 6),
-        profit_factor:
-          losses.length > 0
-            ? round(wins.reduce((s, p) => s + p, 0) / -losses.reduce((s, p) => s + p, 0), 4)
-            : null,
-        sqn: systemQualityNumber(profits),
-      };
+      });
       efficiency = walkForwardEfficiency(parts).efficiency;
       // the best parameters of all bars (chosen in sample, with hindsight) over the same
       // window, from the capital: what the stitched curve is compared with
@@ -490,12 +467,12 @@ export function createOptimizationService(deps: OptimizationDeps) {
       let value = capital;
       for (let i = first; i <= last && best; i++) {
         if (i > first) value *= 1 + (bestReturns[i - 1] ?? 0);
-        inSampleEquity.push([date(i), round(value, 2)]);
+        inSampleEquity.push([date(i), Math.round(value * 100) / 100]);
       }
       const step = Math.max(1, Math.ceil(inSampleEquity.length / MAX_EQUITY_POINTS));
       walkForward = {
         folds: parts.map((p) => p.fold),
-        stitched: { performance: stitchedPerformance, equity },
+        stitched: { performance: stitched, equity },
         in_sample: {
           params: best?.params ?? null,
           equity: inSampleEquity.filter(
