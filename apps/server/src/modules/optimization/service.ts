@@ -24,6 +24,7 @@ import {
   trialPerformance,
   walkForwardEfficiency,
   walkForwardFolds,
+  withParamValues,
   type Bar,
   type OptimizationObjective,
   type ParamValues,
@@ -746,6 +747,26 @@ export function createOptimizationService(deps: OptimizationDeps) {
         ...(summary?.overfitting ? { overfitting: summary.overfitting } : {}),
         ...(row.error ? { error: row.error } : {}),
       };
+    },
+
+    /**
+     * `values` backtested on exactly the optimisation's own bars (not the chart's newest):
+     * its code with the values written into PARAMS, run and kept as Run Code runs it.
+     */
+    async backtestOn(userId: number, id: string, values: ParamValues, clientId: string | null) {
+      const row = await owned(userId, id);
+      const rewritten = withParamValues(row.code, values);
+      if (!rewritten.ok) throw new BadRequestError(`params: ${rewritten.error}`);
+      return backtest.run({
+        userId,
+        clientId,
+        code: rewritten.code,
+        filename: `${row.strategyName ?? 'strategy'}.py`,
+        bars: barsOf(row.bars),
+        symbol: row.symbol,
+        period: row.period,
+        strategyName: null,
+      });
     },
 
     async cancel(userId: number, id: string) {
