@@ -1,10 +1,11 @@
 import { Worker } from 'node:worker_threads';
 import * as domain from '@ct/domain';
-import type { Bar, CsvParseResult } from '@ct/domain';
+import type { Bar, CsvParseResult, OptimizationObjective } from '@ct/domain';
 import {
   flatBars,
   type EvaluationInput,
   type PiecedEvaluation,
+  type TrialEvaluation,
 } from '../modules/backtest/evaluate.ts';
 import type { BodyAnswer, BodyTask } from './body-worker.ts';
 
@@ -32,6 +33,13 @@ export type BodyWorkers = {
   body(bytes: Uint8Array, schema: string): Promise<Extract<BodyAnswer, { kind: 'body' }>>;
   /** parseOhlcvCsv in a worker. */
   csv(text: string): Promise<CsvParseResult>;
+  /** An optimisation trial's result line read, checked and computed (evaluate.ts). */
+  trial(
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    objective: OptimizationObjective,
+    withDetail: boolean,
+  ): Promise<TrialEvaluation>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
   backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
   close(): Promise<void>;
@@ -133,6 +141,16 @@ export function createBodyWorkers(size: number): BodyWorkers {
         flat.buffer as ArrayBuffer,
       ]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
+      return answer.evaluation;
+    },
+    async trial(bytes, { bars, ...input }, objective, withDetail) {
+      const own = new Uint8Array(bytes);
+      const flat = flatBars(bars);
+      const answer = await submit(
+        { kind: 'trial', bytes: own, bars: flat, input, objective, withDetail },
+        [own.buffer, flat.buffer as ArrayBuffer],
+      );
+      if (answer.kind !== 'trial') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
     async close() {

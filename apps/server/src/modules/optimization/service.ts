@@ -250,7 +250,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
       symbol: loaded.row.symbol,
       period: loaded.row.period,
     };
-    let result;
+    const objective = loaded.row.objective as OptimizationObjective;
+    const withDetail = stage.startsWith('oos:');
     if (settings.warm) {
       const key = `${loaded.row.id}:${stage}`;
       let session = takeSession(key);
@@ -264,27 +265,33 @@ export function createOptimizationService(deps: OptimizationDeps) {
         session = null; // the sandbox cannot run: the plain trial says why
       }
       if (session) {
+        let figures;
         try {
-          result = await backtest.trialInSession(
+          // checked and computed off the event loop (a body worker)
+          figures = await backtest.trialFigures(
             session,
             { ...request, code: loaded.code },
             update,
+            objective,
+            withDetail,
           );
         } finally {
           putSession(key, session);
         }
+        if (!figures.ok) return { ok: false as const, error: figures.failure.error };
+        return { ...figures, ok: true as const };
       }
     }
-    result ??= await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
+    const result = await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
     if (!result.ok) return { ok: false as const, error: result.error };
     const performance = trialPerformance(result.deals, result.performance);
     const curve = equityCurve(bars, result.trades, result.conventions);
     return {
       ok: true as const,
       performance,
-      score: objectiveScore(loaded.row.objective as OptimizationObjective, performance),
+      score: objectiveScore(objective, performance),
       returns: periodReturns(curve),
-      detail: stage.startsWith('oos:')
+      detail: withDetail
         ? {
             equity: result.performance.equity_curve,
             profits: result.deals.map((deal) => deal.profit),

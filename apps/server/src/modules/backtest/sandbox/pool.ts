@@ -175,7 +175,7 @@ export class SandboxPool {
         const owner = options.owner ?? ANONYMOUS_OWNER;
         await this.enterQueue(owner, options.onQueued);
         try {
-          return await process.next(update);
+          return await process.next(update, options.unread === true);
         } finally {
           this.leaveQueue(owner);
         }
@@ -450,7 +450,8 @@ export class SandboxPool {
 
 /** A warm interpreter of `openSession`. */
 export type SandboxSession = {
-  next(update: string, options?: RunOptions): Promise<ProcessOutcome>;
+  /** `unread`: the result comes back as its bytes, not parsed (a body worker reads it). */
+  next(update: string, options?: RunOptions & { unread?: boolean }): Promise<ProcessOutcome>;
   /** False once its process is gone (a limit, a crash): open another. */
   readonly alive: boolean;
   close(): void;

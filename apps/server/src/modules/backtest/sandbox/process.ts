@@ -178,7 +178,11 @@ export class SandboxProcess {
    * `run` gives it; a failure other than the strategy's own ends the session (the process is
    * killed or gone): check `idle`-like `alive` before the next.
    */
-  async next(update: string): Promise<ProcessOutcome> {
+  async next(
+    update: string,
+    /** The result line given back unread (`bytes`), for a body worker to parse. */
+    unread = false,
+  ): Promise<ProcessOutcome> {
     this.startedAt = performance.now();
     this.logBytes = 0;
     this.resultBytes = 0;
@@ -197,6 +201,7 @@ export class SandboxProcess {
     this.timer = null;
     if (text === null) return this.outcome();
     const wallMs = performance.now() - this.startedAt;
+    if (unread) return { kind: 'result', payload: undefined, bytes: Buffer.from(text), wallMs };
     try {
       return { kind: 'result', payload: JSON.parse(text), wallMs };
     } catch {
