@@ -31,7 +31,7 @@ async function decodedLikeJson(
   const json = Buffer.from(JSON.stringify(rows), 'utf8');
   const length = Buffer.alloc(8);
   length.writeBigUInt64LE(BigInt(json.length));
-  const out = execFileSync('python3', ['-I', '-c', script], {
+  const out = execFileSync('python3', ['-I', '-B', '-c', script], {
     input: Buffer.concat([length, json, job]),
   });
   return JSON.parse(out.toString()) as { same: boolean; kinds: string[]; decoded: string };
