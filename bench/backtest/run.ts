@@ -233,6 +233,18 @@ export async function runBacktestBench(
   ];
   const python = PYTHON;
   const warm = await startServer(2);
+  // the second server starts once the first one's sandbox check has run (a run waits for
+  // it): two checks at once on this host made both fail (bwrap: execvp … No such file)
+  await runApi(
+    warm,
+    JSON.stringify({
+      code,
+      filename: 'default_strategy.py',
+      symbol: 'GOOG',
+      period: 'day',
+      historical_data: toHistorical(googBars().slice(0, 100)),
+    }),
+  ).catch(() => undefined);
   const cold = await startServer(0).catch(async (error: unknown) => {
     await warm.close();
     throw error;

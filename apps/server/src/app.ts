@@ -243,6 +243,8 @@ export async function buildApp({
     loadImported: (userId, symbol, period, limit, endBefore) =>
       imports.bars(userId, symbol, period, endBefore, limit),
     evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
+    evaluateTrialInWorker: (bytes, input, objective, withDetail) =>
+      bodyWorkers.trial(bytes, input, objective, withDetail),
   });
   const ai = registerAi(app, {
     db,

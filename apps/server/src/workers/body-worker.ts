@@ -1,9 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { z } from 'zod';
+import type { OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
   evaluateBytes,
+  evaluateTrialBytes,
+  type TrialEvaluation,
   type EvaluationInput,
   type PiecedEvaluation,
 } from '../modules/backtest/evaluate.ts';
@@ -28,6 +31,16 @@ export type BodyTask =
       input: Omit<EvaluationInput, 'bars'>;
       /** Deals per JSON piece. */
       piece: number;
+    }
+  | {
+      id: number;
+      kind: 'trial';
+      /** The session's result line. */
+      bytes: Uint8Array;
+      bars: Float64Array;
+      input: Omit<EvaluationInput, 'bars'>;
+      objective: OptimizationObjective;
+      withDetail: boolean;
     };
 
 export type BodyAnswer =
@@ -38,6 +51,7 @@ export type BodyAnswer =
   | { id: number; kind: 'csv'; ok: true; bars: Float64Array }
   | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
   | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
+  | { id: number; kind: 'trial'; evaluation: TrialEvaluation }
   | { id: number; kind: 'failed'; message: string };
 
 /** Keys Fastify's parser refuses (prototype poisoning): such bodies go back to it. */
@@ -58,6 +72,11 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     const input = { ...task.input, bars: barsOfFlat(task.bars) };
     const evaluation = evaluateBytes(task.bytes, input, task.piece);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
+  }
+  if (task.kind === 'trial') {
+    const input = { ...task.input, bars: barsOfFlat(task.bars) };
+    const evaluation = evaluateTrialBytes(task.bytes, input, task.objective, task.withDetail);
+    return { answer: { id: task.id, kind: 'trial', evaluation }, transfer: [] };
   }
   if (task.kind === 'csv') {
     const parsed = domain.parseOhlcvCsv(task.text);

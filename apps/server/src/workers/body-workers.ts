@@ -1,9 +1,10 @@
 import { Worker } from 'node:worker_threads';
-import type { Bar, CsvParseResult } from '@ct/domain';
+import type { Bar, CsvParseResult, OptimizationObjective } from '@ct/domain';
 import {
   flatBars,
   type EvaluationInput,
   type PiecedEvaluation,
+  type TrialEvaluation,
 } from '../modules/backtest/evaluate.ts';
 import type { BodyOffload } from '../http/body-parsers.ts';
 import type { BodyAnswer, BodyTask } from './body-worker.ts';
@@ -27,6 +28,13 @@ type Queued = { task: BodyTask; transfer: ArrayBuffer[]; pending: Pending };
 export type BodyWorkers = BodyOffload & {
   /** parseOhlcvCsv in a worker. */
   csv(text: string): Promise<CsvParseResult>;
+  /** An optimisation trial's result line read, checked and computed (evaluate.ts). */
+  trial(
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    objective: OptimizationObjective,
+    withDetail: boolean,
+  ): Promise<TrialEvaluation>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
   backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
   close(): Promise<void>;
@@ -128,6 +136,16 @@ export function createBodyWorkers(size: number): BodyWorkers {
         flat.buffer as ArrayBuffer,
       ]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
+      return answer.evaluation;
+    },
+    async trial(bytes, { bars, ...input }, objective, withDetail) {
+      const own = new Uint8Array(bytes);
+      const flat = flatBars(bars);
+      const answer = await submit(
+        { kind: 'trial', bytes: own, bars: flat, input, objective, withDetail },
+        [own.buffer, flat.buffer as ArrayBuffer],
+      );
+      if (answer.kind !== 'trial') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
     async close() {

@@ -15,6 +15,19 @@ export const optimizationListQuerySchema = z.object({
 
 export const paramValuesSchema = z.record(z.string(), z.union([z.number(), z.string()]));
 
+/**
+ * POST /api/optimizations/{id}/backtest: one set of values backtested on exactly the
+ * optimisation's own bars (a trial's Result and Show on Chart), streamed to `client_id`'s
+ * log socket like Run Code.
+ */
+export const optimizationBacktestRequestSchema = z
+  .object({
+    params: paramValuesSchema,
+    client_id: z.string().max(128).nullable().optional(),
+  })
+  .strict();
+export type OptimizationBacktestRequest = z.infer<typeof optimizationBacktestRequestSchema>;
+
 export const trialPerformanceSchema = z.object({
   net_profit: z.number(),
   trade_count: z.number(),

@@ -4,6 +4,7 @@ import {
   optimizationRequestSchema,
   periodReturns,
   stitchEquity,
+  stitchedPerformance,
   systemQualityNumber,
   type TrialPerformance,
 } from './api.ts';
@@ -80,5 +81,54 @@ describe('optimisation answers', () => {
       from: '2024-01-01',
     });
     expect(both.error?.issues[0]?.message).toBe('give bars or from/to, not both');
+  });
+});
+
+describe('stitched out-of-sample figures', () => {
+  it('net profit, win rate, profit factor, drawdown from the running peak and SQN of the parts', () => {
+    const figures = stitchedPerformance({
+      equity: [
+        ['a', 1000],
+        ['b', 1100],
+        ['c', 990],
+        ['d', 1050],
+      ],
+      profits: [100, -110, 60],
+      returns: [0.1, -0.1, 0.0606060606],
+      initialCapital: 1000,
+      barsPerYear: 252,
+    });
+    // independent: statistics.mean(r) / statistics.stdev(r) * sqrt(252) = 3.0270 (Python)
+    expect(figures).toEqual({
+      net_profit: 50,
+      trade_count: 3,
+      win_rate: 0.666667,
+      sharpe: 3.027,
+      max_drawdown: 0.1,
+      profit_factor: 1.4545,
+      sqn: systemQualityNumber([100, -110, 60]),
+    });
+  });
+
+  it('no Sharpe ratio for returns that do not vary or without a year of bars, no profit factor without losses', () => {
+    const base = {
+      equity: [['a', 1000] as const],
+      profits: [10, 20],
+      returns: [0.01, 0.01, 0.01],
+      initialCapital: 1000,
+    };
+    const flat = stitchedPerformance({ ...base, barsPerYear: 252 });
+    expect(flat.sharpe).toBeNull();
+    expect(flat.profit_factor).toBeNull();
+    expect(flat.win_rate).toBe(1);
+    expect(
+      stitchedPerformance({ ...base, returns: [0.01, 0.02], barsPerYear: null }).sharpe,
+    ).toBeNull();
+    expect(stitchedPerformance({ ...base, profits: [], barsPerYear: 252 })).toMatchObject({
+      net_profit: 0,
+      trade_count: 0,
+      win_rate: 0,
+      max_drawdown: 0,
+    });
   });
 });

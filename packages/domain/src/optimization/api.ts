@@ -197,3 +197,75 @@ export function stitchEquity(
   }
   return stitched;
 }
+
+/** What the stitched out-of-sample figures are computed from (the folds' parts in order). */
+export type StitchedInput = {
+  /** The stitched equity curve (`stitchEquity`): points [date, equity]. */
+  equity: readonly (readonly [string, number])[];
+  /** Every out-of-sample trade's profit, the folds in order. */
+  profits: readonly number[];
+  /** Every out-of-sample bar's return (fraction of the equity), the folds in order. */
+  returns: readonly number[];
+  initialCapital: number;
+  /** Bars per year of the period (annualises the Sharpe ratio); 0 or null: no Sharpe ratio. */
+  barsPerYear: number | null;
+};
+
+const roundTo = (value: number, decimals: number) =>
+  Math.round(value * 10 ** decimals) / 10 ** decimals;
+
+/**
+ * The figures of the out-of-sample parts put end to end, in one pass over each input: net
+ * profit and trade count of their trades, win rate, the annualised Sharpe ratio of the
+ * per-bar returns (null when they do not vary, TOLERANCE.zeroSpread), the largest drawdown
+ * of the stitched curve from its running peak (starting at the capital), profit factor
+ * (null without losses) and SQN.
+ */
+export function stitchedPerformance(input: StitchedInput): TrialPerformance {
+  const { profits, returns, equity, initialCapital } = input;
+  let net = 0;
+  let won = 0;
+  let wins = 0;
+  let lost = 0;
+  let losses = 0;
+  for (const profit of profits) {
+    net += profit;
+    if (profit > 0) {
+      won += profit;
+      wins += 1;
+    } else if (profit < 0) {
+      lost -= profit;
+      losses += 1;
+    }
+  }
+  let peak = initialCapital;
+  let drawdown = 0;
+  for (const [, value] of equity) {
+    if (value > peak) peak = value;
+    if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
+  }
+  // Welford: mean and sample variance of the returns in one pass
+  let count = 0;
+  let mean = 0;
+  let squares = 0;
+  for (const r of returns) {
+    count += 1;
+    const delta = r - mean;
+    mean += delta / count;
+    squares += delta * (r - mean);
+  }
+  const sd = count > 1 ? Math.sqrt(squares / (count - 1)) : 0;
+  const barsPerYear = input.barsPerYear ?? 0;
+  return {
+    net_profit: roundTo(net, 2),
+    trade_count: profits.length,
+    win_rate: profits.length > 0 ? roundTo(wins / profits.length, 6) : 0,
+    sharpe:
+      sd > TOLERANCE.zeroSpread && barsPerYear > 0
+        ? roundTo((mean / sd) * Math.sqrt(barsPerYear), 4)
+        : null,
+    max_drawdown: roundTo(drawdown, 6),
+    profit_factor: losses > 0 ? roundTo(won / lost, 4) : null,
+    sqn: systemQualityNumber(profits),
+  };
+}

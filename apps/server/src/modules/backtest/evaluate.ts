@@ -2,7 +2,13 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   MAX_TRADE_RECORDS,
   computeBacktest,
+  equityCurve,
+  objectiveScore,
+  periodReturns,
+  trialPerformance,
   validateTradeRecords,
+  type OptimizationObjective,
+  type TrialPerformance,
   type Bar,
   type BacktestConventions,
   type Deal,
@@ -176,5 +182,65 @@ export function evaluateBytes(
     performance: { ...performance, equity_curve: [] },
     curve: toPieces(performance.equity_curve, piece * 4),
     strategyMs,
+  };
+}
+
+/** What an optimisation keeps of a trial (modules/optimization), or why it failed. */
+export type TrialEvaluation =
+  | { ok: false; failure: Failure }
+  | {
+      ok: true;
+      performance: TrialPerformance;
+      score: number | null;
+      /** Per-bar returns of its equity curve (the overfitting statistics' input). */
+      returns: number[];
+      /** Out-of-sample trials: what the stitched walk-forward curve and figures need. */
+      detail: {
+        equity: [string, number][];
+        profits: number[];
+        initial_capital: number;
+        bars_per_year: number | null;
+        days: number;
+      } | null;
+    };
+
+/**
+ * A trial's result line as the harness wrote it, read, checked and computed into what the
+ * optimisation keeps: the same checks, deals and metrics as a single backtest (evaluatePayload),
+ * then the trial's figures, its objective score and per-bar returns. Pure: a body worker runs
+ * it, off the event loop.
+ */
+export function evaluateTrialBytes(
+  bytes: Uint8Array,
+  input: EvaluationInput,
+  objective: OptimizationObjective,
+  withDetail: boolean,
+): TrialEvaluation {
+  let payload: unknown;
+  try {
+    payload = JSON.parse(new TextDecoder().decode(bytes));
+  } catch {
+    return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
+  }
+  const evaluated = evaluatePayload(payload, input);
+  if ('error' in evaluated) return { ok: false, failure: evaluated };
+  const performance = trialPerformance(evaluated.deals, evaluated.performance);
+  const curve = equityCurve(input.bars, evaluated.trades, input.conventions);
+  const { bars } = input;
+  return {
+    ok: true,
+    performance,
+    score: objectiveScore(objective, performance),
+    returns: periodReturns(curve),
+    detail: withDetail
+      ? {
+          equity: evaluated.performance.equity_curve,
+          profits: evaluated.deals.map((deal) => deal.profit),
+          initial_capital: evaluated.performance.initial_capital,
+          bars_per_year: evaluated.performance.conventions.bars_per_year,
+          days:
+            bars.length > 1 ? ((bars.at(-1)?.time ?? 0) - (bars[0]?.time ?? 0)) / 86_400_000 : 0,
+        }
+      : null,
   };
 }

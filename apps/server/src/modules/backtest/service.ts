@@ -7,6 +7,7 @@ import {
   type Bar,
   type BacktestConventions,
   type Deal,
+  type OptimizationObjective,
   type Performance,
   type Period,
   type ValidTrade,
@@ -16,7 +17,9 @@ import { AppError } from '../../http/errors.ts';
 import type { MarketData } from '../market/market-data.ts';
 import {
   evaluatePayload,
+  evaluateTrialBytes,
   fromPieces,
+  type TrialEvaluation,
   payloadStrategyMs,
   type EvaluationInput,
   type Failure,
@@ -113,6 +116,13 @@ export type BacktestDeps = {
     input: EvaluationInput,
     piece: number,
   ) => Promise<PiecedEvaluation>;
+  /** An optimisation trial's result computed off the event loop (a body worker). */
+  evaluateTrialInWorker?: (
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    objective: OptimizationObjective,
+    withDetail: boolean,
+  ) => Promise<TrialEvaluation>;
 };
 
 /** A kept run's row; its deals are read piece by piece. */
@@ -465,26 +475,43 @@ export function createBacktestService(deps: BacktestDeps) {
     },
 
     /**
-     * One trial in a warm interpreter (`SandboxPool.openSession` on `request`'s code without
-     * the PARAMS line and its rows): `update` then main(); checked and measured as `trial`.
+     * One trial in a warm interpreter, computed into what an optimisation keeps: the result
+     * line comes back unread and is checked and computed (the same checks, deals and metrics
+     * as `run`) in a body worker when there is one, so neither the parsing nor the metrics
+     * hold the event loop.
      */
-    async trialInSession(
+    async trialFigures(
       session: SandboxSession,
       request: CheckRequest & { userId: number },
       update: string,
-    ): Promise<CheckResult> {
-      let executed: { outcome: ProcessOutcome | null; failure: Failure | null };
+      objective: OptimizationObjective,
+      withDetail: boolean,
+    ): Promise<TrialEvaluation> {
+      let outcome: ProcessOutcome;
       try {
-        const outcome = await session.next(update, { owner: `user:${request.userId}` });
-        executed = { outcome, failure: failureOf(outcome) };
+        outcome = await session.next(update, { owner: `user:${request.userId}`, unread: true });
       } catch (error) {
         if (error instanceof SandboxUnavailableError) {
-          executed = { outcome: null, failure: { error: error.message, kind: 'unavailable' } };
-        } else if (error instanceof SandboxBusyError) {
-          executed = { outcome: null, failure: { error: error.message, kind: 'busy' } };
-        } else throw error;
+          return { ok: false, failure: { error: error.message, kind: 'unavailable' } };
+        }
+        if (error instanceof SandboxBusyError) {
+          return { ok: false, failure: { error: error.message, kind: 'busy' } };
+        }
+        throw error;
       }
-      return checked(request, executed, []);
+      const failure = failureOf(outcome);
+      if (failure) return { ok: false, failure };
+      if (outcome.kind !== 'result' || outcome.bytes === undefined) {
+        return {
+          ok: false,
+          failure: { error: 'The strategy process ended without a result', kind: 'strategy' },
+        };
+      }
+      const input = evaluationInput(request);
+      const worker = deps.evaluateTrialInWorker;
+      return worker
+        ? worker(outcome.bytes, input, objective, withDetail)
+        : evaluateTrialBytes(outcome.bytes, input, objective, withDetail);
     },
 
     /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */

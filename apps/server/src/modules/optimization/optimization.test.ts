@@ -430,6 +430,43 @@ def main(data_array):
       );
     }, 300_000);
 
+    it("a trial's backtest runs on exactly the optimisation's own bars, not the newest", async () => {
+      const id = await start({
+        bars: undefined,
+        from: '2005-01-01',
+        to: '2005-12-31',
+        params: { n1: { values: [3, 5] }, n2: { values: [20] } },
+        method: 'grid',
+      });
+      const done = await finished(id);
+      expect(done.status).toBe('COMPLETED');
+      for (const trial of done.trials) {
+        const res = await asAlice('POST', `/api/optimizations/${id}/backtest`, {
+          params: trial.params,
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        const answer = res.json<{
+          success: boolean;
+          data: { bar_count: number; deals: Deal[]; performance: Performance; run_id: string };
+        }>();
+        expect(answer.success).toBe(true);
+        expect(answer.data.bar_count).toBe(done.bar_count);
+        expect(answer.data.deals[0]?.open_date.startsWith('2005-')).toBe(true);
+        expect(trialPerformance(answer.data.deals, answer.data.performance)).toEqual(
+          trial.performance,
+        );
+      }
+      // values the strategy does not declare, another user's optimisation
+      const unknown = await asAlice('POST', `/api/optimizations/${id}/backtest`, {
+        params: { nope: 1 },
+      });
+      expect(unknown.statusCode).toBe(400);
+      const other = await asBob('POST', `/api/optimizations/${id}/backtest`, {
+        params: done.trials[0]?.params,
+      });
+      expect(other.statusCode).toBe(404);
+    }, 300_000);
+
     it("of the user's imported instrument reaches bars older than the newest 5,000", async () => {
       const start2000 = Date.UTC(2000, 0, 1);
       const times = Array.from({ length: 6000 }, (_, i) => start2000 + i * 86_400_000);

@@ -1,11 +1,14 @@
 import {
+  CLIENT_ID_PATTERN,
+  optimizationBacktestRequestSchema,
   optimizationListQuerySchema,
   optimizationQuerySchema,
   optimizationRequestSchema,
 } from '@ct/domain';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { NotFoundError } from '../../http/errors.ts';
+import { BadRequestError, NotFoundError } from '../../http/errors.ts';
+import { sendJsonStream } from '../../http/json-stream.ts';
 import { validatedByService } from '../../http/route-schemas.ts';
 import { parseInput } from '../../http/validate.ts';
 import { sessionOf } from '../auth/guard.ts';
@@ -61,6 +64,30 @@ export function optimizationRoutes(app: FastifyInstance, service: OptimizationSe
     // no body is read: an empty object documents that
     documented({ params, body: z.object({}) }),
     async (request) => service.cancel(sessionOf(request).userId, idOf(request.params)),
+  );
+
+  // one set of values backtested on the optimisation's own bars, answered as the run helper
+  app.post(
+    '/api/optimizations/:id/backtest',
+    documented({ params, body: optimizationBacktestRequestSchema }),
+    async (request, reply) => {
+      const body = parseInput(optimizationBacktestRequestSchema, request.body);
+      const clientId = body.client_id ?? null;
+      if (clientId !== null && clientId !== '' && !CLIENT_ID_PATTERN.test(clientId)) {
+        throw new BadRequestError('client_id: must be 1-128 letters, digits or _ . : -');
+      }
+      const result = await service.backtestOn(
+        sessionOf(request).userId,
+        idOf(request.params),
+        body.params,
+        clientId || null,
+      );
+      return sendJsonStream(reply, {
+        success: result.error === null,
+        reason: result.error,
+        data: result,
+      });
+    },
   );
 
   app.delete('/api/optimizations/:id', documented({ params }), async (request) =>

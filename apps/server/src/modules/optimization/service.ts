@@ -20,10 +20,11 @@ import {
   deflatedSharpeFromReturns,
   resolveParamSpace,
   stitchEquity,
-  systemQualityNumber,
+  stitchedPerformance,
   trialPerformance,
   walkForwardEfficiency,
   walkForwardFolds,
+  withParamValues,
   type Bar,
   type OptimizationObjective,
   type ParamValues,
@@ -254,7 +255,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
       symbol: loaded.row.symbol,
       period: loaded.row.period,
     };
-    let result;
+    const objective = loaded.row.objective as OptimizationObjective;
+    const withDetail = stage.startsWith('oos:');
     if (settings.warm) {
       const key = `${loaded.row.id}:${stage}`;
       let session = takeSession(key);
@@ -268,27 +270,33 @@ export function createOptimizationService(deps: OptimizationDeps) {
         session = null; // the sandbox cannot run: the plain trial says why
       }
       if (session) {
+        let figures;
         try {
-          result = await backtest.trialInSession(
+          // checked and computed off the event loop (a body worker)
+          figures = await backtest.trialFigures(
             session,
             { ...request, code: loaded.code },
             update,
+            objective,
+            withDetail,
           );
         } finally {
           putSession(key, session);
         }
+        if (!figures.ok) return { ok: false as const, error: figures.failure.error };
+        return { ...figures, ok: true as const };
       }
     }
-    result ??= await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
+    const result = await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
     if (!result.ok) return { ok: false as const, error: result.error };
     const performance = trialPerformance(result.deals, result.performance);
     const curve = equityCurve(bars, result.trades, result.conventions);
     return {
       ok: true as const,
       performance,
-      score: objectiveScore(loaded.row.objective as OptimizationObjective, performance),
+      score: objectiveScore(objective, performance),
       returns: periodReturns(curve),
-      detail: stage.startsWith('oos:')
+      detail: withDetail
         ? {
             equity: result.performance.equity_curve,
             profits: result.deals.map((deal) => deal.profit),
@@ -462,39 +470,16 @@ export function createOptimizationService(deps: OptimizationDeps) {
       );
       const profits = done.flatMap((p) => (p.oos?.detail as { profits: number[] }).profits);
       const returns = done.flatMap((p) => p.oos?.returns as number[]);
-      const wins = profits.filter((p) => p > 0);
-      const losses = profits.filter((p) => p < 0);
-      let peak = capital;
-      let drawdown = 0;
-      for (const [, value] of equity) {
-        peak = Math.max(peak, value);
-        if (peak > 0) drawdown = Math.max(drawdown, (peak - value) / peak);
-      }
-      const barsPerYear = Number(
-        (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ?? 0,
-      );
-      const mean = returns.length > 0 ? returns.reduce((s, r) => s + r, 0) / returns.length : 0;
-      const sd =
-        returns.length > 1
-          ? Math.sqrt(returns.reduce((s, r) => s + (r - mean) ** 2, 0) / (returns.length - 1))
-          : 0;
-      const round = (v: number, d: number) => Math.round(v * 10 ** d) / 10 ** d;
-      const stitchedPerformance: TrialPerformance = {
-        net_profit: round(
-          profits.reduce((s, p) => s + p, 0),
-          2,
+      const stitched = stitchedPerformance({
+        equity,
+        profits,
+        returns,
+        initialCapital: capital,
+        barsPerYear: Number(
+          (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ??
+            0,
         ),
-        trade_count: profits.length,
-        win_rate: profits.length > 0 ? round(wins.length / profits.length, 6) : 0,
-        sharpe:
-          sd > 1e-12 && barsPerYear > 0 ? round((mean / sd) * Math.sqrt(barsPerYear), 4) : null,
-        max_drawdown: round(drawdown, 6),
-        profit_factor:
-          losses.length > 0
-            ? round(wins.reduce((s, p) => s + p, 0) / -losses.reduce((s, p) => s + p, 0), 4)
-            : null,
-        sqn: systemQualityNumber(profits),
-      };
+      });
       efficiency = walkForwardEfficiency(parts).efficiency;
       // the best parameters of all bars (chosen in sample, with hindsight) over the same
       // window, from the capital: what the stitched curve is compared with
@@ -506,12 +491,12 @@ export function createOptimizationService(deps: OptimizationDeps) {
       let value = capital;
       for (let i = first; i <= last && best; i++) {
         if (i > first) value *= 1 + (bestReturns[i - 1] ?? 0);
-        inSampleEquity.push([date(i), round(value, 2)]);
+        inSampleEquity.push([date(i), Math.round(value * 100) / 100]);
       }
       const step = Math.max(1, Math.ceil(inSampleEquity.length / MAX_EQUITY_POINTS));
       walkForward = {
         folds: parts.map((p) => p.fold),
-        stitched: { performance: stitchedPerformance, equity },
+        stitched: { performance: stitched, equity },
         in_sample: {
           params: best?.params ?? null,
           equity: inSampleEquity.filter(
@@ -785,6 +770,26 @@ export function createOptimizationService(deps: OptimizationDeps) {
         ...(summary?.overfitting ? { overfitting: summary.overfitting } : {}),
         ...(row.error ? { error: row.error } : {}),
       };
+    },
+
+    /**
+     * `values` backtested on exactly the optimisation's own bars (not the chart's newest):
+     * its code with the values written into PARAMS, run and kept as Run Code runs it.
+     */
+    async backtestOn(userId: number, id: string, values: ParamValues, clientId: string | null) {
+      const row = await owned(userId, id);
+      const rewritten = withParamValues(row.code, values);
+      if (!rewritten.ok) throw new BadRequestError(`params: ${rewritten.error}`);
+      return backtest.run({
+        userId,
+        clientId,
+        code: rewritten.code,
+        filename: `${row.strategyName ?? 'strategy'}.py`,
+        bars: barsOf(row.bars),
+        symbol: row.symbol,
+        period: row.period,
+        strategyName: null,
+      });
     },
 
     async cancel(userId: number, id: string) {

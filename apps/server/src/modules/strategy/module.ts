@@ -43,6 +43,7 @@ export type BacktestModuleOptions = {
   broker?: Broker;
   /** Reads, checks and computes a large result off the event loop (the body workers). */
   evaluateInWorker?: BacktestDeps['evaluateInWorker'];
+  evaluateTrialInWorker?: BacktestDeps['evaluateTrialInWorker'];
 };
 
 /**
@@ -74,6 +75,9 @@ export function registerBacktest(
     now: options.now,
     loadImported: options.loadImported,
     ...(options.evaluateInWorker ? { evaluateInWorker: options.evaluateInWorker } : {}),
+    ...(options.evaluateTrialInWorker
+      ? { evaluateTrialInWorker: options.evaluateTrialInWorker }
+      : {}),
     onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
     afterStore: async (run) => {
       await strategies?.keepRunResult(run);

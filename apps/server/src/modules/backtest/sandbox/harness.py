@@ -6,7 +6,9 @@ line in the strategy's module and main() again, and its result is written to fd 
 line; EOF ends the process.
 
 Protocol:
-- stdin: one JSON job {"code", "filename", "rows"}, then EOF. The process is started before
+- stdin: one JSON job line {"code", "filename", "wire"} followed by the rows' columns (their
+  bytes, `read_rows`; rows-wire.ts), or {"code", "filename", "rows"} with the rows as JSON;
+  then EOF. The process is started before
   the job exists (pool), so it blocks here until the server sends it.
 - fd 1: every line the strategy prints (stdout and stderr, also C-level stderr), as text.
   The server streams these lines to the log socket; they are never parsed as results.
@@ -17,8 +19,10 @@ A strategy can write to fd 3 itself; that only "forges" its own result, which th
 validates against the contract like any other, and metrics are computed by the server.
 """
 
+import array
 import builtins
 import datetime
+import itertools
 import json
 import linecache
 import os
@@ -117,6 +121,56 @@ def convert_records(result):
         else:
             records.append({"$type": type(record).__name__})
     return len(result), records
+
+
+def read_rows(wire, stream):
+    """The rows of data_array from their columns (rows-wire.ts): the header's `wire`, then its
+    bytes on `stream`. Exactly the lists json.loads would give for the same rows."""
+    count = wire["count"]
+    size = wire["bytes"]
+    data = stream.read(size) if size else b""
+    if len(data) != size:
+        raise ValueError("the rows ended early")
+    view = memoryview(data)
+    at = 0
+    columns = []
+    for column in wire["columns"]:
+        kind = column["kind"]
+        part = view[at : at + column.get("bytes", 0)]
+        at += column.get("bytes", 0)
+        if kind == "const":
+            values = itertools.repeat(column["value"], count)
+        elif kind == "lines":
+            values = str(part, "utf-8").split("\n")
+        elif kind == "i32":
+            values = array.array("i")
+            values.frombytes(part)
+            values = values.tolist()
+        elif kind == "f64":
+            values = array.array("d")
+            values.frombytes(part[: 8 * count])
+            values = values.tolist()
+            whole = array.array("i")
+            whole.frombytes(part[8 * count :])
+            for i in whole:
+                values[i] = int(values[i])
+        elif kind == "json":
+            values = json.loads(str(part, "utf-8"))
+        else:
+            raise ValueError("unknown column kind %r" % (kind,))
+        columns.append(values)
+    if not columns:
+        return [[] for _ in range(count)]
+    return list(map(list, zip(*columns)))
+
+
+def read_job(stream):
+    """The job line and, when its rows come as columns, the rows (`rows` either way)."""
+    job = json.loads(stream.readline())
+    wire = job.pop("wire", None)
+    if wire is not None:
+        job["rows"] = read_rows(wire, stream)
+    return job
 
 
 def user_traceback(error):
@@ -226,8 +280,8 @@ def harness():
     out = LineWriter(1)
     sys.stdout = out
     sys.stderr = out
-    # one line: JSON has no raw newline; a one-shot job is followed by EOF
-    job = json.loads(sys.stdin.buffer.readline())
+    # one line: JSON has no raw newline; then the rows' columns; a one-shot job ends with EOF
+    job = read_job(sys.stdin.buffer)
     if job.get("session"):
         session(job, out, own_pid)
         return

@@ -1,4 +1,3 @@
-import { jsonText } from '../../../http/json-stream.ts';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,6 +12,7 @@ import {
   type Tools,
 } from './command.ts';
 import { SandboxProcess, type ProcessOutcome } from './process.ts';
+import { encodeJob } from './rows-wire.ts';
 import { compileSeccompFilter } from './seccomp.ts';
 import type { SandboxSettings } from './settings.ts';
 
@@ -148,10 +148,8 @@ export class SandboxPool {
     await this.enterQueue(owner, options.onQueued);
     try {
       const process = this.take();
-      // 100,000 rows are about 10 MB of JSON: made a piece at a time, between other work
-      let text = '';
-      for await (const piece of jsonText(job)) text += piece;
-      return await process.run(text, onLine, options.unreadFrom);
+      // the rows go as columns (rows-wire.ts), made between other work
+      return await process.run(await encodeJob(job), onLine, options.unreadFrom);
     } finally {
       this.leaveQueue(owner);
       this.refill();
@@ -169,14 +167,15 @@ export class SandboxPool {
     await this.start();
     if (this.state === 'unavailable') throw new SandboxUnavailableError(this.reason ?? 'unknown');
     if (this.closed) throw new SandboxUnavailableError('the server is shutting down');
+    const encoded = await encodeJob({ ...job, session: true });
     const process = this.spawn();
-    process.startSession(JSON.stringify({ ...job, session: true }));
+    process.startSession(encoded);
     return {
       next: async (update, options = {}) => {
         const owner = options.owner ?? ANONYMOUS_OWNER;
         await this.enterQueue(owner, options.onQueued);
         try {
-          return await process.next(update);
+          return await process.next(update, options.unread === true);
         } finally {
           this.leaveQueue(owner);
         }
@@ -451,7 +450,8 @@ export class SandboxPool {
 
 /** A warm interpreter of `openSession`. */
 export type SandboxSession = {
-  next(update: string, options?: RunOptions): Promise<ProcessOutcome>;
+  /** `unread`: the result comes back as its bytes, not parsed (a body worker reads it). */
+  next(update: string, options?: RunOptions & { unread?: boolean }): Promise<ProcessOutcome>;
   /** False once its process is gone (a limit, a crash): open another. */
   readonly alive: boolean;
   close(): void;

@@ -142,7 +142,8 @@ export class SandboxProcess {
 
   /** Gives the process its job and waits for the outcome. */
   async run(
-    job: string,
+    /** The job as harness.py reads it (rows-wire.ts), or one JSON line. */
+    job: string | Uint8Array,
     onLine: (line: string) => void,
     /** A result of this many bytes or more is given back unread (its caller reads it). */
     unreadFrom = Number.POSITIVE_INFINITY,
@@ -165,11 +166,11 @@ export class SandboxProcess {
    * Starts a session (optimisation trials): the job (code and rows, `session: true`) is sent
    * once and the process stays; each `next` runs one line in the strategy's module and main.
    */
-  startSession(job: string): void {
+  startSession(job: Uint8Array): void {
     if (this.state !== 'idle') throw new Error('a sandbox process runs one job only');
     this.state = 'running';
     this.session = true;
-    (this.child.stdin as Writable).write(`${job}\n`);
+    (this.child.stdin as Writable).write(job);
   }
 
   /**
@@ -177,7 +178,11 @@ export class SandboxProcess {
    * `run` gives it; a failure other than the strategy's own ends the session (the process is
    * killed or gone): check `idle`-like `alive` before the next.
    */
-  async next(update: string): Promise<ProcessOutcome> {
+  async next(
+    update: string,
+    /** The result line given back unread (`bytes`), for a body worker to parse. */
+    unread = false,
+  ): Promise<ProcessOutcome> {
     this.startedAt = performance.now();
     this.logBytes = 0;
     this.resultBytes = 0;
@@ -196,6 +201,7 @@ export class SandboxProcess {
     this.timer = null;
     if (text === null) return this.outcome();
     const wallMs = performance.now() - this.startedAt;
+    if (unread) return { kind: 'result', payload: undefined, bytes: Buffer.from(text), wallMs };
     try {
       return { kind: 'result', payload: JSON.parse(text), wallMs };
     } catch {

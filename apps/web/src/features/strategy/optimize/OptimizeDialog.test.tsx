@@ -250,4 +250,39 @@ describe('the optimise dialog', () => {
     expect(useOptimizeStore.getState().open).toBe(false);
     act(() => useEditorStore.setState({ proposal: null }));
   });
+  it("a trial's Result backtests its values on the optimisation's own bars and opens the results", async () => {
+    const deal = {
+      open_date: '2020-01-02 00:00:00',
+      close_date: '2020-01-03 00:00:00',
+      open_price: 10,
+      close_price: 11,
+      lots: 1,
+      status: 'YES',
+      profit: 1,
+      commission: 0,
+      start: 1_577_923_200,
+      end: 1_578_009_600,
+      qty: 1,
+    };
+    const data = {
+      run_id: null,
+      deals: [deal],
+      performance: null,
+      error: null,
+      error_kind: null,
+      logs: [],
+    };
+    const server = stubServer({
+      [`GET /api/optimizations/${ID}`]: () => json(detail()),
+      [`POST /api/optimizations/${ID}/backtest`]: () => json({ success: true, reason: null, data }),
+    });
+    useOptimizeStore.setState({ current: ID, tab: 'current' });
+    const { user } = renderWithProviders(<OptimizeDialog />);
+    const verdict = await screen.findByRole('region', { name: 'Is it real?' });
+    await user.click(within(verdict).getByRole('button', { name: /Result.*fast=15, slow=20/ }));
+    await waitFor(() => expect(useEditorStore.getState().results?.deals).toHaveLength(1));
+    const [call] = server.called(`POST /api/optimizations/${ID}/backtest`);
+    expect(call?.body).toMatchObject({ params: { fast: 15, slow: 20 } });
+    expect(server.called('POST /api/backtest/run')).toHaveLength(0);
+  });
 });

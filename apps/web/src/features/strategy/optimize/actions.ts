@@ -3,11 +3,12 @@ import { messages } from '../../../i18n/messages';
 import { QUIET, done, failed, refused, type Outcome } from '../../../shared/outcome';
 import { queryClient } from '../../../shared/queryClient';
 import { proposeCode, showOnChart, workbenchTarget } from '../actions';
-import { failureDetail, runBacktest, type RunAnswer } from '../api';
+import { failureDetail, type RunAnswer } from '../api';
 import { currentCode } from '../editorBridge';
 import { DEFAULT_STRATEGY } from '../logic';
 import { useEditorStore } from '../store';
 import {
+  backtestOnOptimization,
   cancelOptimization,
   createOptimization,
   deleteOptimization,
@@ -100,21 +101,20 @@ export function applyTrialParameters(values: ParamValues): Outcome {
   return { success: true, message: null };
 }
 
-/** The backtest of one trial: the optimisation's code with the trial's PARAMS, same bars. */
+/**
+ * The backtest of one trial: the optimisation's code with the trial's PARAMS on exactly the
+ * optimisation's own bars (not the chart's newest, which move on a live chart).
+ */
 async function runTrial(
   optimization: OptimizationDetail,
   values: ParamValues,
 ): Promise<RunAnswer | string> {
-  const rewritten = withParamValues(optimization.code, values);
-  if (!rewritten.ok) return rewritten.error;
   try {
-    const run = await runBacktest({
-      clientId: useEditorStore.getState().clientId,
-      code: rewritten.code,
-      symbol: optimization.symbol_id,
-      period: optimization.period,
-      limit: optimization.bar_count,
-    });
+    const run = await backtestOnOptimization(
+      optimization.id,
+      values,
+      useEditorStore.getState().clientId,
+    );
     if (!run.success) return run.reason ?? m.trialRunFailed;
     return run;
   } catch (error) {

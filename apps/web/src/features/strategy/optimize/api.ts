@@ -1,4 +1,5 @@
 import {
+  backtestRunAnswerSchema,
   optimizationCancelledSchema,
   optimizationCreatedSchema,
   optimizationDetailSchema,
@@ -36,6 +37,22 @@ export function fetchOptimization(id: string, limit: number, sort = 'index') {
     noCache: true,
     schema: optimizationDetailSchema,
   });
+}
+
+/**
+ * One set of values backtested on exactly the optimisation's own bars (a trial's Result and
+ * Show on Chart), answered as the run helper answers; its lines go to `clientId`'s log.
+ */
+export function backtestOnOptimization(
+  id: string,
+  params: Record<string, number | string>,
+  clientId: string | null,
+) {
+  return http.post(
+    `/api/optimizations/${encodeURIComponent(id)}/backtest`,
+    { params, client_id: clientId },
+    { schema: backtestRunAnswerSchema },
+  );
 }
 
 export function cancelOptimization(id: string) {
