@@ -122,6 +122,13 @@ export function visibleBarTimes(
   return { from: bars[first]!.time / 1000, to: bars[end]!.time / 1000 };
 }
 
+/** The bars a replay shows: those starting at or before `cursor` (UTC ms). */
+export function barsUpTo(bars: readonly Bar[], cursor: number): Bar[] {
+  let end = bars.length;
+  while (end > 0 && bars[end - 1]!.time > cursor) end--;
+  return bars.slice(0, end);
+}
+
 const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
 
 function describe(error: unknown): string {
@@ -423,10 +430,7 @@ export class ChartController {
     } else {
       this.allBars ??= this.bars;
       this.replayCursor = cursor;
-      const all = this.allBars;
-      let end = all.length;
-      while (end > 0 && all[end - 1]!.time > cursor) end--;
-      this.bars = all.slice(0, end);
+      this.bars = barsUpTo(this.allBars, cursor);
     }
     this.setSeriesData();
     this.showNewestInLegend();
