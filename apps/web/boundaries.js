@@ -11,7 +11,7 @@ export const WEB_TIERS = [
   ['features/accounts', 'features/trading', 'features/performance', 'features/notifications'],
   ['features/profile', 'features/strategy'],
   ['features/assistant'],
-  ['features/aiTasks', 'features/live-runs', 'features/alerts'],
+  ['features/aiTasks', 'features/live-runs', 'features/alerts', 'features/replay'],
   ['features/chart'],
   ['features/workspace'],
   ['app'],

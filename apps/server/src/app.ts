@@ -24,6 +24,7 @@ import { registerBacktest, type BacktestModule } from './modules/strategy/module
 import { registerOptimization, type OptimizationModule } from './modules/optimization/module.ts';
 import { registerCharts } from './modules/charts/module.ts';
 import { registerLiveRuns, type LiveRunsModule } from './modules/live-runs/module.ts';
+import { registerReplays, type ReplaysModule } from './modules/replays/module.ts';
 import { createAuthService } from './modules/auth/service.ts';
 import {
   InProcessBroker,
@@ -89,6 +90,7 @@ export type Services = {
   backtest: BacktestModule;
   ai: AiModule;
   liveRuns: LiveRunsModule;
+  replays: ReplaysModule;
   optimization: OptimizationModule;
   notifications: NotificationsModule;
 };
@@ -268,6 +270,14 @@ export async function buildApp({
     onFailed: (run, bar, error, stopped) =>
       notifyLiveRunFailed(notifications.context, run, bar, error, stopped),
   });
+  // bar replay sessions: a strategy in replay runs with the live-run contract and window
+  const replays = registerReplays(app, {
+    db,
+    market,
+    backtest,
+    now,
+    windowBars: () => liveRuns.settings.windowBars,
+  });
   // parameter optimisation; main.ts starts the trial worker in the worker role
   const optimization = registerOptimization(app, {
     db,
@@ -286,6 +296,7 @@ export async function buildApp({
     backtest,
     ai,
     liveRuns,
+    replays,
     optimization,
     notifications,
   });

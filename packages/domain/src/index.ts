@@ -45,3 +45,4 @@ export * from './live-runs/index.ts';
 export * from './optimization/index.ts';
 export * from './notifications/index.ts';
 export * from './alerts/index.ts';
+export * from './replay/index.ts';

@@ -10,3 +10,4 @@ export * from './schema/jobs.ts';
 export * from './schema/optimization.ts';
 export * from './schema/notifications.ts';
 export * from './schema/alerts.ts';
+export * from './schema/replays.ts';

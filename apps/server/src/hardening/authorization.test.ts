@@ -28,6 +28,7 @@ type Ids = {
   optimizationId: string;
   notificationId: string;
   alertId: string;
+  replayId: string;
 };
 type Caller = { cookie: string | null; headers: Record<string, string>; creds: Creds; ids: Ids };
 type Call = {
@@ -386,6 +387,40 @@ const CALLS: Call[] = [
     route: 'GET /api/live-runs/:id/comparison',
     send: (c) => ({ method: 'GET', url: `/api/live-runs/${c.ids.liveRunId}/comparison` }),
   },
+  // Bar replay sessions (modules/replays).
+  {
+    route: 'POST /api/replays',
+    send: () => ({
+      method: 'POST',
+      url: '/api/replays',
+      body: { symbol_id: 'BTCUSDT', period: '1h', start: replayStart() },
+    }),
+  },
+  { route: 'GET /api/replays', send: () => ({ method: 'GET', url: '/api/replays' }) },
+  {
+    route: 'GET /api/replays/:id',
+    send: (c) => ({ method: 'GET', url: `/api/replays/${c.ids.replayId}` }),
+  },
+  {
+    route: 'POST /api/replays/:id/step',
+    send: (c) => ({
+      method: 'POST',
+      url: `/api/replays/${c.ids.replayId}/step`,
+      body: { bars: 1 },
+    }),
+  },
+  {
+    route: 'POST /api/replays/:id/orders',
+    send: (c) => ({
+      method: 'POST',
+      url: `/api/replays/${c.ids.replayId}/orders`,
+      body: { type: 'market', cmd: 1, volume: 1 },
+    }),
+  },
+  {
+    route: 'DELETE /api/replays/:id',
+    send: (c) => ({ method: 'DELETE', url: `/api/replays/${c.ids.replayId}` }),
+  },
   // Parameter optimisation (modules/optimization).
   {
     route: 'POST /api/optimizations',
@@ -515,6 +550,13 @@ async function call(caller: Caller, c: Call): Promise<LightMyRequestResponse> {
   });
 }
 
+/** Open time of a closed hourly BTCUSDT bar ten hours back, epoch seconds (a replay's start). */
+function replayStart(): number {
+  const now = t.clock.now();
+  const bars = t.app.services.market.bars('BTCUSDT', '1h', now - 3_600_000, 10, now);
+  return Math.floor((bars[0]?.time ?? 0) / 1000);
+}
+
 function bobsData(): Promise<string> {
   return userDigest(t.db, bob.user.id, bobUuids);
 }
@@ -588,6 +630,11 @@ beforeAll(async () => {
     'POST',
     '/api/optimizations',
   );
+  const replay = await as(
+    { symbol_id: 'BTCUSDT', period: '1h', start: replayStart() },
+    'POST',
+    '/api/replays',
+  );
   const [task] = await t.db
     .insert(aiTasks)
     .values({
@@ -621,7 +668,9 @@ beforeAll(async () => {
     optimizationId: optimization.json<{ id: string }>().id,
     notificationId: note?.id ?? '0',
     alertId: String(alert.json<{ id: number }>().id),
+    replayId: replay.json<{ id: string }>().id,
   };
+  expect(ids.replayId, replay.body).toMatch(/^[0-9a-f-]{36}$/);
   expect(ids.alertId, alert.body).toMatch(/^\d+$/);
   expect(ids.optimizationId, optimization.body).toMatch(/^[0-9a-f-]{36}$/);
   expect(ids.orderId, opened.body).toMatch(/^\d+$/);
@@ -689,6 +738,10 @@ describe('authorization matrix: every call × who calls it', () => {
       'GET /api/optimizations/:id': 404,
       'POST /api/optimizations/:id/cancel': 404,
       'DELETE /api/optimizations/:id': 404,
+      'GET /api/replays/:id': 404,
+      'POST /api/replays/:id/step': 404,
+      'POST /api/replays/:id/orders': 404,
+      'DELETE /api/replays/:id': 404,
     });
     expect(await bobsData()).toBe(before);
   });

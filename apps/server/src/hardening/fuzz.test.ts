@@ -16,6 +16,9 @@ import {
   liveRunComparisonQuerySchema,
   liveRunEvaluationsQuerySchema,
   startLiveRunRequestSchema,
+  startReplayRequestSchema,
+  replayOrderRequestSchema,
+  replayStepRequestSchema,
   optimizationQuerySchema,
   optimizationRequestSchema,
   loginRequestSchema,
@@ -504,6 +507,28 @@ function catalogue(): RouteCase[] {
         ),
         undefined,
         query,
+      ),
+    ),
+    // bar replay sessions (modules/replays)
+    bodyCase('POST /api/replays', 'POST', '/api/replays', startReplayRequestSchema, {
+      strategy_name: fc.constantFrom(undefined, null, 'Fuzz', 'Default'),
+    }),
+    queryCase('GET /api/replays', '/api/replays', null),
+    ...(
+      [
+        ['GET', '', undefined],
+        ['POST', '/step', replayStepRequestSchema],
+        ['POST', '/orders', replayOrderRequestSchema],
+        ['DELETE', '', undefined],
+      ] as const
+    ).map(([method, tail, body]) =>
+      pathCase(
+        `${method} /api/replays/:id${tail}`,
+        method,
+        seg(pathValue(() => '00000000-0000-4000-8000-000000000000')).map(
+          (id) => `/api/replays/${id}${tail}`,
+        ),
+        body,
       ),
     ),
     // parameter optimisation (modules/optimization)

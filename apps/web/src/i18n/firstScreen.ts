@@ -128,6 +128,7 @@ export const messages = {
     buy: 'Buy',
     sell: 'Sell',
     buySymbol: (symbol: string) => `Buy ${symbol}`,
+    replay: 'Bar replay',
     sellSymbol: (symbol: string) => `Sell ${symbol}`,
     codeEditor: 'Python Code Editor',
     codeEditorSoon: 'Python Code Editor: available with the strategy workbench',

@@ -66,7 +66,7 @@ function positiveDecimal(name: string, max: number) {
 }
 
 /** A kline period id or a client period name (oneDay …), as the kline call takes it. */
-const periodSchema = z
+export const periodInputSchema = z
   .string()
   .max(32)
   .transform((value, ctx): Period => {
@@ -102,7 +102,7 @@ export const startLiveRunRequestSchema = z.object({
   uuid: identifierSchema(64),
   token: opaqueTextSchema(1, 256),
   symbol_id: identifierSchema(64),
-  period: periodSchema,
+  period: periodInputSchema,
   lots: positiveDecimal('lots', MAX_LIVE_RUN_LOTS).optional().default(1),
   max_positions: integerInputSchema('max_positions')
     .pipe(

@@ -122,6 +122,13 @@ export function visibleBarTimes(
   return { from: bars[first]!.time / 1000, to: bars[end]!.time / 1000 };
 }
 
+/** The bars a replay shows: those starting at or before `cursor` (UTC ms). */
+export function barsUpTo(bars: readonly Bar[], cursor: number): Bar[] {
+  let end = bars.length;
+  while (end > 0 && bars[end - 1]!.time > cursor) end--;
+  return bars.slice(0, end);
+}
+
 const toTime = (ms: number) => (ms / 1000) as UTCTimestamp;
 
 function describe(error: unknown): string {
@@ -178,6 +185,12 @@ export class ChartController {
   private readonly layers = new Set<ChartLayer>();
   private readonly barListeners = new Set<BarListener>();
   private volumeVisible = true;
+  /**
+   * While a bar replay runs: every loaded bar (live ticks go on into it), while `bars`, the
+   * drawn ones, stop at the replay's cursor. Null outside a replay.
+   */
+  private allBars: Bar[] | null = null;
+  private replayCursor: number | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -256,6 +269,8 @@ export class ChartController {
     this.redraw.cancel();
     this.source = source;
     this.bars = [];
+    this.allBars = null;
+    this.replayCursor = null;
     this.drawnIndex = -1;
     this.historyRetryAt = 0;
     this.status.setState({
@@ -402,8 +417,34 @@ export class ChartController {
     this.chart.priceScale('right').applyOptions({ autoScale: true });
   }
 
+  /**
+   * Bar replay: only the bars up to `cursor` (UTC ms, a bar's start) are drawn and handed to
+   * the indicators; null shows every bar again (the live chart).
+   */
+  setReplayCursor(cursor: number | null): void {
+    if (cursor === null) {
+      if (this.allBars === null) return;
+      this.bars = this.allBars;
+      this.allBars = null;
+      this.replayCursor = null;
+    } else {
+      this.allBars ??= this.bars;
+      this.replayCursor = cursor;
+      this.bars = barsUpTo(this.allBars, cursor);
+    }
+    this.setSeriesData();
+    this.showNewestInLegend();
+    this.updateDataset();
+  }
+
+  /** Start times (UTC ms) of every loaded bar, hidden replay bars included. */
+  barTimes(): number[] {
+    return (this.allBars ?? this.bars).map((b) => b.time);
+  }
+
   /** Loads the next older history page (also called when the user scrolls back). */
   async loadOlder(): Promise<void> {
+    if (this.allBars !== null) return;
     const source = this.source;
     const status = this.status.getState();
     const oldest = this.bars[0];
@@ -610,15 +651,17 @@ export class ChartController {
   private onLiveTicks(ticks: readonly Tick[]): void {
     const source = this.source;
     if (!source || this.status.getState().phase !== 'ready') return;
+    // in a replay the ticks go to the hidden bars; nothing is drawn
+    const bars = this.allBars ?? this.bars;
     let changed = false;
     for (const tick of ticks) {
-      const merged = mergeTick(this.bars.at(-1) ?? null, tick, source.period);
+      const merged = mergeTick(bars.at(-1) ?? null, tick, source.period);
       if (merged.kind === 'stale') continue;
-      if (merged.kind === 'new') this.bars.push(merged.bar);
-      else this.bars[this.bars.length - 1] = merged.bar;
+      if (merged.kind === 'new') bars.push(merged.bar);
+      else bars[bars.length - 1] = merged.bar;
       changed = true;
     }
-    if (changed) this.redraw.schedule();
+    if (changed && this.allBars === null) this.redraw.schedule();
   }
 
   /** Hands the bars changed since the last draw to the series, in time order. */
@@ -713,5 +756,6 @@ export class ChartController {
     d.period = this.source?.period ?? '';
     d.oldest = this.bars[0] ? String(this.bars[0].time / 1000) : '';
     d.newest = this.bars.at(-1) ? String(this.bars.at(-1)!.time / 1000) : '';
+    d.replayCursor = this.replayCursor === null ? '' : String(this.replayCursor / 1000);
   }
 }

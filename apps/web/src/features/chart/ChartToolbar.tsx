@@ -4,6 +4,7 @@ import {
   CodeOutlined,
   ColumnWidthOutlined,
   EllipsisOutlined,
+  FieldTimeOutlined,
   FundOutlined,
   LineChartOutlined,
   UndoOutlined,
@@ -124,6 +125,8 @@ export function ChartToolbar({
   onFitContent,
   onResetZoom,
   onIndicators,
+  onReplay,
+  replaying = false,
   drawingTools = [],
   mobile = false,
 }: {
@@ -136,6 +139,9 @@ export function ChartToolbar({
   onResetZoom: () => void;
   /** Opens the chart's indicator list. */
   onIndicators?: () => void;
+  /** Opens or leaves the bar replay (features/replay). */
+  onReplay?: () => void;
+  replaying?: boolean;
   /** The drawing tools' buttons (chart/drawings), after the others. */
   drawingTools?: readonly ToolSpec[];
   mobile?: boolean;
@@ -176,6 +182,14 @@ export function ChartToolbar({
       disabled: !onIndicators,
       onClick: onIndicators,
       group: true,
+    },
+    {
+      key: 'replay',
+      title: m.replay,
+      icon: <FieldTimeOutlined />,
+      pressed: replaying,
+      disabled: !onReplay || !symbol,
+      onClick: onReplay,
     },
     {
       key: 'buy',

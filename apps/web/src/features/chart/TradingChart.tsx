@@ -28,7 +28,7 @@ import { ChartToolbar } from './ChartToolbar';
 import { InstrumentSelect } from './InstrumentSelect';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../market/instruments';
 import { PeriodSelect } from './PeriodSelect';
-import { periodLabel } from './periods';
+import { formatBarTime, periodLabel } from './periods';
 import { QuoteTicker } from './QuoteTicker';
 import { canDrawCharts } from '../../shared/canvas';
 import { useIndicators } from './indicators/useIndicators';
@@ -49,6 +49,10 @@ const ChartTrades = lazyAfterFirstChart(() =>
 );
 const FillMarkers = lazyAfterFirstChart(() =>
   import('./trades/fills').then((mod) => ({ default: mod.FillMarkers })),
+);
+// the bar replay's control bar (features/replay), when the trader opens it
+const ReplayBar = lazyAfterFirstChart(() =>
+  import('../replay').then((mod) => ({ default: mod.ReplayBar })),
 );
 const NO_MARKERS: readonly ChartMarker[] = [];
 const frameTexts = messages.chartFrame;
@@ -177,7 +181,22 @@ export function TradingChart({
   const dealMarkers = useMarkersOf(chartId, symbol);
   const [fillMarkers, setFillMarkers] = useState<readonly ChartMarker[]>(NO_MARKERS);
   const markers = useMemo(() => mergeMarkers(dealMarkers, fillMarkers), [dealMarkers, fillMarkers]);
-  useEffect(() => controller?.setMarkers(markers), [controller, markers]);
+  // Bar replay: the chart stops at the replay's cursor and shows only the replay's markers.
+  // (kept with its instrument and period: another one leaves the replay)
+  const replayOf = `${symbol ?? ''}|${period}`;
+  const [replayOn, setReplayOn] = useState<string | null>(null);
+  const replaying = replayOn === replayOf;
+  const [replayMarkers, setReplayMarkers] = useState<readonly ChartMarker[]>(NO_MARKERS);
+  useEffect(
+    () => controller?.setMarkers(replaying ? replayMarkers : markers),
+    [controller, markers, replaying, replayMarkers],
+  );
+  const onReplayCursor = useCallback(
+    (cursor: number | null) => controller?.setReplayCursor(cursor),
+    [controller],
+  );
+  const replayTimes = useCallback(() => controller?.barTimes() ?? [], [controller]);
+  const replayTime = useCallback((seconds: number) => formatBarTime(seconds, period), [period]);
 
   // Chart actions of other windows (chartActions/setEvents) address this chart by client id.
   const clientId = useMemo(() => chartClientId(chartId), [chartId]);
@@ -269,6 +288,20 @@ export function TradingChart({
         <PeriodSelect value={period} onChange={onPeriodChange} compact={compact} />
         {symbol && <QuoteTicker symbol={symbol} tick={tick} />}
       </header>
+      {replaying && symbol && controller && status.phase === 'ready' && (
+        <Suspense fallback={null}>
+          <ReplayBar
+            symbol={symbol}
+            period={period}
+            tick={tick}
+            barTimes={replayTimes}
+            formatTime={replayTime}
+            onCursor={onReplayCursor}
+            onMarkers={setReplayMarkers}
+            onExit={() => setReplayOn(null)}
+          />
+        </Suspense>
+      )}
       <div className="chart-body">
         <ChartToolbar
           chartId={chartId}
@@ -279,6 +312,8 @@ export function TradingChart({
           onFitContent={() => controller?.fitContent()}
           onResetZoom={() => controller?.resetZoom()}
           onIndicators={indicators.open}
+          onReplay={() => setReplayOn(replaying ? null : replayOf)}
+          replaying={replaying}
           drawingTools={drawings.tools}
           mobile={mobile}
         />
@@ -287,7 +322,7 @@ export function TradingChart({
         <div ref={canvasWrapRef} className="chart-canvas-wrap">
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
           {status.phase === 'ready' && drawings.overlay}
-          {controller && symbol && status.phase === 'ready' && (
+          {controller && symbol && status.phase === 'ready' && !replaying && (
             <Suspense fallback={null}>
               <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
             </Suspense>

@@ -1,0 +1,199 @@
+import type { Browser, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { expectPath, loginThroughPage } from './support/auth.ts';
+import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { LIVE, setTheme } from './support/trading.ts';
+
+/*
+ * Bar replay on the first chart: Replay on the toolbar, start a hundred bars back, step,
+ * buy on the replay account, watch the position's P&L move as bars replay, run a saved
+ * strategy in replay and see its markers, exit to the live chart with nothing of the replay
+ * on the real account. The chart never draws a bar after the replay's cursor.
+ */
+
+const baseURL = inject('baseURL');
+const password = inject('demoPassword');
+const STRATEGY = 'Replay up bars';
+let browser: Browser;
+
+/** Opens at the close of each bar that closed above the one before; closes a bar later. */
+const UP_BARS = `
+def main(data_array):
+    records = []
+    for i in range(1, len(data_array)):
+        if data_array[i][6] > data_array[i - 1][6]:
+            record = {'open_date': data_array[i][0], 'open_price': data_array[i][6], 'lots': 1,
+                      'status': 'NOT', 'close_date': None, 'close_price': None}
+            if i + 1 < len(data_array):
+                record.update(status='YES', close_date=data_array[i + 1][0],
+                              close_price=data_array[i + 1][6])
+            records.append(record)
+    return records
+`;
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser.close();
+});
+
+const chart = (page: Page): Locator => page.locator('section.trading-chart').first();
+const canvas = (page: Page): Locator => chart(page).getByTestId('chart-canvas');
+const bar = (page: Page): Locator => chart(page).getByRole('region', { name: 'Bar replay' });
+
+async function cursorOf(page: Page): Promise<number> {
+  return Number(await bar(page).getByTestId('replay-cursor').getAttribute('data-cursor'));
+}
+
+/** Waits until the chart's last drawn bar is the replay's cursor, and returns it. */
+async function drawnUpToCursor(page: Page, cursor: number): Promise<void> {
+  await canvas(page)
+    .and(page.locator(`[data-replay-cursor="${cursor}"][data-newest="${cursor}"]`))
+    .waitFor(LIVE);
+}
+
+async function realPositions(page: Page): Promise<number> {
+  const trader = await page.evaluate(() => localStorage.getItem('currentTrader'));
+  const { uuid, token } = JSON.parse(trader ?? '{}') as { uuid?: string; token?: string };
+  const res = await page.request.get(
+    `/trading/order/position?uuid=${encodeURIComponent(uuid ?? '')}&token=${encodeURIComponent(token ?? '')}`,
+  );
+  const body = (await res.json()) as { data?: { orders?: unknown[] } };
+  return body.data?.orders?.length ?? 0;
+}
+
+async function step(page: Page, name: 'Step forward' | 'Step back'): Promise<number> {
+  const before = await cursorOf(page);
+  await bar(page).getByRole('button', { name }).click();
+  await bar(page)
+    .getByTestId('replay-cursor')
+    .and(page.locator(`:not([data-cursor="${before}"])`))
+    .waitFor(LIVE);
+  const after = await cursorOf(page);
+  await drawnUpToCursor(page, after);
+  return after;
+}
+
+describe('bar replay, desktop', () => {
+  let page: Page;
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'desktop', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/desktop');
+    await canvas(page).and(page.locator('[data-phase=ready]')).waitFor(LIVE);
+    await page.request.post('/api/strategies/', {
+      data: { name: STRATEGY, code: UP_BARS, create: true },
+    });
+  });
+  afterAll(async () => {
+    const list = (await (await page.request.get('/api/replays')).json()) as {
+      replays: { id: string }[];
+    };
+    for (const r of list.replays) await page.request.delete(`/api/replays/${r.id}`);
+    await page.request.delete(`/api/strategies/${encodeURIComponent(STRATEGY)}`);
+    await page.context().close();
+  });
+
+  it('replays a hundred bars back, trades its own account and exits to the live chart', async () => {
+    const realBefore = await realPositions(page);
+    const liveNewest = Number(await canvas(page).getAttribute('data-newest'));
+    await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    const start = await cursorOf(page);
+    expect(start).toBeLessThan(liveNewest);
+    // the chart stops at the cursor: its last drawn bar is the cursor's
+    await drawnUpToCursor(page, start);
+
+    const next = await step(page, 'Step forward');
+    expect(next).toBeGreaterThan(start);
+
+    await bar(page).getByRole('button', { name: 'Buy' }).click();
+    const positions = bar(page).getByRole('table', { name: 'Replay positions' });
+    await positions.getByRole('button', { name: /^Close replay position \d+$/ }).waitFor(LIVE);
+    const profit = bar(page).getByTestId('replay-profit');
+    const seen = new Set<string>([(await profit.textContent()) ?? '']);
+    for (let i = 0; i < 5; i++) {
+      await step(page, 'Step forward');
+      seen.add((await profit.textContent()) ?? '');
+    }
+    // the position's P&L moves as bars replay
+    expect(seen.size).toBeGreaterThan(1);
+    await screenshot(page, 'replay-desktop-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'replay-desktop-1440-dark');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await drawnUpToCursor(page, await cursorOf(page));
+    await screenshot(page, 'replay-desktop-1024-dark');
+    await setTheme(page, 'light');
+    await screenshot(page, 'replay-desktop-1024-light');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // a step back undoes nothing before the cursor: the position stays
+    await step(page, 'Step back');
+    await positions.getByRole('button', { name: /^Close replay position \d+$/ }).waitFor(LIVE);
+
+    await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+    await canvas(page).and(page.locator('[data-replay-cursor=""]')).waitFor(LIVE);
+    expect(Number(await canvas(page).getAttribute('data-newest'))).toBeGreaterThanOrEqual(
+      liveNewest,
+    );
+    // nothing of the replay on the real account
+    expect(await realPositions(page)).toBe(realBefore);
+  });
+
+  it('runs a saved strategy in replay and shows its markers', async () => {
+    await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+    await bar(page).getByRole('combobox', { name: 'Strategy' }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: STRATEGY })
+      .click();
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    await bar(page).getByText(`Replay · ${STRATEGY}`).waitFor(LIVE);
+    for (let i = 0; i < 4; i++) await step(page, 'Step forward');
+    // the strategy's fills are drawn as markers on the replayed bars
+    await canvas(page).and(page.locator(':not([data-markers="0"])')).waitFor(LIVE);
+    expect(Number(await canvas(page).getAttribute('data-markers'))).toBeGreaterThan(0);
+    await screenshot(page, 'replay-desktop-1440-light-strategy');
+    await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+  });
+});
+
+describe('bar replay, phone', () => {
+  for (const scheme of ['light', 'dark'] as const) {
+    it(`starts and steps on a phone (${scheme})`, async () => {
+      const context = await newContext(browser, 'phone', baseURL);
+      const page = await context.newPage();
+      await page.emulateMedia({ colorScheme: scheme });
+      try {
+        await loginThroughPage(page, password);
+        await page.waitForURL(/\/phone/);
+        await canvas(page).and(page.locator('[data-phase=ready]')).waitFor(LIVE);
+        const replay = chart(page).getByRole('button', { name: 'Bar replay' });
+        if (!(await replay.isVisible())) {
+          await chart(page).getByRole('button', { name: 'More tools' }).click();
+          await page.getByRole('menuitem', { name: 'Bar replay' }).click();
+        } else {
+          await replay.click();
+        }
+        await bar(page).getByRole('button', { name: 'Start replay' }).click();
+        await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+        await drawnUpToCursor(page, await cursorOf(page));
+        await step(page, 'Step forward');
+        await screenshot(page, `replay-phone-390-${scheme}`);
+        const list = (await (await page.request.get('/api/replays')).json()) as {
+          replays: { id: string }[];
+        };
+        for (const r of list.replays) await page.request.delete(`/api/replays/${r.id}`);
+      } finally {
+        await context.close();
+      }
+    });
+  }
+});

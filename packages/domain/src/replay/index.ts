@@ -1,0 +1,3 @@
+export * from './session.ts';
+export * from './strategy.ts';
+export * from './schemas.ts';
