@@ -14,6 +14,7 @@ export const SERVER_TIERS = [
   ['modules/health', 'modules/strategy', 'workers'],
   ['modules/ai', 'modules/optimization', 'modules/trading'],
   ['modules/cluster', 'modules/live-runs', 'modules/notifications'],
+  ['modules/replays'],
   ['config.ts'],
   ['app.ts', 'cli'],
   ['main.ts'],

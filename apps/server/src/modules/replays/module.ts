@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Db } from '../../db/types.ts';
-import type { BacktestModule } from '../backtest/module.ts';
+import type { BacktestModule } from '../strategy/module.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { replayRoutes } from './routes.ts';
 import { createReplayService, type ReplayService } from './service.ts';

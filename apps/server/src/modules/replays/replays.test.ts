@@ -13,8 +13,8 @@ import { z } from 'zod';
 import { buildApp } from '../../app.ts';
 import { buildUser, loginAs } from '../../test/factories.ts';
 import { openTestDatabase, testConfig, type TestDatabase } from '../../test/helpers.ts';
-import { caller, testSandbox } from '../backtest/test-support.ts';
-import { ScriptedMarket } from '../trading/test-support.ts';
+import { caller, testSandbox } from '../../test/backtest.ts';
+import { ScriptedMarket } from '../../test/trading.ts';
 
 /*
  * Bar replay sessions against the real database and sandbox, on the simulator's hourly gold

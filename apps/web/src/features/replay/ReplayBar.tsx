@@ -12,7 +12,7 @@ import { useEffect, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
-import { strategiesQuery } from '../strategy/queries';
+import { strategiesQuery } from '../strategy';
 import { beginReplay, replayKey, sendOrder, stepReplayBy } from './actions';
 import { fetchReplay } from './api';
 import { replayMarkers } from './markers';

@@ -2,7 +2,7 @@ import type { Period } from '@ct/domain';
 import { messages } from '../../i18n/messages';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
-import { failureDetail } from '../strategy/api';
+import { failureDetail } from '../strategy';
 import {
   fetchReplay,
   sendReplayOrder,

@@ -8,7 +8,7 @@ export { askUser, type Ask } from './confirm';
 export { EquityChart } from './EquityChart';
 export { workflowChart } from './frameWorkflow';
 export { isDefaultStrategy, newStrategyNameProblem } from './logic';
-export { putSavedStrategy, refetchStrategies, strategyListKnown } from './queries';
+export { putSavedStrategy, refetchStrategies, strategiesQuery, strategyListKnown } from './queries';
 export { registerStrategySharedActions } from './register';
 export { metricRows, ResultsModal } from './ResultsModal';
 export { useEditorStore, useLastBacktest, useWorkbenchStore } from './store';
