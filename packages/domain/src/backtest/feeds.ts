@@ -169,6 +169,8 @@ export type PortfolioResult =
       performance: Performance;
       perSymbol: Record<string, Performance>;
       instruments: InstrumentResult[];
+      /** The portfolio's equity at every bar start of any instrument (unrounded). */
+      equity: number[];
     }
   | { ok: false; error: string; index: number | null; field: string | null };
 
@@ -248,10 +250,15 @@ export function computePortfolio(
     });
   }
   const deals = results.flatMap((result) => result.deals);
+  const { times, equity } = portfolioEquity(
+    instruments,
+    results.map((result) => result.trades),
+  );
   return {
     ok: true,
     deals,
-    performance: portfolioPerformance(instruments, results),
+    equity,
+    performance: portfolioPerformance(instruments, results, times, equity),
     perSymbol: Object.fromEntries(results.map((result) => [result.code, result.performance])),
     instruments: results,
   };
@@ -293,13 +300,11 @@ export function portfolioEquity(
 function portfolioPerformance(
   instruments: readonly FeedInstrument[],
   results: readonly InstrumentResult[],
+  times: readonly number[],
+  equity: readonly number[],
 ): Performance {
   const c = (instruments[0] as FeedInstrument).conventions;
   const capital = c.initialCapital;
-  const { times, equity } = portfolioEquity(
-    instruments,
-    results.map((result) => result.trades),
-  );
   const deals = results.flatMap((result) => result.deals);
   const profits = deals.map((deal) => deal.profit);
   const wins = profits.filter((p) => p > 0);

@@ -144,6 +144,8 @@ export const backtestRunRequestSchema = z.object({
   filename: filenameSchema,
   strategy_name: optionalNameSchema(100).nullish(),
   initial_capital: initialCapitalSchema,
+  /** More feeds besides symbol/period, loaded over the span of its bars (see feedsAround). */
+  feeds: backtestFeedsSchema.optional(),
 });
 export type BacktestRunRequest = z.infer<typeof backtestRunRequestSchema>;
 

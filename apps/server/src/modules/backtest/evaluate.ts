@@ -85,7 +85,11 @@ export function evaluatePayload(payload: unknown, input: EvaluationInput): Evalu
 }
 
 /** A multi-feed run's figures: the portfolio's, each instrument's, and the deals of all. */
-export type EvaluatedFeeds = Evaluated & { perSymbol: Record<string, Performance> };
+export type EvaluatedFeeds = Evaluated & {
+  perSymbol: Record<string, Performance>;
+  /** The portfolio's equity at every bar start of any instrument. */
+  equity: number[];
+};
 
 /**
  * `evaluatePayload` for a run on several feeds (`computePortfolio`): each record trades its
@@ -119,6 +123,7 @@ export function evaluateFeedsPayload(
     performance: computed.performance,
     trades: computed.instruments.flatMap((instrument) => instrument.trades),
     perSymbol: computed.perSymbol,
+    equity: computed.equity,
   };
 }
 

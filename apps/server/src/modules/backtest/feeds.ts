@@ -42,22 +42,40 @@ function barsIn(period: Period, ms: number): number {
   return Math.ceil(ms / shortest) + 2;
 }
 
+/** A feed whose bars are known, or to be loaded (`bars: null`). */
+export type PendingFeed = { code: string; period: Period; bars: readonly Bar[] | null };
+
+/** The feed's period, or a 400 naming it. */
+export function feedPeriod(feed: Pick<BacktestFeedInput, 'period'>, i: number): Period {
+  const period = parsePeriod(feed.period);
+  if (!period) throw new BadRequestError(`feeds[${i}].period: Unknown period: ${feed.period}`);
+  return period;
+}
+
 export async function resolveFeeds(
   service: Pick<BacktestService, 'loadBars'>,
   userId: number,
   body: FeedsBody,
 ): Promise<Feed[]> {
-  const feeds: (Feed | { code: string; period: Period; bars: null })[] = body.feeds.map(
-    (feed, i) => {
-      const period = parsePeriod(feed.period);
-      if (!period) throw new BadRequestError(`feeds[${i}].period: Unknown period: ${feed.period}`);
-      const rows = feed.historical_data ?? (i === 0 ? body.historical_data : undefined);
-      const field =
-        feed.historical_data || i !== 0 ? `feeds[${i}].historical_data` : 'historical_data';
-      return { code: feed.symbol_id, period, bars: rows ? given(rows, field) : null };
-    },
-  );
+  const feeds = body.feeds.map((feed, i): PendingFeed => {
+    const period = feedPeriod(feed, i);
+    const rows = feed.historical_data ?? (i === 0 ? body.historical_data : undefined);
+    const field =
+      feed.historical_data || i !== 0 ? `feeds[${i}].historical_data` : 'historical_data';
+    return { code: feed.symbol_id, period, bars: rows ? given(rows, field) : null };
+  });
+  return completeFeeds(service, userId, feeds);
+}
 
+/**
+ * Loads the bars of the feeds that have none over the span of those that have (the newest
+ * DEFAULT_LOADED_BARS of the first when none has); a 400 names a feed without bars there.
+ */
+export async function completeFeeds(
+  service: Pick<BacktestService, 'loadBars'>,
+  userId: number,
+  feeds: readonly PendingFeed[],
+): Promise<Feed[]> {
   // the span: from the first given bar to the close of the last one
   let start = Number.POSITIVE_INFINITY;
   let end = Number.NEGATIVE_INFINITY;
@@ -109,4 +127,24 @@ export async function resolveFeeds(
     );
   }
   return loaded;
+}
+
+/**
+ * The run's feeds when a body names its own instrument and period (run helper, optimisation,
+ * AI task) and `feeds` besides: its own first (with `bars`), then the others (that feed
+ * itself may be listed too) with their instrument's bars over the span of `bars`.
+ */
+export async function feedsAround(
+  service: Pick<BacktestService, 'loadBars'>,
+  userId: number,
+  own: Feed,
+  feeds: readonly Pick<BacktestFeedInput, 'symbol_id' | 'period'>[],
+): Promise<Feed[]> {
+  const others = feeds.flatMap((feed, i): PendingFeed[] => {
+    const period = feedPeriod(feed, i);
+    if (feed.symbol_id === own.code && period === own.period) return [];
+    return [{ code: feed.symbol_id, period, bars: null }];
+  });
+  if (others.length === 0) return [own];
+  return completeFeeds(service, userId, [own, ...others]);
 }

@@ -16,7 +16,7 @@ import { JsonPieces, sendJsonStream } from '../../http/json-stream.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { originGuard } from '../gateway/routes.ts';
-import { resolveFeeds } from './feeds.ts';
+import { feedsAround, resolveFeeds } from './feeds.ts';
 import type { LogHub } from './log-hub.ts';
 import type { SandboxPool } from './sandbox/pool.ts';
 import type { BacktestService, RunResult } from './service.ts';
@@ -210,6 +210,11 @@ export function backtestRoutes(
         bars = loaded.bars;
         period = loaded.period;
       }
+      const own = parsePeriod(period);
+      const feeds =
+        body.feeds && own
+          ? await feedsAround(service, userId, { code: body.symbol, period: own, bars }, body.feeds)
+          : [];
       const result = await service.run({
         userId,
         clientId,
@@ -220,6 +225,7 @@ export function backtestRoutes(
         period,
         strategyName: body.strategy_name ?? null,
         initialCapital: body.initial_capital,
+        ...(feeds.length > 1 ? { feeds } : {}),
       });
       return sendJsonStream(reply, {
         success: result.error === null,

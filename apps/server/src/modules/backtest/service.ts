@@ -139,6 +139,7 @@ type Figures = {
   deals: Deal[];
   performance: Performance;
   perSymbol?: Record<string, Performance>;
+  equity?: number[];
 };
 
 /** Prefix of the lines the server itself sends on the log socket. */
@@ -179,6 +180,8 @@ export type CheckResult =
       performance: Performance;
       /** A run on feeds: each instrument's figures. */
       perSymbol?: Record<string, Performance>;
+      /** A run on feeds: the portfolio's equity at every bar start (unrounded). */
+      equity?: number[];
       conventions: BacktestConventions;
       logs: string[];
       elapsedMs: number;
@@ -228,7 +231,7 @@ export function createBacktestService(deps: BacktestDeps) {
   function evaluate(
     outcome: Extract<ProcessOutcome, { kind: 'result' }>,
     request: CheckRequest & { initialCapital?: number },
-  ): Figures | Failure {
+  ): (Figures & { trades: ValidTrade[] }) | Failure {
     if (request.feeds) return evaluateFeeds(outcome.payload, request);
     return evaluatePayload(outcome.payload, evaluationInput(request));
   }
@@ -237,7 +240,7 @@ export function createBacktestService(deps: BacktestDeps) {
   function evaluateFeeds(
     payload: unknown,
     request: CheckRequest & { initialCapital?: number },
-  ): Figures | Failure {
+  ): (Figures & { trades: ValidTrade[] }) | Failure {
     const instruments = feedInstruments(request.feeds ?? [], (code) =>
       conventionsOf(code, request.initialCapital),
     );
@@ -562,6 +565,11 @@ export function createBacktestService(deps: BacktestDeps) {
 
     /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */
     rowsOf,
+
+    /** The rows the sandbox gives main(data_array) for several feeds (`mergeFeeds`). */
+    feedRowsOf(feeds: readonly Feed[]) {
+      return mergeFeeds(feeds).map((row) => feedRow(feeds, row));
+    },
 
     /**
      * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or
