@@ -49,8 +49,9 @@ export function FeedsPicker() {
         mode="multiple"
         aria-label={m.feeds}
         placeholder={m.feeds}
-        style={{ minWidth: 200, maxWidth: 420 }}
-        maxTagCount="responsive"
+        style={{ minWidth: 280 }}
+        popupMatchSelectWidth={false}
+        maxTagCount={2}
         showSearch={{ optionFilterProp: 'label' }}
         value={value}
         options={options}
