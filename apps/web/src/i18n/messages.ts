@@ -409,6 +409,11 @@ export const messages = {
     actions: 'Actions',
     viewDetails: 'View Details',
     showOnChart: 'Show on Chart',
+    feeds: 'Feeds',
+    feedsHint:
+      "The series the strategy runs on: the chart's, and more instruments or periods from the catalogue",
+    portfolio: 'Portfolio',
+    resultsScope: 'Results of',
     deal: {
       openDate: 'Open Time',
       closeDate: 'Close Time',

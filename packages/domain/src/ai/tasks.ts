@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dealSchema, performanceSchema } from '../backtest/answers.ts';
 import { CLIENT_ID_PATTERN } from '../backtest/schemas.ts';
+import { backtestFeedsSchema } from '../backtest/feeds.ts';
 import { identifierSchema, storableText } from '../api/text.ts';
 import { strategyNameSchema } from '../backtest/schemas.ts';
 import { MAX_AI_TASK_PROMPT_CHARS } from './prompt.ts';
@@ -109,6 +110,8 @@ export const createAiTaskRequestSchema = z.object({
     .string()
     .regex(CLIENT_ID_PATTERN, 'must be 1-128 letters, digits or _ . : -')
     .nullish(),
+  /** More feeds to backtest on besides the chart's (as POST /api/backtest/code's `feeds`). */
+  feeds: backtestFeedsSchema.optional(),
   task_type: z
     .string()
     .trim()

@@ -105,6 +105,12 @@ export const backtestAnswerSchema = z
     symbol: z.string().optional(),
     period: z.string().optional(),
     bar_count: z.number().optional(),
+    /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+    per_symbol: z.record(z.string(), performanceSchema).optional(),
+    /** A run on several feeds: the feeds, in order, with their bars. */
+    feeds: z
+      .array(z.object({ symbol_id: z.string(), period: z.string(), bar_count: z.number() }).loose())
+      .optional(),
   })
   .loose();
 export type BacktestAnswer = z.infer<typeof backtestAnswerSchema>;

@@ -5,3 +5,4 @@ export * from './schemas.ts';
 export * from './strategyVersions.ts';
 export * from './bars.ts';
 export * from './answers.ts';
+export * from './feeds.ts';

@@ -11,6 +11,7 @@ import {
 import { pageQuerySchema } from '../api/paging.ts';
 import { parseContractDate } from './dates.ts';
 import { MAX_TRADE_RECORDS } from './contract.ts';
+import { backtestFeedsSchema } from './feeds.ts';
 
 /** Longest strategy source accepted (characters). */
 export const MAX_STRATEGY_CODE_CHARS = 256 * 1024;
@@ -97,19 +98,32 @@ const historicalDataSchema = z
 const filenameSchema = optionalNameSchema(200).optional();
 const initialCapitalSchema = z.number().positive().max(1e12).optional();
 
-/** Body of POST /api/backtest/code. */
-export const backtestCodeRequestSchema = z.object({
-  code: strategyCodeSchema.min(1, 'code is required').transform(storableText),
-  filename: filenameSchema,
-  historical_data: historicalDataSchema.min(1, 'historical_data must have at least one bar'),
-  client_id: z.string().max(128).nullish(),
-  /** Optional: the instrument (its contract terms apply) and the period; else inferred. */
-  symbol: identifierSchema(64).nullish(),
-  symbol_id: identifierSchema(64).nullish(),
-  period: identifierSchema(32).nullish(),
-  strategy_name: optionalNameSchema(100).nullish(),
-  initial_capital: initialCapitalSchema,
-});
+const NO_BARS = 'historical_data must have at least one bar';
+
+/**
+ * Body of POST /api/backtest/code. With `feeds` (several instruments and periods) the
+ * top-level `historical_data` is optional: a feed without bars loads its instrument's.
+ */
+export const backtestCodeRequestSchema = z
+  .object({
+    code: strategyCodeSchema.min(1, 'code is required').transform(storableText),
+    filename: filenameSchema,
+    historical_data: historicalDataSchema.optional(),
+    feeds: backtestFeedsSchema.optional(),
+    client_id: z.string().max(128).nullish(),
+    /** Optional: the instrument (its contract terms apply) and the period; else inferred. */
+    symbol: identifierSchema(64).nullish(),
+    symbol_id: identifierSchema(64).nullish(),
+    period: identifierSchema(32).nullish(),
+    strategy_name: optionalNameSchema(100).nullish(),
+    initial_capital: initialCapitalSchema,
+  })
+  .superRefine((body, ctx) => {
+    const given = body.historical_data;
+    if (given ? given.length === 0 : body.feeds === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['historical_data'], message: NO_BARS });
+    }
+  });
 export type BacktestCodeRequest = z.infer<typeof backtestCodeRequestSchema>;
 
 /** Body of POST /api/backtest/run, the run helper: the server loads the chart's bars itself. */
@@ -131,6 +145,8 @@ export const backtestRunRequestSchema = z.object({
   filename: filenameSchema,
   strategy_name: optionalNameSchema(100).nullish(),
   initial_capital: initialCapitalSchema,
+  /** More feeds besides symbol/period, loaded over the span of its bars (see feedsAround). */
+  feeds: backtestFeedsSchema.optional(),
 });
 export type BacktestRunRequest = z.infer<typeof backtestRunRequestSchema>;
 

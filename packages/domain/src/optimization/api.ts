@@ -2,6 +2,7 @@ import { TOLERANCE } from '../market/price.ts';
 import { z } from 'zod';
 import { identifierSchema, optionalNameSchema } from '../api/text.ts';
 import { parseContractDate } from '../backtest/dates.ts';
+import { backtestFeedsSchema } from '../backtest/feeds.ts';
 import type { Deal, Performance } from '../backtest/metrics.ts';
 import { MAX_LOADED_BARS, strategyCodeSchema } from '../backtest/schemas.ts';
 import { optimizationMethodSchema } from './space.ts';
@@ -63,6 +64,11 @@ export const optimizationRequestSchema = z
     max_trials: z.number().int('max_trials must be a whole number').min(1).optional(),
     seed: z.number().int('seed must be a whole number').min(0).max(0xffffffff).optional(),
     walk_forward: walkForwardSchema.nullish(),
+    /**
+     * More feeds to run on besides symbol_id/period (as POST /api/backtest/code's `feeds`;
+     * the symbol_id/period feed itself may be listed too): loaded over its bars' span.
+     */
+    feeds: backtestFeedsSchema.optional(),
   })
   .superRefine((body, ctx) => {
     const hasCode = typeof body.code === 'string' && body.code.trim() !== '';

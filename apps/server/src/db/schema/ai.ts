@@ -47,6 +47,8 @@ export const aiTasks = pgTable(
     apiKeyEnc: text('api_key_enc'),
     symbolId: text('symbol_id').notNull(),
     period: text('period').notNull(),
+    /** More feeds the task backtests on besides symbol_id/period (`feeds` of the body). */
+    feeds: jsonb('feeds').$type<{ symbol_id: string; period: string }[] | null>(),
     clientId: text('client_id'),
     /** The final code (COMPLETED only). */
     code: text('code'),

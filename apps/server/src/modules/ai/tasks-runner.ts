@@ -12,6 +12,7 @@ import {
   inSampleEnd,
   lookaheadVerdict,
   normalizeBaseUrl,
+  parsePeriod,
   tradesFrom,
   type AiBacktestResult,
   type AiSegmentResult,
@@ -19,11 +20,15 @@ import {
   type AiTaskStatus,
   type Bar,
   type CutOutcome,
+  type Feed,
   type LookaheadResult,
   type Performance,
+  type Period,
 } from '@ct/domain';
 import type { AiTaskRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
+import { AppError } from '../../http/errors.ts';
+import { feedsAround } from '../backtest/feeds.ts';
 import { finishJob } from '../jobs/store.ts';
 import type { JobContext } from '../jobs/worker.ts';
 import type { CheckRequest, CheckResult } from '../backtest/service.ts';
@@ -73,7 +78,8 @@ export type TaskRunnerDeps = {
       symbol: string,
       period: string,
       limit: number,
-    ): Promise<{ ok: true; bars: Bar[]; period: string } | { ok: false; reason: string }>;
+      endBefore?: number,
+    ): Promise<{ ok: true; bars: Bar[]; period: Period } | { ok: false; reason: string }>;
   };
   warn: (details: Record<string, unknown>, message: string) => void;
 };
@@ -463,17 +469,40 @@ class TaskRun {
     return true;
   }
 
+  /** The task's feeds around `bars` (its chart's first); a string says why they cannot load. */
+  private async feedsOf(bars: readonly Bar[], periodText: string): Promise<Feed[] | string> {
+    const period = parsePeriod(periodText);
+    const extra = this.task.feeds ?? [];
+    if (extra.length === 0 || !period) return [];
+    try {
+      return await feedsAround(
+        this.deps.backtest,
+        this.task.userId,
+        { code: this.task.symbolId, period, bars },
+        extra,
+      );
+    } catch (error) {
+      if (error instanceof AppError) return error.message;
+      throw error;
+    }
+  }
+
   /** Runs code on bars in the sandbox; waits for a slot while the sandbox is busy. */
   private async check(code: string, bars: readonly Bar[], period: string): Promise<Checked> {
     for (let tries = 0; ; tries++) {
       if (this.signal.aborted) throw new TaskStopped();
       const started = performance.now();
+      const feeds = await this.feedsOf(bars, period);
+      if (typeof feeds === 'string') {
+        return { ok: false, error: feeds, kind: 'strategy', logs: [], elapsedMs: 0 };
+      }
       const result = await this.deps.backtest.check({
         code,
         filename: `ai_task_${this.task.id}.py`,
         bars,
         symbol: this.task.symbolId,
         period,
+        ...(feeds.length > 1 ? { feeds } : {}),
       });
       this.timing.sandboxMs += performance.now() - started;
       this.timing.sandboxRuns += 1;

@@ -115,6 +115,20 @@ export function createTaskService(deps: TaskServiceDeps) {
       if (!period) throw new UnprocessableError(`period: Unknown period: ${input.period}`);
       const chart = await deps.loadBars(userId, input.symbol_id, period, 1);
       if (!chart.ok) throw new UnprocessableError(`symbol_id: ${chart.reason}`);
+      const feeds = (input.feeds ?? []).map((feed, i) => ({
+        symbol_id: feed.symbol_id,
+        period: parsePeriod(feed.period) ?? '',
+        i,
+      }));
+      for (const feed of feeds) {
+        if (feed.period === '') {
+          throw new UnprocessableError(
+            `feeds[${feed.i}].period: Unknown period: ${input.feeds?.[feed.i]?.period}`,
+          );
+        }
+        const known = await deps.loadBars(userId, feed.symbol_id, feed.period, 1);
+        if (!known.ok) throw new UnprocessableError(`feeds[${feed.i}]: ${known.reason}`);
+      }
 
       const typed = input.api_key ?? '';
       let apiKeyEnc: string | null = null;
@@ -150,6 +164,10 @@ export function createTaskService(deps: TaskServiceDeps) {
             apiKeyEnc,
             symbolId: input.symbol_id,
             period,
+            feeds:
+              feeds.length > 0
+                ? feeds.map(({ symbol_id, period }) => ({ symbol_id, period }))
+                : null,
             clientId: input.client_id ?? null,
             maxRetries: deps.config.maxRetries,
             createdAt: at,

@@ -6,6 +6,8 @@ import {
   objectiveScore,
   periodReturns,
   trialPerformance,
+  computePortfolio,
+  type FeedInstrument,
   validateTradeRecords,
   type OptimizationObjective,
   type TrialPerformance,
@@ -85,6 +87,49 @@ export function evaluatePayload(payload: unknown, input: EvaluationInput): Evalu
       conventions: input.conventions,
     }),
     trades: checked.trades,
+  };
+}
+
+/** A multi-feed run's figures: the portfolio's, each instrument's, and the deals of all. */
+export type EvaluatedFeeds = Evaluated & {
+  perSymbol: Record<string, Performance>;
+  /** The portfolio's equity at every bar start of any instrument. */
+  equity: number[];
+};
+
+/**
+ * `evaluatePayload` for a run on several feeds (`computePortfolio`): each record trades its
+ * `code`, settled by that instrument's terms; the figures are the portfolio's.
+ */
+export function evaluateFeedsPayload(
+  payload: unknown,
+  instruments: readonly FeedInstrument[],
+  memoryBytes: number,
+): EvaluatedFeeds | Failure {
+  const parsed = payloadSchema.safeParse(payload);
+  if (!parsed.success) return { error: MALFORMED_RESULT, kind: 'strategy' };
+  const result = parsed.data;
+  if (!result.ok) {
+    if (result.kind === 'memory') {
+      return { error: `Memory limit exceeded (${formatBytes(memoryBytes)})`, kind: 'limit' };
+    }
+    return { error: result.error, kind: 'strategy' };
+  }
+  if (result.count !== null && result.count > MAX_TRADE_RECORDS) {
+    return {
+      error: `Invalid strategy result: main() returned ${result.count} trade records; at most ${MAX_TRADE_RECORDS} are allowed`,
+      kind: 'contract',
+    };
+  }
+  const computed = computePortfolio(result.records, instruments);
+  if (!computed.ok)
+    return { error: `Invalid strategy result: ${computed.error}`, kind: 'contract' };
+  return {
+    deals: computed.deals,
+    performance: computed.performance,
+    trades: computed.instruments.flatMap((instrument) => instrument.trades),
+    perSymbol: computed.perSymbol,
+    equity: computed.equity,
   };
 }
 

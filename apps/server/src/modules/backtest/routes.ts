@@ -16,6 +16,7 @@ import { JsonPieces, sendJsonStream } from '../../http/json-stream.ts';
 import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { originGuard } from '../gateway/routes.ts';
+import { feedsAround, resolveFeeds } from './feeds.ts';
 import type { LogHub } from './log-hub.ts';
 import type { SandboxPool } from './sandbox/pool.ts';
 import type { BacktestService, RunResult } from './service.ts';
@@ -134,7 +135,36 @@ export function backtestRoutes(
     async (request, reply) => {
       const body = request.body;
       const clientId = clientIdOf(body.client_id, 'client_id');
-      const bars = historicalBars(body.historical_data);
+      const userId = sessionOf(request).userId;
+      if (body.feeds) {
+        const feeds = await resolveFeeds(service, userId, { ...body, feeds: body.feeds });
+        const first = feeds[0] as (typeof feeds)[number];
+        const result = await service.run({
+          userId,
+          clientId,
+          code: body.code,
+          filename: strategyFilename(body.filename),
+          bars: first.bars,
+          symbol: first.code,
+          period: first.period,
+          strategyName: body.strategy_name ?? null,
+          initialCapital: body.initial_capital,
+          // one feed runs exactly as a plain backtest does
+          ...(feeds.length > 1 ? { feeds } : {}),
+        });
+        const answer =
+          feeds.length > 1 || result.performance === null
+            ? result
+            : {
+                ...result,
+                per_symbol: { [first.code]: result.performance },
+                feeds: [
+                  { symbol_id: first.code, period: first.period, bar_count: first.bars.length },
+                ],
+              };
+        return sendJsonStream(reply, answer);
+      }
+      const bars = historicalBars(body.historical_data ?? []);
       const periodText = body.period ?? '';
       const period =
         periodText === ''
@@ -142,7 +172,7 @@ export function backtestRoutes(
           : (parsePeriod(periodText) ?? periodText);
       // the answer (tens of megabytes for many trades) is written a piece at a time
       const result = await service.run({
-        userId: sessionOf(request).userId,
+        userId,
         clientId,
         code: body.code,
         filename: strategyFilename(body.filename),
@@ -180,6 +210,11 @@ export function backtestRoutes(
         bars = loaded.bars;
         period = loaded.period;
       }
+      const own = parsePeriod(period);
+      const feeds =
+        body.feeds && own
+          ? await feedsAround(service, userId, { code: body.symbol, period: own, bars }, body.feeds)
+          : [];
       const result = await service.run({
         userId,
         clientId,
@@ -190,6 +225,7 @@ export function backtestRoutes(
         period,
         strategyName: body.strategy_name ?? null,
         initialCapital: body.initial_capital,
+        ...(feeds.length > 1 ? { feeds } : {}),
       });
       return sendJsonStream(reply, {
         success: result.error === null,

@@ -2,8 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   DEFAULT_BACKTEST_CONVENTIONS,
+  feedInstruments,
+  feedRow,
   formatContractDate,
+  mergeFeeds,
   parsePeriod,
+  type Feed,
   type Bar,
   type BacktestConventions,
   type Deal,
@@ -16,6 +20,7 @@ import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import type { MarketData } from '../market/market-data.ts';
 import {
+  evaluateFeedsPayload,
   evaluatePayload,
   evaluateTrialBytes,
   fromPieces,
@@ -72,6 +77,10 @@ export type RunResult = {
   elapsed_ms: number;
   /** Time spent inside main(), as the interpreter measured it; null when it did not return. */
   strategy_ms: number | null;
+  /** A run on `feeds`: each instrument's figures (the performance is the portfolio's). */
+  per_symbol?: Record<string, Performance>;
+  /** A run on `feeds`: the feeds it ran on and their bars. */
+  feeds?: { symbol_id: string; period: string; bar_count: number }[];
 };
 
 export type RunRequest = {
@@ -84,6 +93,8 @@ export type RunRequest = {
   period: string;
   strategyName: string | null;
   initialCapital?: number;
+  /** Several feeds (see `CheckRequest.feeds`). */
+  feeds?: readonly Feed[];
 };
 
 export type BarsLoader = (
@@ -133,6 +144,14 @@ export type StoredRun = NonNullable<Awaited<ReturnType<typeof findRun>>> & {
   readDeals(): Promise<unknown[]>;
 };
 
+/** Deals and figures of a run; `perSymbol` on several feeds. */
+type Figures = {
+  deals: Deal[];
+  performance: Performance;
+  perSymbol?: Record<string, Performance>;
+  equity?: number[];
+};
+
 /** Prefix of the lines the server itself sends on the log socket. */
 export const LOG_PREFIX = '[backtest]';
 
@@ -156,6 +175,11 @@ export type CheckRequest = {
   bars: readonly Bar[];
   symbol: string;
   period: string;
+  /**
+   * Several feeds (2 or more): `data_array` holds all their rows (`mergeFeeds`), the records
+   * trade their `code`; `bars`, `symbol` and `period` are then the first feed's.
+   */
+  feeds?: readonly Feed[];
 };
 
 export type CheckResult =
@@ -164,6 +188,10 @@ export type CheckResult =
       trades: ValidTrade[];
       deals: Deal[];
       performance: Performance;
+      /** A run on feeds: each instrument's figures. */
+      perSymbol?: Record<string, Performance>;
+      /** A run on feeds: the portfolio's equity at every bar start (unrounded). */
+      equity?: number[];
       conventions: BacktestConventions;
       logs: string[];
       elapsedMs: number;
@@ -213,8 +241,20 @@ export function createBacktestService(deps: BacktestDeps) {
   function evaluate(
     outcome: Extract<ProcessOutcome, { kind: 'result' }>,
     request: CheckRequest & { initialCapital?: number },
-  ): { deals: Deal[]; performance: Performance; trades: ValidTrade[] } | Failure {
+  ): (Figures & { trades: ValidTrade[] }) | Failure {
+    if (request.feeds) return evaluateFeeds(outcome.payload, request);
     return evaluatePayload(outcome.payload, evaluationInput(request));
+  }
+
+  /** A multi-feed run's records: per instrument, by each one's terms, one account. */
+  function evaluateFeeds(
+    payload: unknown,
+    request: CheckRequest & { initialCapital?: number },
+  ): (Figures & { trades: ValidTrade[] }) | Failure {
+    const instruments = feedInstruments(request.feeds ?? [], (code) =>
+      conventionsOf(code, request.initialCapital),
+    );
+    return evaluateFeedsPayload(payload, instruments, pool.settings.memoryBytes);
   }
 
   function evaluationInput(request: CheckRequest & { initialCapital?: number }): EvaluationInput {
@@ -235,10 +275,22 @@ export function createBacktestService(deps: BacktestDeps) {
     outcome: Extract<ProcessOutcome, { kind: 'result' }>,
     request: RunRequest,
   ): Promise<{
-    figures: { deals: Deal[]; performance: Performance } | Failure;
+    figures: Figures | Failure;
     ms: number | null;
   }> {
     const bytes = outcome.bytes;
+    if (request.feeds) {
+      // a multi-feed result is evaluated here, on the event loop
+      let payload = outcome.payload;
+      if (bytes !== undefined) {
+        try {
+          payload = JSON.parse(bytes.toString('utf8'));
+        } catch {
+          payload = undefined;
+        }
+      }
+      return { figures: evaluateFeeds(payload, request), ms: payloadStrategyMs(payload) };
+    }
     if (bytes === undefined) {
       return { figures: evaluate(outcome, request), ms: payloadStrategyMs(outcome.payload) };
     }
@@ -280,6 +332,17 @@ export function createBacktestService(deps: BacktestDeps) {
     return bars.map((bar) => rowOf(bar, symbol, period));
   }
 
+  /** The merged rows of several feeds (`mergeFeeds`), ROWS_PER_TURN rows per turn. */
+  async function feedRowsInTurns(feeds: readonly Feed[]) {
+    const merged = mergeFeeds(feeds);
+    const rows: ReturnType<typeof feedRow>[] = [];
+    for (let i = 0; i < merged.length; i += ROWS_PER_TURN) {
+      for (const row of merged.slice(i, i + ROWS_PER_TURN)) rows.push(feedRow(feeds, row));
+      if (i + ROWS_PER_TURN < merged.length) await nextTurn();
+    }
+    return rows;
+  }
+
   /** rowsOf, ROWS_PER_TURN rows per turn of the event loop (a run may have 200,000 bars). */
   async function rowsInTurns(bars: readonly Bar[], symbol: string, period: string) {
     const rows: ReturnType<typeof rowOf>[] = [];
@@ -301,7 +364,9 @@ export function createBacktestService(deps: BacktestDeps) {
     },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = await rowsInTurns(request.bars, request.symbol, request.period);
+    const rows = request.feeds
+      ? await feedRowsInTurns(request.feeds)
+      : await rowsInTurns(request.bars, request.symbol, request.period);
     try {
       const { userId, clientId } = request;
       const publish = request.quiet ? null : userId;
@@ -368,11 +433,10 @@ export function createBacktestService(deps: BacktestDeps) {
   return {
     /** Runs a strategy on bars in the sandbox, keeps the run with its log, and answers. */
     async run(request: RunRequest): Promise<RunResult> {
-      const base = {
-        symbol: request.symbol,
-        period: request.period,
-        bar_count: request.bars.length,
-      };
+      const barCount = request.feeds
+        ? request.feeds.reduce((total, feed) => total + feed.bars.length, 0)
+        : request.bars.length;
+      const base = { symbol: request.symbol, period: request.period, bar_count: barCount };
       const active = activeByUser.get(request.userId) ?? 0;
       if (active >= pool.settings.maxPerUser + pool.settings.maxQueuedPerUser) {
         const error = `You already have ${active} backtests running or waiting; wait for one to finish`;
@@ -392,11 +456,13 @@ export function createBacktestService(deps: BacktestDeps) {
       activeByUser.set(request.userId, active + 1);
       const printed: string[] = [];
       try {
-        const where = [request.symbol, request.period].filter(Boolean).join(' ');
+        const where = request.feeds
+          ? request.feeds.map((feed) => `${feed.code} ${feed.period}`).join(', ')
+          : [request.symbol, request.period].filter(Boolean).join(' ');
         logs.publish(
           request.userId,
           request.clientId,
-          `${LOG_PREFIX} Started ${request.filename}${where ? ` on ${where}` : ''} (${request.bars.length} bars)`,
+          `${LOG_PREFIX} Started ${request.filename}${where ? ` on ${where}` : ''} (${barCount} bars)`,
         );
         const { outcome, failure: runFailure } = await execute(
           {
@@ -406,7 +472,7 @@ export function createBacktestService(deps: BacktestDeps) {
           printed,
         );
         let failure = runFailure;
-        let figures: { deals: Deal[]; performance: Performance } | null = null;
+        let figures: Figures | null = null;
         let ms: number | null = null;
         if (outcome?.kind === 'result') {
           const evaluated = await evaluateRun(outcome, request);
@@ -425,6 +491,16 @@ export function createBacktestService(deps: BacktestDeps) {
           logs: printed,
           elapsed_ms: elapsedMs,
           strategy_ms: ms,
+          ...(request.feeds
+            ? {
+                per_symbol: figures?.perSymbol ?? {},
+                feeds: request.feeds.map((feed) => ({
+                  symbol_id: feed.code,
+                  period: feed.period,
+                  bar_count: feed.bars.length,
+                })),
+              }
+            : {}),
         };
         if (result.run_id !== null) {
           // kept after answering: a large run's deals and log take a while to store
@@ -443,7 +519,7 @@ export function createBacktestService(deps: BacktestDeps) {
             logs: printed,
             deals: result.deals,
             performance: result.performance,
-            barCount: request.bars.length,
+            barCount,
             elapsedMs,
             createdAt: Math.floor(now() / 1000),
           });
@@ -516,6 +592,11 @@ export function createBacktestService(deps: BacktestDeps) {
 
     /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */
     rowsOf,
+
+    /** The rows the sandbox gives main(data_array) for several feeds (`mergeFeeds`). */
+    feedRowsOf(feeds: readonly Feed[]) {
+      return mergeFeeds(feeds).map((row) => feedRow(feeds, row));
+    },
 
     /**
      * The chart's bars for the run helper: `limit` newest bars of a catalogue instrument or

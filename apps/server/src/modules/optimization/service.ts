@@ -25,7 +25,9 @@ import {
   walkForwardEfficiency,
   walkForwardFolds,
   withParamValues,
+  nextBucketStart,
   type Bar,
+  type Feed,
   type OptimizationObjective,
   type ParamValues,
   type StrategyParam,
@@ -45,6 +47,7 @@ import { optimizations, strategies, type OptimizationRow } from '../../db/schema
 import type { Db } from '../../db/types.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { SandboxPool, SandboxSession } from '../backtest/sandbox/pool.ts';
+import { feedPeriod, feedsAround } from '../backtest/feeds.ts';
 import type { BacktestService } from '../backtest/service.ts';
 import { cancelBatch, deleteBatch, enqueueJobs, finishJob, type NewJob } from '../jobs/store.ts';
 import type { JobContext } from '../jobs/worker.ts';
@@ -78,7 +81,9 @@ export type OptimizationDeps = {
 };
 
 type StoredBar = [number, number, number, number, number, number];
-type Loaded = { bars: Bar[]; code: string; row: OptimizationRow };
+/** `feeds`: the feeds besides the optimisation's own symbol and period (request.feeds). */
+type Loaded = { bars: Bar[]; code: string; row: OptimizationRow; feeds: Feed[] };
+type StoredFeed = { symbol_id: string; period: Feed['period']; bars: StoredBar[] };
 
 type TrialPayload = { optimization: string; stage: Stage; index: number };
 
@@ -204,12 +209,29 @@ export function createOptimizationService(deps: OptimizationDeps) {
     return { bars, period: loaded.period };
   }
 
+  /** The body's feeds besides symbol_id/period, with their bars over `bars`' span. */
+  async function extraFeeds(
+    userId: number,
+    body: Request,
+    bars: Bar[],
+    periodText: string,
+  ): Promise<Feed[]> {
+    if (!body.feeds) return [];
+    const own = { code: body.symbol_id, period: feedPeriod({ period: periodText }, 0), bars };
+    return (await feedsAround(backtest, userId, own, body.feeds)).slice(1);
+  }
+
   async function load(id: string): Promise<Loaded | null> {
     const known = cache.get(id);
     if (known) return known;
     const [row] = await db.select().from(optimizations).where(eq(optimizations.id, id));
     if (!row) return null;
-    const loaded = { row, bars: barsOf(row.bars), code: row.code };
+    const stored = ((row.request as { feeds?: StoredFeed[] }).feeds ?? []).map((feed): Feed => ({
+      code: feed.symbol_id,
+      period: feed.period,
+      bars: barsOf(feed.bars),
+    }));
+    const loaded = { row, bars: barsOf(row.bars), code: row.code, feeds: stored };
     cache.set(id, loaded);
     // a handful of optimisations at once; the oldest goes
     while (cache.size > 8) cache.delete(cache.keys().next().value as string);
@@ -241,11 +263,33 @@ export function createOptimizationService(deps: OptimizationDeps) {
     };
   }
 
+  /**
+   * A stage's feeds: its own bars first, then the other feeds' bars over the same span (a
+   * walk-forward fold's window); none for an optimisation on one feed.
+   */
+  function feedsOfStage(loaded: Loaded, bars: readonly Bar[]): Feed[] | undefined {
+    const first = bars[0];
+    const last = bars.at(-1);
+    if (loaded.feeds.length === 0 || !first || !last) return undefined;
+    const own = { code: loaded.row.symbol, period: loaded.row.period as Feed['period'], bars };
+    const end = nextBucketStart(own.period, last.time);
+    return [
+      own,
+      ...loaded.feeds.map((feed) => ({
+        ...feed,
+        bars: feed.bars.filter(
+          (bar) => bar.time < end && nextBucketStart(feed.period, bar.time) > first.time,
+        ),
+      })),
+    ];
+  }
+
   /** Runs one trial's backtest; what to keep of it. */
   async function runTrial(loaded: Loaded, stage: Stage, params: ParamValues) {
     const declared = parseStrategyParams(loaded.code);
     const list: StrategyParam[] = declared.ok ? declared.params : [];
     const bars = barsOfStage(loaded, stage);
+    const feeds = feedsOfStage(loaded, bars);
     // the trial's PARAMS line runs in the module after it loaded, before main (params.ts)
     const update = paramsUpdateStatement(list, params);
     const request = {
@@ -254,10 +298,13 @@ export function createOptimizationService(deps: OptimizationDeps) {
       bars,
       symbol: loaded.row.symbol,
       period: loaded.row.period,
+      ...(feeds ? { feeds } : {}),
     };
     const objective = loaded.row.objective as OptimizationObjective;
     const withDetail = stage.startsWith('oos:');
-    if (settings.warm) {
+    // a warm interpreter's figures are computed in a body worker for one feed; trials on
+    // several feeds run as plain trials, which compute the portfolio's equity
+    if (settings.warm && !feeds) {
       const key = `${loaded.row.id}:${stage}`;
       let session = takeSession(key);
       try {
@@ -290,7 +337,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
     const result = await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
     if (!result.ok) return { ok: false as const, error: result.error };
     const performance = trialPerformance(result.deals, result.performance);
-    const curve = equityCurve(bars, result.trades, result.conventions);
+    // on several feeds: the portfolio's equity (one account)
+    const curve = result.equity ?? equityCurve(bars, result.trades, result.conventions);
     return {
       ok: true as const,
       performance,
@@ -611,6 +659,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
       });
       if (!plan.ok) throw new BadRequestError(plan.error);
       const { bars, period } = await barsFor(userId, body);
+      const feeds = await extraFeeds(userId, body, bars, period);
       let folds: WalkForwardFold[] = [];
       if (body.walk_forward) {
         const cut = walkForwardFolds(bars.length, body.walk_forward);
@@ -648,6 +697,15 @@ export function createOptimizationService(deps: OptimizationDeps) {
             max_trials: body.max_trials ?? null,
             seed: body.seed ?? null,
             walk_forward: body.walk_forward ?? null,
+            ...(feeds.length > 0
+              ? {
+                  feeds: feeds.map((feed): StoredFeed => ({
+                    symbol_id: feed.code,
+                    period: feed.period,
+                    bars: feed.bars.map((b) => [b.time, b.open, b.high, b.low, b.close, b.volume]),
+                  })),
+                }
+              : {}),
           },
           status: OPTIMIZATION_CREATED,
           trialsTotal: total,

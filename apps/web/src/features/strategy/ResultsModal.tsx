@@ -1,9 +1,10 @@
 import { formatMoney, formatPercent, formatPrice, type Deal, type Performance } from '@ct/domain';
-import { Alert, Button, Empty, Modal, Table, Tag, Typography } from 'antd';
+import { Alert, Button, Empty, Modal, Segmented, Table, Tag, Typography } from 'antd';
+import { useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { useSymbolInfo } from '../../market/instruments';
 import { EquityChart } from './EquityChart';
-import { formatWinRate, TRADE_PAGE_SIZE } from './logic';
+import { dealCode, formatWinRate, TRADE_PAGE_SIZE } from './logic';
 
 const m = messages.strategy;
 
@@ -14,7 +15,11 @@ export type ResultView = {
   error: string | null;
   /** The run's instrument: its tick sets the decimals of the trades' prices. */
   symbol?: string | null;
+  /** A run on several instruments: each one's figures (`performance` is the portfolio's). */
+  perSymbol?: Record<string, Performance>;
 };
+
+const PORTFOLIO = '';
 
 const shown = (value: number | null | undefined, format: (value: number) => string) =>
   value === null || value === undefined || !Number.isFinite(value) ? '-' : format(value);
@@ -100,11 +105,22 @@ export function ResultsModal({
   saving?: boolean;
   onShowOnChart?: () => void;
 }) {
-  const performance = view?.performance ?? null;
-  const deals = view?.deals ?? [];
+  // a run on several instruments: the portfolio's results or one instrument's
+  const codes = Object.keys(view?.perSymbol ?? {});
+  const [chosen, setScope] = useState(PORTFOLIO);
+  const scope = codes.length > 1 && codes.includes(chosen) ? chosen : PORTFOLIO;
+  const performance =
+    scope === PORTFOLIO ? (view?.performance ?? null) : (view?.perSymbol?.[scope] ?? null);
+  const allDeals = view?.deals ?? [];
+  const deals =
+    scope === PORTFOLIO
+      ? allDeals
+      : allDeals.filter((deal) => (dealCode(deal) ?? codes[0]) === scope);
   const conventions = performance ? conventionsText(performance) : null;
   // every price of the run with its instrument's decimals (4 while the tick is unknown)
-  const tick = useSymbolInfo(view?.symbol ?? performance?.合约 ?? '')?.min_price_tick;
+  const tick = useSymbolInfo(
+    scope !== PORTFOLIO ? scope : (view?.symbol ?? performance?.合约 ?? ''),
+  )?.min_price_tick;
   const price = (value: number | null | undefined) => (
     <span className="num">
       {value === null || value === undefined ? '-' : formatPrice(value, tick)}
@@ -140,6 +156,18 @@ export function ResultsModal({
       ]}
     >
       <div data-testid="backtest-results">
+        {codes.length > 1 && (
+          <Segmented
+            aria-label={m.resultsScope}
+            style={{ marginBottom: 12, maxWidth: '100%', overflowX: 'auto' }}
+            value={scope}
+            onChange={(value) => setScope(String(value))}
+            options={[
+              { value: PORTFOLIO, label: m.portfolio },
+              ...codes.map((code) => ({ value: code, label: code })),
+            ]}
+          />
+        )}
         {view?.error && (
           <Alert
             type="error"
@@ -196,11 +224,20 @@ export function ResultsModal({
             <Typography.Title level={5}>{m.trades}</Typography.Title>
             <Table<Deal>
               size="small"
-              rowKey={(d) => `${d.start}-${d.open_date}-${d.lots}`}
+              rowKey={(d) => `${dealCode(d) ?? ''}-${d.start}-${d.open_date}-${d.lots}`}
               dataSource={deals as Deal[]}
               pagination={{ pageSize: TRADE_PAGE_SIZE, showSizeChanger: false }}
               aria-label={m.trades}
               columns={[
+                ...(codes.length > 1
+                  ? [
+                      {
+                        title: m.symbol,
+                        key: 'code',
+                        render: (_: unknown, d: Deal) => dealCode(d) ?? codes[0],
+                      },
+                    ]
+                  : []),
                 { title: m.deal.openDate, dataIndex: 'open_date' },
                 { title: m.deal.closeDate, dataIndex: 'close_date', render: (v) => v ?? '-' },
                 {

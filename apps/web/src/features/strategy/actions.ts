@@ -1,5 +1,6 @@
 import {
   SHARED_ACTIONS,
+  parsePeriod,
   sharedActionResultSchemas,
   wouldBlankSavedCode,
   type Deal,
@@ -8,7 +9,13 @@ import {
 import { messages } from '../../i18n/messages';
 import { isChildFrame } from '../../realtime/connection';
 import { requestSharedAction } from '../../realtime/frameActions';
-import { useChartGridStore } from '../../shared/chartGrid';
+import {
+  CHART_LAYOUTS,
+  setChartLayout,
+  setChartPeriod,
+  setChartSymbol,
+  useChartGridStore,
+} from '../../shared/chartGrid';
 import { setChartMarkers } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
 import { QUIET, done, failed, refused, type Outcome } from '../../shared/outcome';
@@ -33,6 +40,7 @@ import {
   newStrategyNameProblem,
   versionTime,
   type SaveIndicator,
+  dealCode,
 } from './logic';
 import {
   cachedCode,
@@ -51,6 +59,7 @@ import {
   setPanel,
   useEditorStore,
   useWorkbenchStore,
+  type FeedChoice,
 } from './store';
 import { loadStrategyTemplate } from './strategyTemplate';
 
@@ -354,7 +363,11 @@ async function requestRun(request: RunRequest & { clientId: string }): Promise<R
 export async function runCode(): Promise<Outcome> {
   const chart = workbenchTarget();
   if (!chart?.symbol) return refused(m.symbolMissing);
-  const { clientId, code, selected } = editor();
+  const { clientId, code, selected, extraFeeds } = editor();
+  // the chart's feed first, then the picker's others (a child frame runs on the chart's only)
+  const feeds = isChildFrame()
+    ? []
+    : extraFeeds.filter((f) => f.symbol !== chart.symbol || f.period !== chart.period);
   useEditorStore.setState({ running: true });
   let answer: BacktestAnswer | null = null;
   let failure: string | null = null;
@@ -365,6 +378,14 @@ export async function runCode(): Promise<Outcome> {
       symbol: chart.symbol,
       period: chart.period,
       ...(selected && !isDefaultStrategy(selected) ? { strategy_name: selected } : {}),
+      ...(feeds.length > 0
+        ? {
+            feeds: [
+              { symbol_id: chart.symbol, period: chart.period },
+              ...feeds.map((f) => ({ symbol_id: f.symbol, period: f.period })),
+            ],
+          }
+        : {}),
     });
     answer = run.data;
     if (!run.success) failure = run.reason ?? m.unknownError;
@@ -392,6 +413,15 @@ export async function runCode(): Promise<Outcome> {
       runId: answer?.run_id ?? null,
       symbol: chart.symbol,
       saved: false,
+      ...(answer?.per_symbol && answer.feeds && answer.feeds.length > 1
+        ? {
+            perSymbol: answer.per_symbol,
+            feeds: answer.feeds.flatMap((f) => {
+              const period = parsePeriod(f.period);
+              return period ? [{ symbol: f.symbol_id, period }] : [];
+            }),
+          }
+        : {}),
     },
   });
   return { success: failure === null, message: failure };
@@ -420,6 +450,40 @@ export async function saveRunResults(): Promise<Outcome> {
     return failed(m.resultsSaveFailed);
   } finally {
     useEditorStore.setState({ savingResults: false });
+  }
+}
+
+/**
+ * Show on Chart of a run on several instruments: the grid shows one chart per instrument
+ * (at its feed's period), each with its own trades as markers; then the editor closes.
+ */
+export function showFeedsOnChart(deals: readonly Deal[], feeds: readonly FeedChoice[]): Outcome {
+  try {
+    const instruments: FeedChoice[] = [];
+    for (const feed of feeds) {
+      if (!instruments.some((known) => known.symbol === feed.symbol)) instruments.push(feed);
+    }
+    const first = instruments[0];
+    if (!first) return refused(m.showOnChartFailed);
+    if (deals.length === 0) return refused(m.noDeals);
+    const shown = instruments.slice(0, CHART_LAYOUTS.at(-1));
+    const layout = CHART_LAYOUTS.find((n) => n >= shown.length) ?? CHART_LAYOUTS.at(-1) ?? 1;
+    setChartLayout(layout);
+    const cells = useChartGridStore.getState().charts;
+    shown.forEach((feed, i) => {
+      const cell = cells[i];
+      if (!cell) return;
+      setChartSymbol(cell.id, feed.symbol);
+      setChartPeriod(cell.id, feed.period);
+      const own = deals.filter((deal) => (dealCode(deal) ?? first.symbol) === feed.symbol);
+      setChartMarkers(cell.id, feed.symbol, markersFromDeals(own));
+    });
+    const outcome = done(m.shownOnChart);
+    useEditorStore.setState({ historyOpen: false, results: null });
+    closeWorkbench();
+    return outcome;
+  } catch {
+    return failed(m.showOnChartError);
   }
 }
 

@@ -192,3 +192,9 @@ export function newClientId(): string {
   const random = Math.random().toString(36).slice(2, 10);
   return `strategy-${Date.now().toString(36)}-${random}`;
 }
+
+/** The instrument a deal of a run on several feeds trades (none: the first feed). */
+export function dealCode(deal: Deal): string | null {
+  const code = (deal as Deal & { code?: unknown }).code;
+  return typeof code === 'string' ? code : null;
+}

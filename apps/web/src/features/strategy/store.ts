@@ -1,4 +1,4 @@
-import type { Deal, Performance } from '@ct/domain';
+import type { Deal, Performance, Period } from '@ct/domain';
 import { create } from 'zustand';
 import type { CodeEditorRequest } from './codeEditorHook';
 import { DEFAULT_STRATEGY, newClientId, type SaveIndicator } from './logic';
@@ -45,7 +45,14 @@ export type ShownResult = {
   runId: string | null;
   symbol: string | null;
   saved: boolean;
+  /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+  perSymbol?: Record<string, Performance>;
+  /** A run on several feeds: the feeds, the chart's first. */
+  feeds?: readonly FeedChoice[];
 };
+
+/** A feed of a run: an instrument and a period. */
+export type FeedChoice = { symbol: string; period: Period };
 
 /**
  * A change offered for the editor's code (the assistant's Apply, a task's code that could not
@@ -83,6 +90,8 @@ export type EditorState = {
   historyOpen: boolean;
   /** A change waiting for Accept or Reject (shown as a diff over the editor). */
   proposal: CodeProposal | null;
+  /** Feeds the runs take besides the chart's own (the feeds picker). */
+  extraFeeds: FeedChoice[];
 };
 
 function initialEditorState(): EditorState {
@@ -100,6 +109,7 @@ function initialEditorState(): EditorState {
     versionsOpen: false,
     historyOpen: false,
     proposal: null,
+    extraFeeds: [],
   };
 }
 

@@ -32,7 +32,7 @@ import traceback
 
 RESULT_FD = 3
 MAX_RECORDS = 100_000
-KNOWN_FIELDS = ("open_date", "close_date", "open_price", "close_price", "lots", "status")
+KNOWN_FIELDS = ("open_date", "close_date", "open_price", "close_price", "lots", "status", "code")
 MAX_PARTIAL_LINE = 8192
 HARNESS_FILE = __file__
 

@@ -3,7 +3,13 @@ import { notify } from '../../../shared/notify';
 import type { StrategyResult, StrategyResultSummary } from '../api';
 import { isDefaultStrategy } from '../logic';
 import { loadSavedResult } from '../queries';
-import { restoreVersion, saveRunResults, showOnChart, viewResultDetails } from '../actions';
+import {
+  restoreVersion,
+  saveRunResults,
+  showFeedsOnChart,
+  showOnChart,
+  viewResultDetails,
+} from '../actions';
 import { ResultsModal } from '../ResultsModal';
 import { RunHistoryModal } from '../RunHistoryModal';
 import { setPanel, useEditorStore } from '../store';
@@ -27,7 +33,9 @@ export function ResultsPane() {
       saving={saving}
       onShowOnChart={
         results && results.deals.length > 0
-          ? () => showOnChart(results.deals, results.symbol)
+          ? results.feeds
+            ? () => showFeedsOnChart(results.deals, results.feeds ?? [])
+            : () => showOnChart(results.deals, results.symbol)
           : undefined
       }
     />

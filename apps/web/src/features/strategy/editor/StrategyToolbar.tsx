@@ -17,6 +17,7 @@ import { useStrategies } from '../queries';
 import { useQueuePosition } from '../runQueue';
 import { setPanel, useEditorStore } from '../store';
 import { openOptimize } from '../optimize/store';
+import { FeedsPicker } from './FeedsPicker';
 import { SaveMenu } from './SaveMenu';
 
 const m = messages.strategy;
@@ -98,6 +99,7 @@ export function StrategyToolbar() {
           {messages.optimize.button}
         </Button>
       </Tooltip>
+      <FeedsPicker />
       <Button
         type="primary"
         icon={<PlayCircleOutlined />}

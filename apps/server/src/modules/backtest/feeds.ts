@@ -1,0 +1,150 @@
+import {
+  DEFAULT_LOADED_BARS,
+  MAX_BACKTEST_BARS,
+  barsFromHistorical,
+  formatContractDate,
+  nextBucketStart,
+  parsePeriod,
+  type BacktestFeedInput,
+  type Bar,
+  type Feed,
+  type Period,
+} from '@ct/domain';
+import { BadRequestError } from '../../http/errors.ts';
+import type { BacktestService } from './service.ts';
+
+/*
+ * The feeds of a backtest body (`feeds: [{ symbol_id, period, historical_data? }]`) with
+ * their bars: a feed's own historical_data, else its instrument's bars of that period over
+ * the time span of the bars that were given (the top-level historical_data is the first
+ * feed's when that feed has none). Anything wrong is a 400 naming the feed.
+ */
+
+type FeedsBody = {
+  feeds: readonly BacktestFeedInput[];
+  historical_data?: readonly unknown[] | undefined;
+};
+
+/** The bars of `rows`, or a 400 naming the field. */
+function given(rows: readonly unknown[], field: string): Bar[] {
+  const converted = barsFromHistorical(rows);
+  if (!converted.ok) {
+    throw new BadRequestError(converted.error.replace(/^historical_data/, field));
+  }
+  if (converted.bars.length === 0) throw new BadRequestError(`${field}: has no bars`);
+  return converted.bars;
+}
+
+/** Bars of `period` a span of `ms` holds at most (a week or month counted as its shortest). */
+function barsIn(period: Period, ms: number): number {
+  const length = nextBucketStart(period, 0) - 0;
+  const shortest = period === 'month' ? 28 * 86_400_000 : length;
+  return Math.ceil(ms / shortest) + 2;
+}
+
+/** A feed whose bars are known, or to be loaded (`bars: null`). */
+export type PendingFeed = { code: string; period: Period; bars: readonly Bar[] | null };
+
+/** The feed's period, or a 400 naming it. */
+export function feedPeriod(feed: Pick<BacktestFeedInput, 'period'>, i: number): Period {
+  const period = parsePeriod(feed.period);
+  if (!period) throw new BadRequestError(`feeds[${i}].period: Unknown period: ${feed.period}`);
+  return period;
+}
+
+export async function resolveFeeds(
+  service: Pick<BacktestService, 'loadBars'>,
+  userId: number,
+  body: FeedsBody,
+): Promise<Feed[]> {
+  const feeds = body.feeds.map((feed, i): PendingFeed => {
+    const period = feedPeriod(feed, i);
+    const rows = feed.historical_data ?? (i === 0 ? body.historical_data : undefined);
+    const field =
+      feed.historical_data || i !== 0 ? `feeds[${i}].historical_data` : 'historical_data';
+    return { code: feed.symbol_id, period, bars: rows ? given(rows, field) : null };
+  });
+  return completeFeeds(service, userId, feeds);
+}
+
+/**
+ * Loads the bars of the feeds that have none over the span of those that have (the newest
+ * DEFAULT_LOADED_BARS of the first when none has); a 400 names a feed without bars there.
+ */
+export async function completeFeeds(
+  service: Pick<BacktestService, 'loadBars'>,
+  userId: number,
+  feeds: readonly PendingFeed[],
+): Promise<Feed[]> {
+  // the span: from the first given bar to the close of the last one
+  let start = Number.POSITIVE_INFINITY;
+  let end = Number.NEGATIVE_INFINITY;
+  const widen = (feed: Feed) => {
+    const first = feed.bars[0];
+    const last = feed.bars.at(-1);
+    if (!first || !last) return;
+    start = Math.min(start, first.time);
+    end = Math.max(end, nextBucketStart(feed.period, last.time));
+  };
+  for (const feed of feeds) if (feed.bars) widen(feed as Feed);
+
+  const loaded: Feed[] = [];
+  for (let i = 0; i < feeds.length; i++) {
+    const feed = feeds[i] as (typeof feeds)[number];
+    if (feed.bars) {
+      loaded.push(feed as Feed);
+      continue;
+    }
+    const spanKnown = Number.isFinite(start);
+    const limit = spanKnown
+      ? Math.min(barsIn(feed.period, end - start), MAX_BACKTEST_BARS + 1)
+      : DEFAULT_LOADED_BARS;
+    const answer = await service.loadBars(
+      userId,
+      feed.code,
+      feed.period,
+      limit,
+      spanKnown ? end : undefined,
+    );
+    if (!answer.ok) throw new BadRequestError(`feeds[${i}]: ${answer.reason}`);
+    // a bar overlapping the span counts (a higher period's bar that began before it)
+    const bars = spanKnown
+      ? answer.bars.filter((bar) => nextBucketStart(feed.period, bar.time) > start)
+      : answer.bars;
+    if (bars.length === 0) {
+      throw new BadRequestError(
+        `feeds[${i}]: No bars of ${feed.code} ${feed.period} between ${formatContractDate(start)} and ${formatContractDate(end)}`,
+      );
+    }
+    const done = { code: feed.code, period: feed.period, bars };
+    if (!spanKnown) widen(done);
+    loaded.push(done);
+  }
+  const total = loaded.reduce((sum, feed) => sum + feed.bars.length, 0);
+  if (total > MAX_BACKTEST_BARS) {
+    throw new BadRequestError(
+      `feeds: ${total} bars in all; a backtest may take at most ${MAX_BACKTEST_BARS}`,
+    );
+  }
+  return loaded;
+}
+
+/**
+ * The run's feeds when a body names its own instrument and period (run helper, optimisation,
+ * AI task) and `feeds` besides: its own first (with `bars`), then the others (that feed
+ * itself may be listed too) with their instrument's bars over the span of `bars`.
+ */
+export async function feedsAround(
+  service: Pick<BacktestService, 'loadBars'>,
+  userId: number,
+  own: Feed,
+  feeds: readonly Pick<BacktestFeedInput, 'symbol_id' | 'period'>[],
+): Promise<Feed[]> {
+  const others = feeds.flatMap((feed, i): PendingFeed[] => {
+    const period = feedPeriod(feed, i);
+    if (feed.symbol_id === own.code && period === own.period) return [];
+    return [{ code: feed.symbol_id, period, bars: null }];
+  });
+  if (others.length === 0) return [own];
+  return completeFeeds(service, userId, [own, ...others]);
+}
