@@ -452,6 +452,14 @@ const CALLS: Call[] = [
     send: (c) => ({ method: 'DELETE', url: `/api/optimizations/${c.ids.optimizationId}` }),
   },
   {
+    route: 'POST /api/optimizations/:id/backtest',
+    send: (c) => ({
+      method: 'POST',
+      url: `/api/optimizations/${c.ids.optimizationId}/backtest`,
+      body: { params: {} },
+    }),
+  },
+  {
     route: 'GET /api/notifications',
     send: () => ({ method: 'GET', url: '/api/notifications' }),
   },
@@ -738,6 +746,7 @@ describe('authorization matrix: every call × who calls it', () => {
       'GET /api/optimizations/:id': 404,
       'POST /api/optimizations/:id/cancel': 404,
       'DELETE /api/optimizations/:id': 404,
+      'POST /api/optimizations/:id/backtest': 404,
       'GET /api/replays/:id': 404,
       'POST /api/replays/:id/step': 404,
       'POST /api/replays/:id/orders': 404,

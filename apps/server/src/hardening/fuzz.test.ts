@@ -19,6 +19,7 @@ import {
   startReplayRequestSchema,
   replayOrderRequestSchema,
   replayStepRequestSchema,
+  optimizationBacktestRequestSchema,
   optimizationQuerySchema,
   optimizationRequestSchema,
   loginRequestSchema,
@@ -552,6 +553,14 @@ function catalogue(): RouteCase[] {
         undefined,
         query,
       ),
+    ),
+    pathCase(
+      'POST /api/optimizations/:id/backtest',
+      'POST',
+      seg(pathValue(() => '00000000-0000-4000-8000-000000000000')).map(
+        (id) => `/api/optimizations/${id}/backtest`,
+      ),
+      optimizationBacktestRequestSchema,
     ),
     // the user's notifications (modules/notifications)
     queryCase('GET /api/notifications', '/api/notifications', notificationsQuerySchema),
