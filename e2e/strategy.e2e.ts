@@ -13,6 +13,8 @@ import { animationsDone, waitUntil } from './support/wait.ts';
 
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
+// the strategy selector: the editor's one single select (the feeds picker is a multiple one)
+const STRATEGY_SELECT = '.ant-select:not(.ant-select-multiple)';
 
 let browser: Browser;
 let context: BrowserContext;
@@ -63,7 +65,7 @@ describe('strategy workbench', () => {
       (w) => w > 1440 * 0.75,
     );
     expect(width).toBeGreaterThan(1440 * 0.75);
-    await expect(editor().locator('.ant-select').textContent()).resolves.toContain(
+    await expect(editor().locator(STRATEGY_SELECT).textContent()).resolves.toContain(
       'Default Strategy',
     );
     for (const name of ['Run History', 'AI Task List', 'Generate Strategy Prompt', 'Run Logs']) {
@@ -158,7 +160,7 @@ describe('strategy workbench', () => {
     await nameModal.getByRole('button', { name: 'OK' }).click();
     await toast('Strategy created successfully');
     await waitUntil(
-      async () => (await editor().locator('.ant-select').textContent()) ?? '',
+      async () => (await editor().locator(STRATEGY_SELECT).textContent()) ?? '',
       (t) => t.includes(name),
     );
 
@@ -334,7 +336,7 @@ async function openEditor(): Promise<void> {
 }
 
 async function chooseStrategy(name: string): Promise<void> {
-  await editor().locator('.ant-select').click();
+  await editor().locator(STRATEGY_SELECT).click();
   await page.locator('.ant-select-dropdown:visible').getByTitle(name, { exact: true }).click();
 }
 
