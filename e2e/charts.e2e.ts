@@ -428,6 +428,10 @@ describe('charts in a crowded layout', () => {
           const legend = (await cell.locator('.chart-legend').boundingBox())!;
           expect(legend.height, `chart ${i + 1} legend height`).toBeLessThanOrEqual(24);
           expect(inside(legend, cellBox)).toBe(true);
+          // the tools' tooltips load after the first chart, drawing each tool anew once
+          await expect
+            .poll(() => cell.locator('.ct-tip-wait').count(), { timeout: 30_000 })
+            .toBe(0);
           const tools = cell.getByRole('toolbar', { name: 'Chart tools' }).getByRole('button');
           expect(await tools.count()).toBeGreaterThanOrEqual(3);
           for (const tool of await tools.all()) {
