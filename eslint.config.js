@@ -17,6 +17,7 @@ export default tseslint.config(
       'data/**',
       'artifacts/**',
       'apps/server/drizzle/**',
+      '.scratch/**',
     ],
   },
   js.configs.recommended,
