@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
-import type { Bar, CsvParseResult, OptimizationObjective } from '@ct/domain';
+import type { CsvParseResult, OptimizationObjective } from '@ct/domain';
 import {
+  barsOfFlat,
   flatBars,
   type EvaluationInput,
   type PiecedEvaluation,
@@ -114,19 +115,7 @@ export function createBodyWorkers(size: number): BodyWorkers {
       const answer = await submit({ kind: 'csv', text });
       if (answer.kind !== 'csv') throw new Error('unexpected body worker answer');
       if (!answer.ok) return { ok: false, error: answer.error };
-      const flat = answer.bars;
-      const bars: Bar[] = new Array<Bar>(flat.length / 6);
-      for (let i = 0, j = 0; j < flat.length; i++, j += 6) {
-        bars[i] = {
-          time: flat[j] as number,
-          open: flat[j + 1] as number,
-          high: flat[j + 2] as number,
-          low: flat[j + 3] as number,
-          close: flat[j + 4] as number,
-          volume: flat[j + 5] as number,
-        };
-      }
-      return { ok: true, bars };
+      return { ok: true, bars: barsOfFlat(answer.bars) };
     },
     async backtest(bytes, { bars, ...input }, piece) {
       const own = new Uint8Array(bytes);
