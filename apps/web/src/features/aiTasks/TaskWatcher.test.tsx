@@ -165,4 +165,31 @@ describe('a notice outliving the editor’s page (the profile)', () => {
       window.history.replaceState(null, '', '/');
     }
   });
+
+  it("View Details goes back while the profile's code still loads and the workspace is still drawn", async () => {
+    stubServer({
+      'GET /api/ai/strategies': listAnswers(
+        { tasks: [pendingTask({ status: 'PROCESSING' })], total: 1 },
+        { tasks: [buildTask({ code: null, full_code: null })], total: 1 },
+      ),
+      'GET /api/ai/strategy/7': () => json(buildTask()),
+    });
+    const routes: string[] = [];
+    const unregister = registerNavigate((to) => routes.push(to));
+    window.history.replaceState(null, '', '/desktop');
+    try {
+      const { user } = renderWithProviders(<Page />);
+      await waitFor(() => expect(queryClient.getQueryData(FIRST_PAGE)).toBeDefined());
+      await act(() => queryClient.invalidateQueries({ queryKey: aiTaskKeys.pages }));
+      const view = await screen.findByRole('button', { name: 'View Details' });
+      // the address says profile; the router keeps the workspace until the profile is drawn
+      window.history.pushState(null, '', '/profile');
+      await user.click(view);
+      expect(routes).toEqual(['/desktop']);
+      expect(useAiTasksUi.getState().detailsId).toBe(7);
+    } finally {
+      unregister();
+      window.history.replaceState(null, '', '/');
+    }
+  });
 });

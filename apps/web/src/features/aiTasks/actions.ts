@@ -53,11 +53,13 @@ export function tasksMounted(path: string): () => void {
 /**
  * The task modals' page: where the user is when they are mounted there; from a page without
  * them (the profile) the page they were last shown on (the workspace), where whatever the
- * store asks for opens at once.
+ * store asks for opens at once. The router keeps the old page mounted while the next one's
+ * code loads, so "mounted" alone does not say the user is still there: the address does.
  */
 export function returnToTasks(): void {
   const { mounted, shownOn } = useAiTasksUi.getState();
-  if (!mounted) navigateTo(shownOn ?? WORKSPACE);
+  const here = window.location.pathname + window.location.search;
+  if (!mounted || (shownOn !== null && shownOn !== here)) navigateTo(shownOn ?? WORKSPACE);
 }
 
 /** View Details (the completion notice): the task's Details, here or on the workspace. */

@@ -36,21 +36,23 @@ export function LazyTooltip({
       cancelled = true;
     };
   }, [wanted]);
-  if (!wanted) {
-    return (
-      <span
-        className="ct-tip-wait"
-        onPointerEnter={() => {
-          setHovered(true);
-          setWanted(true);
-        }}
-      >
-        {children}
-      </span>
-    );
-  }
+  // The control alone, until the Tooltip's code is here (also while it loads): the tests
+  // wait for no such wrapper to be left before they measure the controls, which are drawn
+  // anew inside the Tooltip once.
+  const waiting = (
+    <span
+      className="ct-tip-wait"
+      onPointerEnter={() => {
+        setHovered(true);
+        setWanted(true);
+      }}
+    >
+      {children}
+    </span>
+  );
+  if (!wanted) return waiting;
   return (
-    <Suspense fallback={children}>
+    <Suspense fallback={waiting}>
       <LazyLoaded {...props} {...(hovered ? { defaultOpen: true } : {})}>
         {children}
       </LazyLoaded>
