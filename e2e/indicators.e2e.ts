@@ -33,7 +33,9 @@ async function expectSmaAndRsi(chart: Locator): Promise<void> {
     .poll(async () => (await dataset(chart)).indicators, { timeout: 30_000 })
     .toBe('SMA 20;RSI 14');
   // price, volume and RSI
-  expect((await dataset(chart)).indicatorPanes).toBe('3');
+  await expect
+    .poll(async () => (await dataset(chart)).indicatorPanes, { timeout: 30_000 })
+    .toBe('3');
   const [sma, rsi] = await waitUntil(
     () => colourPixels(chart, [SMA_COLOR, RSI_COLOR]),
     ([s, r]) => s! > 150 && r! > 150,
@@ -92,7 +94,10 @@ describe('indicators', () => {
   it('adds SMA 20 and RSI 14 from the left toolbar: both draw, RSI in a pane of its own', async () => {
     const chart = chartCanvas(page);
     await page.waitForSelector(READY, { timeout: 30_000 });
-    expect((await dataset(chart)).indicatorPanes).toBe('2'); // price and volume
+    // price and volume (the panes are counted once the chart has laid them out)
+    await expect
+      .poll(async () => (await dataset(chart)).indicatorPanes, { timeout: 30_000 })
+      .toBe('2');
     await page
       .getByRole('toolbar', { name: 'Chart tools' })
       .getByRole('button', { name: 'Indicators' })
@@ -261,7 +266,9 @@ describe('indicator screenshots', () => {
             await expect
               .poll(async () => (await dataset(chart)).indicators, { timeout: 30_000 })
               .toBe('SMA 20;BB 20 2;RSI 14;MACD 12 26 9');
-            expect((await dataset(chart)).indicatorPanes).toBe('4');
+            await expect
+              .poll(async () => (await dataset(chart)).indicatorPanes, { timeout: 30_000 })
+              .toBe('4');
             await expect
               .poll(() => page.locator('.ant-message-notice').count(), { timeout: 10_000 })
               .toBe(0);
