@@ -13,7 +13,7 @@ export type LogSocket = {
   readonly bufferedAmount: number;
 };
 
-/** The bounds of the log sockets (docs/architecture.md, "Log socket bounds"). */
+/** The bounds of the log sockets (docs/architecture.md, "Security"). */
 export type LogSocketLimits = {
   /**
    * Bytes a socket may hold unsent (the client does not read): past this the socket is cut
