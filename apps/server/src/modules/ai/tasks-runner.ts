@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   IN_SAMPLE_FRACTION,
   aiTaskTransition,
   buildFixPrompt,
@@ -94,7 +95,7 @@ class TaskRun {
   }
 
   private seconds(): number {
-    return Math.floor(this.deps.now() / 1000);
+    return toEpochSec(this.deps.now());
   }
 
   /** The whole task: provider, data, then attempts until one is judged or the bound is hit. */
@@ -429,7 +430,7 @@ export function createTaskJobHandlers(
   },
 ): { run: (context: JobContext) => Promise<void>; giveUp: (context: JobContext) => Promise<void> } {
   const runTask = createTaskRunner(deps);
-  const seconds = () => Math.floor(deps.now() / 1000);
+  const seconds = () => toEpochSec(deps.now());
   const ended = (taskId: number) =>
     deps
       .onEnded?.(taskId)

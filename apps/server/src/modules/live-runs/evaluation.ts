@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   formatContractDate,
   type Bar,
   type LiveRunEvaluationView,
@@ -55,8 +56,8 @@ export function judgeEvaluation(
       : null;
   const atMs = closed.closeMs;
   const view: LiveRunEvaluationView = {
-    at: Math.floor(atMs / 1000),
-    bar_time: Math.floor(bar.time / 1000),
+    at: toEpochSec(atMs),
+    bar_time: toEpochSec(bar.time),
     bars: closed.bars.length,
     wanted: wanted.map((w) => ({
       lots: w.lots,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  toEpochSec,
   DEFAULT_LOADED_BARS,
   MAX_BACKTEST_BARS,
   MAX_EQUITY_POINTS,
@@ -768,8 +769,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
           status: row.status,
           trials_total: row.trialsTotal,
           trials_done: row.trialsDone,
-          created_at: Math.floor(row.createdMs / 1000),
-          finished_at: row.finishedMs === null ? null : Math.floor(row.finishedMs / 1000),
+          created_at: toEpochSec(row.createdMs),
+          finished_at: row.finishedMs === null ? null : toEpochSec(row.finishedMs),
         }));
     },
 
@@ -813,7 +814,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         method: row.method,
         bar_count: (row.bars as unknown[]).length,
         code: row.code,
-        created_at: Math.floor(row.createdMs / 1000),
+        created_at: toEpochSec(row.createdMs),
         progress: progressOf(row),
         best: summary?.best ?? null,
         trials_count: Number(mainTotal ?? 0),
