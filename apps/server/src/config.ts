@@ -1,25 +1,33 @@
-import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
+import { normalizeOrigin } from './http/origin.ts';
+import { aiConfigFromEnv, aiEnv, type AiConfig } from './modules/ai/config.ts';
+import { alertEnv, alertSettingsFromEnv, type AlertSettings } from './modules/alerts/settings.ts';
 import {
-  DEFAULT_AI_CONFIG,
-  DEFAULT_OLLAMA_BASE_URL,
-  loadExtraProviders,
-  type AiConfig,
-} from './modules/ai/config.ts';
-import {
-  DEFAULT_SANDBOX_SETTINGS,
-  MIB,
+  sandboxEnv,
+  sandboxSettingsFromEnv,
   type SandboxSettings,
 } from './modules/backtest/sandbox/settings.ts';
-import type { AlertSettings } from './modules/alerts/settings.ts';
-import { isWebhookAllowEntry } from './modules/alerts/ssrf.ts';
-import { parseRoles, RolesError, type Role } from './modules/cluster/roles.ts';
-import { normalizeOrigin } from './http/origin.ts';
-import type { LiveRunSettings } from './modules/live-runs/settings.ts';
-import { DEFAULT_STRATEGY_LIMITS, type StrategyLimits } from './modules/strategy/limits.ts';
-import type { OptimizationSettings } from './modules/optimization/settings.ts';
+import { clusterEnv, deploymentSettingsFromEnv } from './modules/cluster/settings.ts';
+import type { Role } from './modules/cluster/roles.ts';
+import { gatewayEnv, gatewaySettingsFromEnv } from './modules/gateway/settings.ts';
+import { healthEnv, metricsTokenFromEnv } from './modules/health/settings.ts';
+import {
+  liveRunEnv,
+  liveRunSettingsFromEnv,
+  type LiveRunSettings,
+} from './modules/live-runs/settings.ts';
+import { marketEnv, marketSettingsFromEnv } from './modules/market/settings.ts';
+import { notificationsEnv, notificationsKeepFromEnv } from './modules/notifications/settings.ts';
+import {
+  optimizationEnv,
+  optimizationSettingsFromEnv,
+  type OptimizationSettings,
+} from './modules/optimization/settings.ts';
+import type { StrategyLimits } from './modules/strategy/limits.ts';
+import { strategyEnv, strategySettingsFromEnv } from './modules/strategy/settings.ts';
+import { tradingEnv, tradingSettingsFromEnv } from './modules/trading/settings.ts';
 
 /** Everything the server reads from its environment, parsed once at start. */
 export type Config = {
@@ -135,43 +143,21 @@ export const DEFAULT_SHUTDOWN_GRACE_MS = 35_000;
 /** The repository root, found from this file rather than the working directory. */
 export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-const envSchema = z.object({
+/*
+ * The environment: what the process as a whole reads, composed with each module's own part
+ * (`modules/<m>/settings.ts`: its variables' zod shape and what they become). A module owns
+ * and parses its settings; this file only joins them and names the variable in refusals.
+ */
+const processEnv = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().min(1).default('127.0.0.1'),
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   DEMO_PASSWORD: z.string().min(1).default('demo1234'),
   SESSION_TTL_HOURS: z.coerce.number().positive().default(168),
   WEB_DIST: z.string().min(1).optional(),
-  MARKET_SEED: z.coerce.number().int().min(0).max(4294967295).default(1),
-  LIVE_TOKEN_SECRET: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  BACKTEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
-  BACKTEST_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
-  BACKTEST_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(2),
-  BACKTEST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  BACKTEST_PYTHON: z.string().min(1).default('/usr/bin/python3'),
-  BACKTEST_EXTRA_RO_PATHS: z.string().optional(),
-  BACKTEST_UID_BASE: z.coerce.number().int().min(1000).max(4_294_900_000).default(64_000),
-  ALLOW_UNSANDBOXED_PYTHON: z.enum(['0', '1', 'true', 'false']).default('0'),
-  OLLAMA_BASE_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_OLLAMA_BASE_URL),
-  AI_EXTRA_PROVIDERS: z.string().optional(),
-  SETTINGS_ENCRYPTION_KEY: z.string().min(32).optional(),
-  AI_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
-  AI_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
-  AI_ANSWER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
-  AI_ANSWER_MAX_CHARS: z.coerce.number().int().min(1000).max(100_000_000).default(300_000),
-  AI_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
-  AI_TASK_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(2),
-  AI_TASK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
-  AI_TASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
-  AI_TASK_MAX_PENDING_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
-  AI_TASK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
-  AI_TASK_BARS: z.coerce.number().int().min(50).max(5000).default(1000),
-  MARKET_TEST_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
-  MARKET_LOAD_CONTROL: z.enum(['0', '1', 'true', 'false']).default('0'),
-  MARGIN_WARNING_LEVEL: z.coerce.number().min(0).max(100_000).default(100),
-  NOTIFICATIONS_KEEP: z.coerce.number().int().min(10).max(100_000).default(200),
   PUBLIC_ORIGIN: z.string().optional(),
   FRAME_ANCESTORS: z.string().optional(),
   REQUEST_TIMEOUT_MS: z.coerce
@@ -181,73 +167,7 @@ const envSchema = z.object({
     .max(3_600_000)
     .default(DEFAULT_REQUEST_TIMEOUT_MS),
   TRUST_PROXY: z.string().optional(),
-  STRATEGY_RESULT_MAX_MB: z.coerce.number().int().min(1).max(1024).default(8),
-  STRATEGY_RESULTS_QUOTA_MB: z.coerce.number().int().min(1).max(65_536).default(64),
-  STRATEGY_MAX_PER_USER: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100_000)
-    .default(DEFAULT_STRATEGY_LIMITS.maxStrategies),
-  STRATEGY_VERSIONS_KEPT: z.coerce
-    .number()
-    .int()
-    .min(0)
-    .max(1000)
-    .default(DEFAULT_STRATEGY_LIMITS.versionsPerStrategy),
-  // at least 1 MiB: the largest code (256 Ki characters) fits
-  STRATEGY_STORAGE_MB: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(65_536)
-    .default(DEFAULT_STRATEGY_LIMITS.quotaBytes / MIB),
-  BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
-  IMPORTS_MAX_PER_USER: z.coerce.number().int().min(1).max(10_000).default(20),
-  IMPORT_ROWS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000_000).default(2_000_000),
   BODY_WORKERS: z.coerce.number().int().min(1).max(16).default(2),
-  ROLES: z.string().optional(),
-  REDIS_URL: z
-    .string()
-    .regex(/^(rediss?|unix):\/\/./, 'must start with redis://, rediss:// or unix://')
-    .optional(),
-  DATABASE_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
-  ORDER_COMMIT: z.enum(['group', 'single']).default('group'),
-  ORDER_BATCH_MAX: z.coerce.number().int().min(1).max(1000).default(64),
-  ORDER_BATCH_WINDOW_MS: z.coerce.number().min(0).max(2).default(0),
-  LIVE_RUN_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
-  LIVE_RUN_WINDOW_BARS: z.coerce.number().int().min(10).max(5000).default(500),
-  LIVE_RUN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
-  LIVE_RUN_KEEP_EVALUATIONS: z.coerce.number().int().min(10).max(1_000_000).default(1000),
-  LIVE_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
-  OPTIMIZATION_MAX_TRIALS: z.coerce.number().int().min(1).max(100_000).default(1000),
-  OPTIMIZATION_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
-  OPTIMIZATION_MAX_ACTIVE_PER_RUN: z.coerce.number().int().min(1).max(1000).default(2),
-  OPTIMIZATION_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
-  OPTIMIZATION_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
-  OPTIMIZATION_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
-  ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
-  ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
-  ALERT_WEBHOOK_MAX_BYTES: z.coerce
-    .number()
-    .int()
-    .min(1024)
-    .max(10 * 1024 * 1024)
-    .default(65_536),
-  ALERT_WEBHOOK_RETRY_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
-  ALERT_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
-  ALERT_WEBHOOK_ALLOW: z
-    .string()
-    .optional()
-    .refine(
-      (text) =>
-        (text ?? '')
-          .split(',')
-          .filter((t) => t.trim() !== '')
-          .every(isWebhookAllowEntry),
-      'must be a comma-separated list of hosts, addresses or CIDR ranges',
-    ),
-  METRICS_TOKEN: z.string().min(16).optional(),
   SHUTDOWN_GRACE_MS: z.coerce
     .number()
     .int()
@@ -255,13 +175,31 @@ const envSchema = z.object({
     .max(3_600_000)
     .default(DEFAULT_SHUTDOWN_GRACE_MS),
   LOG_REQUESTS: z.enum(['0', '1', 'true', 'false']).default('0'),
-  CENTRIFUGO_API_URL: z.url({ protocol: /^https?$/ }).optional(),
-  CENTRIFUGO_API_KEY: z.string().min(1).optional(),
 });
 
-/** One user's share of the backtest slots: half of them, at least one. */
-export function defaultPerUser(concurrency: number): number {
-  return Math.max(1, Math.floor(concurrency / 2));
+const envSchema = z.object({
+  ...processEnv.shape,
+  ...marketEnv.shape,
+  ...gatewayEnv.shape,
+  ...sandboxEnv.shape,
+  ...strategyEnv.shape,
+  ...aiEnv.shape,
+  ...tradingEnv.shape,
+  ...notificationsEnv.shape,
+  ...healthEnv.shape,
+  ...clusterEnv.shape,
+  ...liveRunEnv.shape,
+  ...optimizationEnv.shape,
+  ...alertEnv.shape,
+});
+
+/** A module's settings from the environment; its refusal becomes a ConfigError. */
+function moduleSettings<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    throw new ConfigError(`Invalid environment: ${(error as Error).message}`, { cause: error });
+  }
 }
 
 /** Thrown when an environment variable has an unusable value; the message names it. */
@@ -316,41 +254,13 @@ export function loadConfig(
   const e = parsed.data;
   const publicOrigins = parseOrigins('PUBLIC_ORIGIN', e.PUBLIC_ORIGIN);
   const frameAncestors = parseOrigins('FRAME_ANCESTORS', e.FRAME_ANCESTORS);
-  if (e.STRATEGY_RESULTS_QUOTA_MB < e.STRATEGY_RESULT_MAX_MB) {
-    throw new ConfigError(
-      'Invalid environment: STRATEGY_RESULTS_QUOTA_MB must be at least STRATEGY_RESULT_MAX_MB',
-    );
-  }
-  if (e.BACKTEST_MAX_PER_USER !== undefined && e.BACKTEST_MAX_PER_USER > e.BACKTEST_CONCURRENCY) {
-    throw new ConfigError(
-      'Invalid environment: BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY',
-    );
-  }
-  let roles: Role[];
-  try {
-    roles = parseRoles(e.ROLES);
-  } catch (error) {
-    if (!(error instanceof RolesError)) throw error;
-    throw new ConfigError(`Invalid environment: ROLES: ${error.message}`);
-  }
-  // an api node without a feed (or a feed without an api node) reaches the other only
-  // through Redis: without it the api would have no quotes and the feed no listeners
-  if (!e.REDIS_URL && roles.includes('api') !== roles.includes('feed')) {
-    throw new ConfigError(
-      'Invalid environment: ROLES: api and feed in separate processes need REDIS_URL',
-    );
-  }
-  if ((e.CENTRIFUGO_API_URL === undefined) !== (e.CENTRIFUGO_API_KEY === undefined)) {
-    throw new ConfigError(
-      'Invalid environment: CENTRIFUGO_API_URL and CENTRIFUGO_API_KEY go together',
-    );
-  }
-  let extraProviders: AiConfig['extraProviders'];
-  try {
-    extraProviders = loadExtraProviders(e.AI_EXTRA_PROVIDERS, cwd);
-  } catch (error) {
-    throw new ConfigError(`Invalid environment: ${(error as Error).message}`);
-  }
+  const strategy = moduleSettings(() => strategySettingsFromEnv(e));
+  const sandbox = moduleSettings(() => sandboxSettingsFromEnv(e));
+  const deployment = moduleSettings(() => deploymentSettingsFromEnv(e));
+  const gateway = moduleSettings(() => gatewaySettingsFromEnv(e));
+  const ai = moduleSettings(() => aiConfigFromEnv(e, cwd));
+  const market = marketSettingsFromEnv(e);
+  const trading = tradingSettingsFromEnv(e);
   return {
     port: e.PORT,
     host: e.HOST,
@@ -360,95 +270,31 @@ export function loadConfig(
     sessionTtlHours: e.SESSION_TTL_HOURS,
     webDist: e.WEB_DIST ? path.resolve(cwd, e.WEB_DIST) : path.join(REPO_ROOT, 'apps/web/dist'),
     logLevel: e.LOG_LEVEL,
-    marketSeed: e.MARKET_SEED,
-    // one process by default: a random secret per start is enough (tokens live minutes)
-    liveTokenSecret: e.LIVE_TOKEN_SECRET ?? randomBytes(32).toString('base64url'),
-    sandbox: {
-      ...DEFAULT_SANDBOX_SETTINGS,
-      python: e.BACKTEST_PYTHON,
-      timeoutMs: e.BACKTEST_TIMEOUT_MS,
-      memoryBytes: e.BACKTEST_MEMORY_MB * MIB,
-      warm: e.BACKTEST_POOL_SIZE,
-      maxConcurrent: e.BACKTEST_CONCURRENCY,
-      // a share below the global limit, so that one user never holds every slot
-      maxPerUser: e.BACKTEST_MAX_PER_USER ?? defaultPerUser(e.BACKTEST_CONCURRENCY),
-      uidBase: e.BACKTEST_UID_BASE,
-      extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
-      allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',
-    },
-    ai: {
-      ollamaBaseUrl: e.OLLAMA_BASE_URL,
-      extraProviders,
-      encryptionSecret: e.SETTINGS_ENCRYPTION_KEY ?? null,
-      firstTokenTimeoutMs: e.AI_FIRST_TOKEN_TIMEOUT_MS,
-      idleTimeoutMs: e.AI_IDLE_TIMEOUT_MS,
-      answerTimeoutMs: e.AI_ANSWER_TIMEOUT_MS,
-      answerMaxChars: e.AI_ANSWER_MAX_CHARS,
-      chatRate: { ...DEFAULT_AI_CONFIG.chatRate, limit: e.AI_CHAT_RATE_LIMIT },
-      tasks: {
-        ...DEFAULT_AI_CONFIG.tasks,
-        concurrency: e.AI_TASK_CONCURRENCY,
-        maxRetries: e.AI_TASK_MAX_RETRIES,
-        modelTimeoutMs: e.AI_TASK_MODEL_TIMEOUT_MS,
-        maxPendingPerUser: e.AI_TASK_MAX_PENDING_PER_USER,
-        leaseMs: e.AI_TASK_LEASE_MS,
-        bars: e.AI_TASK_BARS,
-      },
-    },
-    marketTestControl: e.MARKET_TEST_CONTROL === '1' || e.MARKET_TEST_CONTROL === 'true',
-    marketLoadControl: e.MARKET_LOAD_CONTROL === '1' || e.MARKET_LOAD_CONTROL === 'true',
-    marginWarningLevel: e.MARGIN_WARNING_LEVEL,
-    notificationsKeep: e.NOTIFICATIONS_KEEP,
+    marketSeed: market.marketSeed,
+    liveTokenSecret: gateway.liveTokenSecret,
+    sandbox,
+    ai,
+    marketTestControl: market.marketTestControl,
+    marketLoadControl: market.marketLoadControl,
+    marginWarningLevel: trading.marginWarningLevel,
+    notificationsKeep: notificationsKeepFromEnv(e),
     publicOrigins,
     frameAncestors,
     requestTimeoutMs: e.REQUEST_TIMEOUT_MS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
-    resultMaxBytes: e.STRATEGY_RESULT_MAX_MB * MIB,
-    resultQuotaBytes: e.STRATEGY_RESULTS_QUOTA_MB * MIB,
-    strategyLimits: {
-      maxStrategies: e.STRATEGY_MAX_PER_USER,
-      versionsPerStrategy: e.STRATEGY_VERSIONS_KEPT,
-      quotaBytes: e.STRATEGY_STORAGE_MB * MIB,
-    },
-    importLimits: { maxCount: e.IMPORTS_MAX_PER_USER, maxRows: e.IMPORT_ROWS_MAX_PER_USER },
+    ...strategy,
+    importLimits: market.importLimits,
     bodyWorkers: e.BODY_WORKERS,
-    roles,
-    redisUrl: e.REDIS_URL ?? null,
+    roles: deployment.roles,
+    redisUrl: deployment.redisUrl,
     databasePoolSize: e.DATABASE_POOL_SIZE,
-    orderCommit: {
-      mode: e.ORDER_COMMIT,
-      maxBatch: e.ORDER_BATCH_MAX,
-      windowMs: e.ORDER_BATCH_WINDOW_MS,
-    },
-    liveRuns: {
-      maxPerUser: e.LIVE_RUN_MAX_PER_USER,
-      windowBars: e.LIVE_RUN_WINDOW_BARS,
-      maxFailures: e.LIVE_RUN_MAX_FAILURES,
-      keepEvaluations: e.LIVE_RUN_KEEP_EVALUATIONS,
-      concurrency: e.LIVE_RUN_CONCURRENCY,
-    },
-    alerts: {
-      maxPerUser: e.ALERTS_MAX_PER_USER,
-      webhookTimeoutMs: e.ALERT_WEBHOOK_TIMEOUT_MS,
-      webhookMaxBytes: e.ALERT_WEBHOOK_MAX_BYTES,
-      webhookRetryMs: e.ALERT_WEBHOOK_RETRY_MS,
-      webhookBackoffMs: e.ALERT_WEBHOOK_BACKOFF_MS,
-      webhookAllow: (e.ALERT_WEBHOOK_ALLOW ?? '').split(',').filter((t) => t.trim() !== ''),
-    },
-    optimization: {
-      maxTrials: e.OPTIMIZATION_MAX_TRIALS,
-      maxActivePerUser: e.OPTIMIZATION_MAX_ACTIVE_PER_USER,
-      maxActivePerOptimization: e.OPTIMIZATION_MAX_ACTIVE_PER_RUN,
-      concurrency: e.OPTIMIZATION_CONCURRENCY,
-      maxOpenPerUser: e.OPTIMIZATION_MAX_OPEN_PER_USER,
-      leaseMs: e.OPTIMIZATION_LEASE_MS,
-    },
-    metricsToken: e.METRICS_TOKEN ?? null,
+    orderCommit: trading.orderCommit,
+    liveRuns: liveRunSettingsFromEnv(e),
+    alerts: alertSettingsFromEnv(e),
+    optimization: optimizationSettingsFromEnv(e),
+    metricsToken: metricsTokenFromEnv(e),
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     logRequests: e.LOG_REQUESTS === '1' || e.LOG_REQUESTS === 'true',
-    centrifugo:
-      e.CENTRIFUGO_API_URL && e.CENTRIFUGO_API_KEY
-        ? { apiUrl: e.CENTRIFUGO_API_URL, apiKey: e.CENTRIFUGO_API_KEY }
-        : null,
+    centrifugo: gateway.centrifugo,
   };
 }

@@ -7,6 +7,7 @@ export * from './identity/validation.ts';
 export * from './identity/accounts.ts';
 export * from './format/datetime.ts';
 export * from './format/numbers.ts';
+export * from './values/units.ts';
 export * from './market/prng.ts';
 export * from './market/price.ts';
 export * from './market/periods.ts';

@@ -3,7 +3,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { FastifyReply } from 'fastify';
 
 /*
- * Large answers written as a stream (docs/architecture.md, "Large answers as a stream"): the
+ * Large answers written as a stream (docs/architecture.md, "Large bodies off the event loop"): the
  * same bytes as JSON.stringify, made a piece at a time with a turn of the event loop between
  * pieces, so that an answer of many megabytes never holds the loop while it is serialised.
  * An array of more than ARRAY_PIECE entries is written ARRAY_PIECE entries at a time; a

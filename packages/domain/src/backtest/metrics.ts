@@ -3,6 +3,7 @@ import { roundTo, TOLERANCE } from '../market/price.ts';
 import { commissionFor, profitLoss, type ContractTerms } from '../trading/values.ts';
 import type { TradeStatus, ValidTrade } from './contract.ts';
 import { formatContractDate } from './dates.ts';
+import { toEpochSec } from '../values/units.ts';
 
 /**
  * The assumptions behind every figure of a backtest (docs/backtest.md). They are returned
@@ -175,11 +176,11 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
       status: trade.status,
       profit: money(gross - commission),
       commission: money(commission),
-      start: Math.floor((bars[trade.openIndex]?.time ?? trade.openTime) / 1000),
+      start: toEpochSec(bars[trade.openIndex]?.time ?? trade.openTime),
       end:
         trade.closeIndex === null
           ? null
-          : Math.floor((bars[trade.closeIndex]?.time ?? trade.openTime) / 1000),
+          : toEpochSec(bars[trade.closeIndex]?.time ?? trade.openTime),
       qty: Math.abs(trade.lots),
     };
   });

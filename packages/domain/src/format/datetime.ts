@@ -1,3 +1,4 @@
+import { toEpochMs } from '../values/units.ts';
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /**
@@ -8,7 +9,7 @@ export function formatEpochSeconds(seconds: number | null | undefined): string {
   if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds <= 0) {
     return 'Unknown';
   }
-  return formatLocalDateTime(new Date(seconds * 1000));
+  return formatLocalDateTime(new Date(toEpochMs(seconds)));
 }
 
 /** A Date as local 'YYYY-MM-DD HH:mm:ss'. */

@@ -7,6 +7,7 @@ import type {
   MatchedTradeView,
   PnlCauses,
 } from './schemas.ts';
+import { toEpochSec } from '../values/units.ts';
 
 /*
  * Backtest vs forward (issue 19): the trades a run made on paper against the trades the same
@@ -86,7 +87,6 @@ export type ComparisonCore = Pick<
 
 const money = (value: number) => roundTo(value, 2);
 const priceOf = (value: number) => roundTo(value, 4);
-const seconds = (ms: number) => Math.floor(ms / 1000);
 const directionOf = (cmd: 1 | 2) => (cmd === 1 ? 1 : -1);
 
 /**
@@ -121,9 +121,9 @@ function backtestView(t: BacktestTrade, c: CompareInput): Priced {
     view: {
       cmd: t.cmd,
       volume: t.volume,
-      open_time: seconds(t.openBarTime),
+      open_time: toEpochSec(t.openBarTime),
       open_price: t.openPrice,
-      close_time: closed ? seconds(t.closeBarTime ?? 0) : null,
+      close_time: closed ? toEpochSec(t.closeBarTime ?? 0) : null,
       close_price: closed ? t.closePrice : null,
       profit: money(gross - commission),
       commission,
@@ -141,9 +141,9 @@ function forwardView(t: ForwardTrade, c: CompareInput): Priced {
     view: {
       cmd: t.cmd,
       volume: t.volume,
-      open_time: seconds(t.open.barTime),
+      open_time: toEpochSec(t.open.barTime),
       open_price: t.open.price,
-      close_time: t.close ? seconds(t.close.barTime) : null,
+      close_time: t.close ? toEpochSec(t.close.barTime) : null,
       close_price: t.close ? t.close.price : null,
       profit: money(gross - commission),
       commission,
@@ -288,7 +288,7 @@ export function compareRuns(input: CompareInput, endTime: number): ComparisonCor
   );
   const backtestViews = bt.map((t) => t.view);
   const forwardViews = fw.map((t) => t.view);
-  const end = seconds(endTime);
+  const end = toEpochSec(endTime);
   return {
     matched,
     only_backtest: onlyBacktest.flatMap((i) => (bt[i] ? [bt[i].view] : [])),

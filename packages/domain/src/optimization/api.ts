@@ -7,6 +7,7 @@ import type { Deal, Performance } from '../backtest/metrics.ts';
 import { MAX_LOADED_BARS, strategyCodeSchema } from '../backtest/schemas.ts';
 import { optimizationMethodSchema } from './space.ts';
 import { walkForwardSchema } from './walkForward.ts';
+import { toEpochMs } from '../values/units.ts';
 
 /** What an optimisation maximises (max_drawdown: minimises). */
 export const OPTIMIZATION_OBJECTIVES = [
@@ -32,7 +33,7 @@ export type OptimizationStatus = (typeof OPTIMIZATION_STATUSES)[number];
 const dateSchema = z
   .union([z.number().finite(), z.string().trim().min(1).max(32)])
   .transform((value, ctx) => {
-    const ms = typeof value === 'number' ? value * 1000 : parseContractDate(value);
+    const ms = typeof value === 'number' ? toEpochMs(value) : parseContractDate(value);
     if (ms === null || !Number.isFinite(ms)) {
       ctx.addIssue({ code: 'custom', message: 'must be a date (2024-01-31) or epoch seconds' });
       return z.NEVER;

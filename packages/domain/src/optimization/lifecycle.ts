@@ -11,6 +11,12 @@ export type OptimizationEvent = 'Started' | 'Completed' | 'Failed' | 'Cancelled'
 /** The status a new optimisation is stored with. */
 export const OPTIMIZATION_CREATED: OptimizationStatus = 'PENDING';
 
+/** The statuses of an optimisation that still waits or runs (it may start, end or be cancelled). */
+export const OPTIMIZATION_OPEN = [
+  'PENDING',
+  'PROCESSING',
+] as const satisfies readonly OptimizationStatus[];
+
 export const optimizationTransition = machine<OptimizationStatus, OptimizationEvent>(
   'optimization',
   {

@@ -104,3 +104,44 @@ export function loadExtraProviders(raw: string | undefined, cwd: string): AiProv
   }
   return parsed.data;
 }
+
+/** OLLAMA_BASE_URL, AI_*, SETTINGS_ENCRYPTION_KEY: the environment this module reads (composed by config.ts). */
+export const aiEnv = z.object({
+  OLLAMA_BASE_URL: z.url({ protocol: /^https?$/ }).default(DEFAULT_OLLAMA_BASE_URL),
+  AI_EXTRA_PROVIDERS: z.string().optional(),
+  SETTINGS_ENCRYPTION_KEY: z.string().min(32).optional(),
+  AI_FIRST_TOKEN_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  AI_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  AI_ANSWER_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  AI_ANSWER_MAX_CHARS: z.coerce.number().int().min(1000).max(100_000_000).default(300_000),
+  AI_CHAT_RATE_LIMIT: z.coerce.number().int().min(1).max(100_000).default(20),
+  AI_TASK_CONCURRENCY: z.coerce.number().int().min(0).max(32).default(2),
+  AI_TASK_MAX_RETRIES: z.coerce.number().int().min(0).max(20).default(3),
+  AI_TASK_MODEL_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(300_000),
+  AI_TASK_MAX_PENDING_PER_USER: z.coerce.number().int().min(1).max(10_000).default(10),
+  AI_TASK_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(60_000),
+  AI_TASK_BARS: z.coerce.number().int().min(50).max(5000).default(1000),
+});
+
+/** The AI settings from the environment (extra providers' files from `cwd`); throws naming a bad value. */
+export function aiConfigFromEnv(e: z.output<typeof aiEnv>, cwd: string): AiConfig {
+  return {
+    ollamaBaseUrl: e.OLLAMA_BASE_URL,
+    extraProviders: loadExtraProviders(e.AI_EXTRA_PROVIDERS, cwd),
+    encryptionSecret: e.SETTINGS_ENCRYPTION_KEY ?? null,
+    firstTokenTimeoutMs: e.AI_FIRST_TOKEN_TIMEOUT_MS,
+    idleTimeoutMs: e.AI_IDLE_TIMEOUT_MS,
+    answerTimeoutMs: e.AI_ANSWER_TIMEOUT_MS,
+    answerMaxChars: e.AI_ANSWER_MAX_CHARS,
+    chatRate: { ...DEFAULT_AI_CONFIG.chatRate, limit: e.AI_CHAT_RATE_LIMIT },
+    tasks: {
+      ...DEFAULT_AI_CONFIG.tasks,
+      concurrency: e.AI_TASK_CONCURRENCY,
+      maxRetries: e.AI_TASK_MAX_RETRIES,
+      modelTimeoutMs: e.AI_TASK_MODEL_TIMEOUT_MS,
+      maxPendingPerUser: e.AI_TASK_MAX_PENDING_PER_USER,
+      leaseMs: e.AI_TASK_LEASE_MS,
+      bars: e.AI_TASK_BARS,
+    },
+  };
+}

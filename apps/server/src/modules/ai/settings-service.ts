@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   DEFAULT_AI_MODEL,
   DEFAULT_AI_PROVIDER,
   isMaskedApiKey,
@@ -114,7 +115,7 @@ export function createSettingsService(deps: SettingsServiceDeps): SettingsServic
         baseUrl: provider.base_url,
         model: input.model,
         apiKeyEnc,
-        updatedAt: Math.floor(now() / 1000),
+        updatedAt: toEpochSec(now()),
       });
       return view(saved);
     },

@@ -1,43 +1,36 @@
 import {
+  toEpochSec,
   IN_SAMPLE_FRACTION,
   aiTaskTransition,
   buildFixPrompt,
   buildRegeneratePrompt,
   buildStrategyPrompt,
-  chooseLookaheadCuts,
-  compareEntries,
-  computeBacktest,
   extractPythonCode,
-  formatContractDate,
   inSampleEnd,
-  lookaheadVerdict,
-  normalizeBaseUrl,
   parsePeriod,
-  tradesFrom,
   type AiBacktestResult,
   type AiSegmentResult,
   type AiStepType,
   type AiTaskStatus,
   type Bar,
-  type CutOutcome,
   type Feed,
-  type LookaheadResult,
-  type Performance,
-  type Period,
 } from '@ct/domain';
 import type { AiTaskRow } from '../../db/schema.ts';
-import type { Db } from '../../db/types.ts';
 import { AppError } from '../../http/errors.ts';
 import { feedsAround } from '../backtest/feeds.ts';
 import { finishJob } from '../jobs/store.ts';
 import type { JobContext } from '../jobs/worker.ts';
-import type { CheckRequest, CheckResult } from '../backtest/service.ts';
-import type { ChatService, PreparedChat } from './chat-service.ts';
-import { MSG_NO_API_KEY } from './chat-service.ts';
-import type { AiTaskConfig } from './config.ts';
-import { SealedSecretError, type KeyBox } from './key-box.ts';
-import type { ProviderCatalogue } from './providers.ts';
-import type { SettingsService } from './settings-service.ts';
+import type { PreparedChat } from './chat-service.ts';
+import { TaskStopped, type TaskRunnerDeps } from './task-steps/deps.ts';
+import { lookaheadOf, outOfSampleOf } from './task-steps/judge.ts';
+import {
+  SYSTEM,
+  callModel,
+  prepareChat,
+  type ModelAnswer,
+  type TaskChat,
+} from './task-steps/model.ts';
+import { span, summary } from './task-steps/report.ts';
 import {
   appendMessage,
   countMessages,
@@ -46,12 +39,16 @@ import {
   type HeldTask,
 } from './tasks-store.ts';
 
+export { TaskStopped, taskKeyAssociatedData, type TaskRunnerDeps } from './task-steps/deps.ts';
+
 /*
  * One AI strategy task, start to end, on a claimed job of the `ai-task` queue (modules/jobs
  * claims, leases and gives it up): every step is a conversation message; each attempt asks
  * the model, extracts the code, validates and backtests it on the in-sample bars and feeds
  * errors back until the bound, then judges the final code on the whole period, out of
- * sample and for look-ahead. Untrusted code runs only in the sandbox (`check`).
+ * sample and for look-ahead. Untrusted code runs only in the sandbox (`check`). The steps
+ * live one a file in `task-steps/`: the model (`model.ts`), the judgement (`judge.ts`) and
+ * how figures are worded (`report.ts`); this file holds the loop that chains them.
  */
 
 /** Fewer bars than this cannot split into two judged parts. */
@@ -59,65 +56,6 @@ export const MIN_TASK_BARS = 20;
 /** How long to wait for a free sandbox slot before a check counts as failed. */
 const BUSY_WAIT_MS = 500;
 const BUSY_TRIES = 120;
-
-/** The task was deleted, taken over by another worker, or this worker is stopping. */
-export class TaskStopped extends Error {}
-
-export type TaskRunnerDeps = {
-  db: Db;
-  now: () => number;
-  config: AiTaskConfig;
-  providers: ProviderCatalogue;
-  settings: SettingsService;
-  keys: KeyBox;
-  chat: ChatService;
-  backtest: {
-    check(request: CheckRequest): Promise<CheckResult>;
-    loadBars(
-      userId: number,
-      symbol: string,
-      period: string,
-      limit: number,
-      endBefore?: number,
-    ): Promise<{ ok: true; bars: Bar[]; period: Period } | { ok: false; reason: string }>;
-  };
-  warn: (details: Record<string, unknown>, message: string) => void;
-};
-
-/** Where a task's own API key is sealed: any task row of the same user opens it. */
-export const taskKeyAssociatedData = (userId: number) => `ai_task:user:${userId}`;
-
-const SYSTEM = `You write Python trading strategies for a backtester. You follow the strategy contract exactly and answer with the complete code in one \`\`\`python code block.`;
-
-function money(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : value.toFixed(2);
-}
-
-function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(2)} %`;
-}
-
-function summary(p: Performance | null): string {
-  if (!p) return 'no trades';
-  return `${p.交易次数} trades, win rate ${percent(p.胜率)}, net profit ${money(p.净利润)}, max drawdown ${percent(p.max_drawdown)}`;
-}
-
-function span(bars: readonly Bar[]): { from: string; to: string } {
-  const first = bars[0];
-  const last = bars.at(-1);
-  return {
-    from: first ? formatContractDate(first.time) : '',
-    to: last ? formatContractDate(last.time) : '',
-  };
-}
-
-type ModelAnswer =
-  | { ok: true; text: string; reasoningChars: number }
-  /** `kept`: what arrived before an answer was cut or timed out (within the size limit). */
-  | { ok: false; error: string; kept: string; why: 'too_long' | 'timeout' | null };
-
-/** The provider, model and key a task's chats go to. */
-type TaskChat = Omit<PreparedChat, 'messages'>;
 
 /** The chart of a task, split into the bars the loop may see and the whole. */
 type TaskData = {
@@ -157,7 +95,7 @@ class TaskRun {
   }
 
   private seconds(): number {
-    return Math.floor(this.deps.now() / 1000);
+    return toEpochSec(this.deps.now());
   }
 
   /** The whole task: provider, data, then attempts until one is judged or the bound is hit. */
@@ -338,25 +276,8 @@ class TaskRun {
         : `On the whole data (${bars.length} bars) the strategy failed: ${full.error}`;
       return { ok: false, error };
     }
-    const outBars = bars.slice(split);
-    const outTrades = tradesFrom(full.trades, split);
-    const outPerformance =
-      outTrades.length === 0
-        ? null
-        : computeBacktest({
-            bars: outBars,
-            trades: outTrades,
-            symbol: task.symbolId,
-            period,
-            conventions: full.conventions,
-          }).performance;
-    const outOfSample: AiSegmentResult = {
-      ...span(outBars),
-      bar_count: outBars.length,
-      trade_count: outTrades.length,
-      performance: outPerformance,
-    };
-    const lookahead = await this.lookahead(code, data, full);
+    const outOfSample = outOfSampleOf(full, bars, split, task.symbolId, period);
+    const lookahead = await lookaheadOf(full, bars, (cut) => this.check(code, cut, period));
     const result: AiBacktestResult & { timing: Record<string, number> } = {
       performance: full.performance,
       deals: full.deals,
@@ -377,7 +298,7 @@ class TaskRun {
     await this.say(
       'ai',
       'backtest',
-      `Whole period (${bars.length} bars): ${summary(full.performance)}. Out of sample (last ${outBars.length} bars from ${outOfSample.from}): ${summary(outPerformance)}.`,
+      `Whole period (${bars.length} bars): ${summary(full.performance)}. Out of sample (last ${outOfSample.bar_count} bars from ${outOfSample.from}): ${summary(outOfSample.performance)}.`,
       { segment: 'whole', out_of_sample: outOfSample, performance: full.performance },
     );
     await this.say('ai', 'validation', lookahead.detail, { check: 'lookahead', ...lookahead });
@@ -390,32 +311,6 @@ class TaskRun {
       updatedAt: this.seconds(),
     });
     return { ok: true };
-  }
-
-  /** The look-ahead check: the code run again on cut data must not change earlier entries. */
-  private async lookahead(
-    code: string,
-    data: TaskData,
-    full: Extract<Checked, { ok: true }>,
-  ): Promise<LookaheadResult> {
-    const { bars, period } = data;
-    const outcomes: CutOutcome[] = [];
-    for (const keep of chooseLookaheadCuts(
-      full.trades.map((t) => t.openIndex),
-      bars.length,
-    )) {
-      const entries = full.trades.filter((t) => t.openIndex < keep).length;
-      const cut = await this.check(code, bars.slice(0, keep), period);
-      outcomes.push(
-        cut.ok
-          ? { keep, ok: true, entries, ...compareEntries(full.trades, cut.trades, keep) }
-          : { keep, ok: false, entries, error: cut.error },
-      );
-    }
-    return lookaheadVerdict(
-      outcomes,
-      bars.map((b) => b.time),
-    );
   }
 
   /** Appends a conversation message while the task is this worker's. */
@@ -513,79 +408,6 @@ class TaskRun {
   }
 }
 
-/** Provider, model and key of a task, checked again at run time; a string says why not. */
-async function prepareChat(deps: TaskRunnerDeps, task: AiTaskRow): Promise<TaskChat | string> {
-  const provider = deps.providers.find(task.provider);
-  if (!provider) return `Unknown service provider: ${task.provider}`;
-  if (normalizeBaseUrl(task.baseUrl) !== provider.base_url) {
-    return `API endpoint not allowed: ${task.baseUrl}. The endpoint of ${provider.label} is ${provider.base_url}`;
-  }
-  let apiKey = '';
-  if (task.apiKeyEnc) {
-    try {
-      apiKey = deps.keys.open(task.apiKeyEnc, taskKeyAssociatedData(task.userId));
-    } catch (error) {
-      if (!(error instanceof SealedSecretError)) throw error;
-      return 'The API key of this task cannot be opened any more (the server key changed)';
-    }
-  } else {
-    const saved = await deps.settings.forChat(task.userId);
-    // a saved key goes only to the provider it was saved for
-    if (saved.provider === task.provider) apiKey = saved.apiKey;
-  }
-  if (provider.requires_key && apiKey === '') return MSG_NO_API_KEY;
-  return { provider, model: task.model, apiKey: apiKey === '' ? provider.value : apiKey };
-}
-
-/**
- * One model answer through the chat's client, within the task's model timeout and the
- * answer size limit: past either the request is aborted and what arrived is kept.
- */
-async function callModel(
-  deps: TaskRunnerDeps,
-  chat: PreparedChat,
-  signal: AbortSignal,
-  timing: { modelMs: number },
-): Promise<ModelAnswer> {
-  // the chat never sends more than the size limit: `text` stays within it
-  const text: string[] = [];
-  let reasoningChars = 0;
-  let error: { code: string; message: string } | null = null;
-  let done = false;
-  const started = performance.now();
-  try {
-    await deps.chat.stream(
-      chat,
-      (event) => {
-        if (event.event === 'content') text.push(event.data.text);
-        else if (event.event === 'reasoning') reasoningChars += event.data.text.length;
-        else if (event.event === 'error') error = event.data;
-        else done = true;
-      },
-      signal,
-      { totalTimeoutMs: deps.config.modelTimeoutMs },
-    );
-  } finally {
-    timing.modelMs += performance.now() - started;
-  }
-  if (signal.aborted) throw new TaskStopped();
-  const kept = text.join('');
-  const failed = error as { code: string; message: string } | null;
-  if (failed !== null) {
-    const why = failed.code === 'too_long' || failed.code === 'timeout' ? failed.code : null;
-    return { ok: false, error: failed.message, kept, why };
-  }
-  if (!done) {
-    return {
-      ok: false,
-      error: `${chat.provider.label} ended without an answer.`,
-      kept,
-      why: null,
-    };
-  }
-  return { ok: true, text: kept, reasoningChars };
-}
-
 /** Runs a claimed task start to end (tests and the job handler). */
 export function createTaskRunner(deps: TaskRunnerDeps) {
   return async function runTask(task: AiTaskRow, owner: string, signal: AbortSignal) {
@@ -608,7 +430,7 @@ export function createTaskJobHandlers(
   },
 ): { run: (context: JobContext) => Promise<void>; giveUp: (context: JobContext) => Promise<void> } {
   const runTask = createTaskRunner(deps);
-  const seconds = () => Math.floor(deps.now() / 1000);
+  const seconds = () => toEpochSec(deps.now());
   const ended = (taskId: number) =>
     deps
       .onEnded?.(taskId)

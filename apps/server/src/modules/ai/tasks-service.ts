@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   AI_TASK_CREATED,
   DEFAULT_AI_TASK_TYPE,
   aiConversationQuerySchema,
@@ -94,7 +95,7 @@ function messageView(row: AiTaskMessageRow): AiConversationMessage {
 
 export function createTaskService(deps: TaskServiceDeps) {
   const { db } = deps;
-  const seconds = () => Math.floor(deps.now() / 1000);
+  const seconds = () => toEpochSec(deps.now());
 
   async function ownTask(userId: number, id: number): Promise<AiTaskRow> {
     const row = await findTask(db, userId, id);

@@ -1,4 +1,4 @@
-import { AI_TASK_CREATED, aiTaskTransition, storableJson } from '@ct/domain';
+import { toEpochSec, toEpochMs, AI_TASK_CREATED, aiTaskTransition, storableJson } from '@ct/domain';
 import { and, asc, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   aiTaskMessages,
@@ -169,7 +169,7 @@ export async function startTask(
   nowMs: number,
 ): Promise<HeldTask | null> {
   const taskId = Number((job.payload as { taskId?: unknown }).taskId);
-  const seconds = Math.floor(nowMs / 1000);
+  const seconds = toEpochSec(nowMs);
   return db.transaction(async (tx) => {
     if (!(await heldJob(tx, taskBatchKey(taskId), owner))) return null;
     const [row] = await tx
@@ -270,7 +270,7 @@ export async function updateHeldTask(
     if (values.status === 'COMPLETED' || values.status === 'FAILED') {
       const state = values.status === 'COMPLETED' ? 'done' : 'failed';
       // the task row keeps the error (as storable text); the job only ends
-      await finishJob(tx, job.id, owner, state, values.updatedAt * 1000);
+      await finishJob(tx, job.id, owner, state, toEpochMs(values.updatedAt));
     }
     const rows = await tx
       .update(aiTasks)

@@ -1,5 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { alertsChannel, renderAlertMessage, type AlertEvent, type WebhookBody } from '@ct/domain';
+import {
+  toEpochSec,
+  alertsChannel,
+  renderAlertMessage,
+  type AlertEvent,
+  type WebhookBody,
+} from '@ct/domain';
 import type { AlertLogRow, AlertRow } from '../../db/schema.ts';
 import type { AlertContext, FiredAlert } from './context.ts';
 import { ensureSecret, fireAlert, insertLog, recordAttempt } from './store.ts';
@@ -111,7 +117,7 @@ function announce(
       alert: { id: row.id, kind: fired.alert.kind, condition: fired.alert.condition },
       symbol: row.symbol,
       price: at.price,
-      time: Math.floor(at.tickTime / 1000),
+      time: toEpochSec(at.tickTime),
       message: log.message,
     };
     deliveries.start(row.userId, log.id, row.webhookUrl, JSON.stringify(body));

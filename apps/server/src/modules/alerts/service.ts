@@ -1,4 +1,5 @@
 import {
+  toEpochMs,
   alertLogQuerySchema,
   alertShapeProblem,
   createAlertBodySchema,
@@ -137,7 +138,7 @@ export function createAlertService(ctx: AlertContext) {
           indicator: input.kind === 'indicator' ? (input.indicator ?? null) : null,
           period: input.period,
           frequency: input.frequency,
-          expiresAt: input.expires_at ? input.expires_at * 1000 : null,
+          expiresAt: input.expires_at ? toEpochMs(input.expires_at) : null,
           message: input.message ?? '',
           webhookUrl: input.webhook_url ?? null,
           status: 'active',
@@ -193,7 +194,7 @@ export function createAlertService(ctx: AlertContext) {
         ...(input.period ? { period: input.period } : {}),
         ...(input.frequency ? { frequency: input.frequency } : {}),
         ...(input.expires_at !== undefined
-          ? { expiresAt: input.expires_at === null ? null : input.expires_at * 1000 }
+          ? { expiresAt: input.expires_at === null ? null : toEpochMs(input.expires_at) }
           : {}),
         ...(input.message !== undefined ? { message: input.message } : {}),
         ...(input.webhook_url !== undefined ? { webhookUrl: input.webhook_url } : {}),

@@ -1,3 +1,6 @@
+import { z } from 'zod';
+import { isWebhookAllowEntry } from './ssrf.ts';
+
 /** The bounds of alerts and webhooks (config.ts ALERT_*; docs/architecture.md, "Alerts"). */
 export type AlertSettings = {
   /** Alerts one user holds at most, whatever their status (ALERTS_MAX_PER_USER). */
@@ -28,3 +31,40 @@ export const DEFAULT_ALERT_SETTINGS: AlertSettings = {
   webhookAllow: [],
   indicatorBars: 300,
 };
+
+/** ALERTS_MAX_PER_USER, ALERT_WEBHOOK_*: the environment this module reads (composed by config.ts). */
+export const alertEnv = z.object({
+  ALERTS_MAX_PER_USER: z.coerce.number().int().min(1).max(100_000).default(200),
+  ALERT_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(5000),
+  ALERT_WEBHOOK_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(10 * 1024 * 1024)
+    .default(65_536),
+  ALERT_WEBHOOK_RETRY_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  ALERT_WEBHOOK_BACKOFF_MS: z.coerce.number().int().min(10).max(3_600_000).default(1000),
+  ALERT_WEBHOOK_ALLOW: z
+    .string()
+    .optional()
+    .refine(
+      (text) =>
+        (text ?? '')
+          .split(',')
+          .filter((t) => t.trim() !== '')
+          .every(isWebhookAllowEntry),
+      'must be a comma-separated list of hosts, addresses or CIDR ranges',
+    ),
+});
+
+/** The settings the environment gives; the rest keep their defaults. */
+export function alertSettingsFromEnv(e: z.output<typeof alertEnv>): Partial<AlertSettings> {
+  return {
+    maxPerUser: e.ALERTS_MAX_PER_USER,
+    webhookTimeoutMs: e.ALERT_WEBHOOK_TIMEOUT_MS,
+    webhookMaxBytes: e.ALERT_WEBHOOK_MAX_BYTES,
+    webhookRetryMs: e.ALERT_WEBHOOK_RETRY_MS,
+    webhookBackoffMs: e.ALERT_WEBHOOK_BACKOFF_MS,
+    webhookAllow: (e.ALERT_WEBHOOK_ALLOW ?? '').split(',').filter((t) => t.trim() !== ''),
+  };
+}

@@ -1,8 +1,13 @@
-import { alertLogEntrySchema, alertSchema, type Alert, type AlertLogEntry } from '@ct/domain';
+import {
+  toEpochSec,
+  alertLogEntrySchema,
+  alertSchema,
+  type Alert,
+  type AlertLogEntry,
+} from '@ct/domain';
 import type { AlertLogRow, AlertRow } from '../../db/schema.ts';
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
-const secondsOrNull = (ms: number | null) => (ms === null ? null : seconds(ms));
+const secondsOrNull = (ms: number | null) => (ms === null ? null : toEpochSec(ms));
 
 /** An alert row as the API answers it (times in epoch seconds). */
 export function alertOf(row: AlertRow): Alert {
@@ -24,8 +29,8 @@ export function alertOf(row: AlertRow): Alert {
     status: row.status,
     fired_count: row.firedCount,
     last_fired_at: secondsOrNull(row.lastFiredAt),
-    created_at: seconds(row.createdAt),
-    updated_at: seconds(row.updatedAt),
+    created_at: toEpochSec(row.createdAt),
+    updated_at: toEpochSec(row.updatedAt),
   });
 }
 
@@ -37,7 +42,7 @@ export function logEntryOf(row: AlertLogRow): AlertLogEntry {
     kind: row.kind,
     condition: row.condition,
     price: row.price,
-    time: seconds(row.tickTime),
+    time: toEpochSec(row.tickTime),
     message: row.message,
     webhook:
       row.webhookUrl === null

@@ -1,3 +1,4 @@
+import { toEpochSec } from '@ct/domain';
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
@@ -111,7 +112,7 @@ export async function deliverWithRetries(
   for (;;) {
     const outcome = await call();
     const attempt: WebhookAttempt = {
-      at: Math.floor(clock.now() / 1000),
+      at: toEpochSec(clock.now()),
       status: outcome.status,
       error: outcome.error,
     };

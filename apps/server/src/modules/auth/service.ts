@@ -1,3 +1,4 @@
+import { toEpochSec, toEpochMs } from '@ct/domain';
 import type { TraderCredentials, User } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { TraderRow } from '../../db/schema.ts';
@@ -55,7 +56,7 @@ export type AuthService = ReturnType<typeof createAuthService>;
 export const IDENTITY_TTL_MS = 5000;
 
 export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: AuthServiceDeps) {
-  const nowSec = () => Math.floor(now() / 1000);
+  const nowSec = () => toEpochSec(now());
   const ttlSeconds = Math.max(1, Math.round(sessionTtlHours * 3600));
   // Checked identities, so that every trading call does not look its session and token up
   // again (identity-cache.ts: dropped at logout here, at expiry, and after 5 s anyway).
@@ -140,7 +141,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
     const nowMs = now();
     const seen = sessionsSeen.get(tokenHash, nowMs);
     if (seen) return seen;
-    const found = await findLiveSession(db, tokenHash, Math.floor(nowMs / 1000));
+    const found = await findLiveSession(db, tokenHash, toEpochSec(nowMs));
     if (!found) return undefined;
     const session: SessionAuth = {
       sessionId: found.sessionId,
@@ -148,7 +149,7 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
       email: found.email,
       expiresAt: found.expiresAt,
     };
-    sessionsSeen.set(tokenHash, session, nowMs, found.expiresAt * 1000);
+    sessionsSeen.set(tokenHash, session, nowMs, toEpochMs(found.expiresAt));
     return session;
   }
 
@@ -168,14 +169,14 @@ export function createAuthService({ db, now, sessionTtlHours, limiter, sleep }: 
       userId: auth.userId,
       uuid: credentials.uuid,
       tokenHash,
-      nowSec: Math.floor(nowMs / 1000),
+      nowSec: toEpochSec(nowMs),
     });
     if (!found) throw new AuthFailedError();
     tradersSeen.set(
       key,
       { sessionId: auth.sessionId, trader: found.trader },
       nowMs,
-      found.expiresAt * 1000,
+      toEpochMs(found.expiresAt),
     );
     return found.trader;
   }

@@ -1,3 +1,4 @@
+import { toEpochMs } from '@ct/domain';
 import { z } from 'zod';
 import {
   LOG_LINE_CHANNEL,
@@ -13,7 +14,7 @@ export type LogSocket = {
   readonly bufferedAmount: number;
 };
 
-/** The bounds of the log sockets (docs/architecture.md, "Log socket bounds"). */
+/** The bounds of the log sockets (docs/architecture.md, "Security"). */
 export type LogSocketLimits = {
   /**
    * Bytes a socket may hold unsent (the client does not read): past this the socket is cut
@@ -176,7 +177,7 @@ export class LogHub {
       ofSession.set(socket, remove);
       // the session's expiry ends the socket too (no request of it will come to notice)
       const arm = () => {
-        const left = owner.expiresAt * 1000 - this.now();
+        const left = toEpochMs(owner.expiresAt) - this.now();
         if (left <= 0) {
           remove();
           closeQuietly(socket, SESSION_ENDED_CLOSE);

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
+  toEpochSec,
   DEFAULT_BACKTEST_CONVENTIONS,
   feedInstruments,
   feedRow,
@@ -521,7 +522,7 @@ export function createBacktestService(deps: BacktestDeps) {
             performance: result.performance,
             barCount,
             elapsedMs,
-            createdAt: Math.floor(now() / 1000),
+            createdAt: toEpochSec(now()),
           });
         }
         announceEnd(request, result);

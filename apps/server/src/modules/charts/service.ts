@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   chartsChannel,
   chartIndicatorsBodySchema,
   DEFAULT_DRAWING_STYLE,
@@ -78,7 +79,7 @@ function drawingIdOf(value: string): number {
  * unknown one.
  */
 export function createChartsService({ db, now, isKnownSymbol, publish }: ChartsServiceDeps) {
-  const seconds = () => Math.floor(now() / 1000);
+  const seconds = () => toEpochSec(now());
   const tell = (userId: number, event: DrawingEvent) => publish?.(chartsChannel(userId), event);
 
   async function checkSymbol(userId: number, symbol: string): Promise<void> {

@@ -1,3 +1,4 @@
+import { toEpochSec, toEpochMs } from '@ct/domain';
 import { randomUUID } from 'node:crypto';
 import {
   CommandBudget,
@@ -319,7 +320,7 @@ export class ClientSession {
   /** `expires` and `ttl` (seconds left) of a reply, for a token that expires. */
   private ttl(expiresAt: number | null): { expires?: true; ttl?: number } {
     if (expiresAt === null) return {};
-    const nowSeconds = Math.floor(this.hub.now() / 1000);
+    const nowSeconds = toEpochSec(this.hub.now());
     return { expires: true, ttl: Math.max(0, expiresAt - nowSeconds) };
   }
 
@@ -331,12 +332,12 @@ export class ClientSession {
   expire(now: number): void {
     if (this.state !== 'connected') return;
     const { expiredCloseDelaySeconds, expiredSubCloseDelaySeconds } = this.hub.options;
-    if (this.expiresAt !== null && now >= (this.expiresAt + expiredCloseDelaySeconds) * 1000) {
+    if (this.expiresAt !== null && now >= toEpochMs(this.expiresAt + expiredCloseDelaySeconds)) {
       this.disconnect(DISCONNECT.expired);
       return;
     }
     for (const [channel, expiresAt] of this.channelExpiry) {
-      if (now < (expiresAt + expiredSubCloseDelaySeconds) * 1000) continue;
+      if (now < toEpochMs(expiresAt + expiredSubCloseDelaySeconds)) continue;
       this.leave(channel);
       const { code, reason } = UNSUBSCRIBE.expired;
       this.enqueue(encodeUnsubscribePush(channel, code, reason));

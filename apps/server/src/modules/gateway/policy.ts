@@ -1,3 +1,4 @@
+import { toEpochSec } from '@ct/domain';
 import type { GatewayPolicy } from './hub.ts';
 import { type LiveClaims, verifyLiveToken } from './jwt.ts';
 import { ERROR } from './protocol.ts';
@@ -28,7 +29,7 @@ export function createGatewayPolicy({
   isKnownSymbol,
   isSessionLive,
 }: PolicyOptions): GatewayPolicy {
-  const nowSeconds = () => Math.floor(now() / 1000);
+  const nowSeconds = () => toEpochSec(now());
   /**
    * The session a token is tied to: its id; null when it names none; 'ended' when it names
    * one that is over (answered like an expired token: the client asks for a new one, which

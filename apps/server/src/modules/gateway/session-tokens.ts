@@ -1,3 +1,4 @@
+import { toEpochSec } from '@ct/domain';
 import { signLiveToken } from './jwt.ts';
 
 /**
@@ -30,7 +31,7 @@ export function mintSessionTokens(
   channel: string,
   nowMs: number,
 ): SessionTokens {
-  const exp = Math.min(Math.floor(nowMs / 1000) + LIVE_TOKEN_TTL_SECONDS, session.expiresAt);
+  const exp = Math.min(toEpochSec(nowMs) + LIVE_TOKEN_TTL_SECONDS, session.expiresAt);
   const sub = String(session.userId);
   const sid = String(session.sessionId);
   return {

@@ -14,6 +14,7 @@ import {
   type LiveRunEvaluationView,
   type LiveRunOrderView,
   type Period,
+  type ValidTrade,
   type WantedPosition,
 } from '@ct/domain';
 import { eq } from 'drizzle-orm';
@@ -30,7 +31,8 @@ import { closePosition } from '../trading/close-position.ts';
 import { publishAccountEvent } from '../trading/events.ts';
 import type { TradingContext } from '../trading/context.ts';
 import { placeMarketOrder } from '../trading/place-market-order.ts';
-import { runStrategy } from './evaluate.ts';
+import { runStrategy, type StrategyOutcome } from './evaluate.ts';
+import { judgeEvaluation, orderLine, type Followed } from './evaluation.ts';
 import type { LiveRunSettings } from './settings.ts';
 import {
   LIVE_RUN_QUEUE,
@@ -349,20 +351,43 @@ export class LiveRunner {
     return run.trader;
   }
 
+  /**
+   * One evaluation of a closed bar, in its steps: the strategy runs on the window, its wanted
+   * positions are followed with orders, and the evaluation is judged and recorded.
+   */
   private async evaluate(run: HeldRun, closed: { bars: Bar[]; closeMs: number }): Promise<void> {
-    const { db, logs, pool, settings, now } = this.options;
     const row = run.row;
     const bar = closed.bars.at(-1);
     if (!bar) return;
     const clientId = liveRunLogClientId(row.id);
-    const say = (line: string) => logs.publish(row.userId, clientId, line);
+    const say = (line: string) => this.options.logs.publish(row.userId, clientId, line);
     say(
       `${LIVE_LOG_PREFIX} Bar ${formatContractDate(bar.time)} closed: running ${row.strategyName} on ${closed.bars.length} bars`,
     );
+    const { outcome, printed } = await this.runCode(row, closed, say);
+    // stopping (the sandbox may be closing): the bar is evaluated by whoever holds the run next
+    if (!this.running) return;
+    let followed: Followed;
+    if (outcome.ok) {
+      followed = await this.follow(run, row, closed, bar, outcome.trades);
+      for (const order of followed.orders) say(orderLine(LIVE_LOG_PREFIX, order));
+    } else {
+      followed = { error: outcome.error, wanted: [], orders: [], fillsAt: [] };
+      for (const line of outcome.error.split('\n')) say(line);
+    }
+    await this.record(run, row, closed, bar, printed, followed, say);
+  }
+
+  /** The strategy on the window, in one of the runner's slots; the printed lines kept. */
+  private async runCode(
+    row: LiveRunRow,
+    closed: { bars: Bar[]; closeMs: number },
+    say: (line: string) => void,
+  ): Promise<{ outcome: StrategyOutcome; printed: string[] }> {
     const printed: string[] = [];
     const outcome = await this.withSlot(() =>
       runStrategy(
-        pool,
+        this.options.pool,
         {
           code: row.code,
           filename: `${row.strategyName}.py`,
@@ -377,72 +402,72 @@ export class LiveRunner {
         },
       ),
     );
-    // stopping (the sandbox may be closing): the bar is evaluated by whoever holds the run next
-    if (!this.running) return;
-    let error: string | null = outcome.ok ? null : outcome.error;
-    let wanted: WantedPosition[] = [];
+    return { outcome, printed };
+  }
+
+  /** What the strategy wants against what the run holds: the orders sent to get there. */
+  private async follow(
+    run: HeldRun,
+    row: LiveRunRow,
+    closed: { bars: Bar[]; closeMs: number },
+    bar: Bar,
+    trades: ValidTrade[],
+  ): Promise<Followed> {
+    const { db, now } = this.options;
+    let error: string | null = null;
+    const wanted = wantedPositions(trades);
     const orders: LiveRunOrderView[] = [];
     const fillsAt: number[] = [];
-    if (outcome.ok) {
-      wanted = wantedPositions(outcome.trades);
-      const held = await heldPositions(db, row.id);
-      const plan = reconcile({
-        wanted,
-        held,
-        lotsMultiplier: row.lots,
-        maxPositions: row.maxPositions,
-        notBefore: row.startBarTime,
-      });
-      const trader = await this.traderOf(run);
-      if (!trader) error = 'The trading account of this run no longer exists';
-      else {
-        // closes first: they free the margin the opens may need
-        const sent = (order: LiveRunOrderView) => {
-          const at = now();
-          if (order.status === 'filled') fillsAt.push(at);
-          orders.push({
-            ...order,
-            fill_delay_ms:
-              order.status === 'filled' ? Math.max(0, Math.round(at - closed.closeMs)) : null,
-          });
-        };
-        for (const position of plan.close) sent(await this.close(row, trader, position, bar));
-        for (const want of plan.open) sent(await this.open(row, trader, want, bar));
-        const refused = orders.find((o) => o.status === 'rejected');
-        if (refused) error = `Order refused: ${refused.message}`;
-      }
-      for (const order of orders) {
-        say(
-          `${LIVE_LOG_PREFIX} ${order.action === 'open' ? 'Open' : 'Close'} ${order.cmd === 1 ? 'buy' : 'sell'} ${order.volume}: ${
-            order.status === 'filled' ? `filled at ${order.price}` : `refused: ${order.message}`
-          }`,
-        );
-      }
-    } else {
-      for (const line of outcome.error.split('\n')) say(line);
+    const held = await heldPositions(db, row.id);
+    const plan = reconcile({
+      wanted,
+      held,
+      lotsMultiplier: row.lots,
+      maxPositions: row.maxPositions,
+      notBefore: row.startBarTime,
+    });
+    const trader = await this.traderOf(run);
+    if (!trader) error = 'The trading account of this run no longer exists';
+    else {
+      // closes first: they free the margin the opens may need
+      const sent = (order: LiveRunOrderView) => {
+        const at = now();
+        if (order.status === 'filled') fillsAt.push(at);
+        orders.push({
+          ...order,
+          fill_delay_ms:
+            order.status === 'filled' ? Math.max(0, Math.round(at - closed.closeMs)) : null,
+        });
+      };
+      for (const position of plan.close) sent(await this.close(row, trader, position, bar));
+      for (const want of plan.open) sent(await this.open(row, trader, want, bar));
+      const refused = orders.find((o) => o.status === 'rejected');
+      if (refused) error = `Order refused: ${refused.message}`;
     }
+    return { error, wanted, orders, fillsAt };
+  }
 
-    const failed = error !== null;
-    const failures = failed ? row.consecutiveFailures + 1 : 0;
-    const failWith =
-      failed && failures >= row.maxFailures
-        ? `Stopped after ${failures} consecutive failures: ${error}`
-        : null;
-    const atMs = closed.closeMs;
-    const view: LiveRunEvaluationView = {
-      at: Math.floor(atMs / 1000),
-      bar_time: Math.floor(bar.time / 1000),
-      bars: closed.bars.length,
-      wanted: wanted.map((w) => ({
-        lots: w.lots,
-        open_date: formatContractDate(w.openTime),
-        open_price: w.openPrice,
-      })),
-      orders,
-      error,
+  /** Writes the evaluation while the run is held here, then tells the account's pages. */
+  private async record(
+    run: HeldRun,
+    row: LiveRunRow,
+    closed: { bars: Bar[]; closeMs: number },
+    bar: Bar,
+    printed: string[],
+    followed: Followed,
+    say: (line: string) => void,
+  ): Promise<void> {
+    const { db, settings, now } = this.options;
+    const { error, orders, fillsAt } = followed;
+    const { failed, failures, failWith, view } = judgeEvaluation(
+      row,
+      closed,
+      bar,
       printed,
-      duration_ms: Math.max(0, Math.round(now() - atMs)),
-    };
+      followed,
+      now(),
+    );
+    const atMs = closed.closeMs;
     const written = await recordEvaluation(db, {
       runId: row.id,
       owner: this.owner,

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  toEpochSec,
+  toEpochMs,
   availableVolume,
   backtestTradesOf,
   bucketStart,
@@ -75,7 +77,6 @@ export type LiveRunServiceDeps = {
   runner: () => LiveRunner | null;
 };
 
-const seconds = (ms: number) => Math.floor(ms / 1000);
 const money = (value: number) => roundTo(value, 2);
 
 function notFound(id: string): NotFoundError {
@@ -154,13 +155,13 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       lots: row.lots,
       max_positions: row.maxPositions,
       status: row.status as LiveRunView['status'],
-      started_at: seconds(row.startedAt),
-      stopped_at: row.stoppedAt === null ? null : seconds(row.stoppedAt),
+      started_at: toEpochSec(row.startedAt),
+      stopped_at: row.stoppedAt === null ? null : toEpochSec(row.stoppedAt),
       evaluations: row.evaluations,
       orders: row.orders,
       net_profit: money(figures?.net ?? 0),
       open_positions: figures?.open ?? 0,
-      last_evaluation_at: row.lastEvaluationAt === null ? null : seconds(row.lastEvaluationAt),
+      last_evaluation_at: row.lastEvaluationAt === null ? null : toEpochSec(row.lastEvaluationAt),
       consecutive_failures: row.consecutiveFailures,
       max_failures: row.maxFailures,
       error: row.error,
@@ -326,8 +327,8 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       const page = await evaluationsPage(db, id, skip, limit);
       return {
         evaluations: page.rows.map((r): LiveRunEvaluationView => ({
-          at: seconds(r.at),
-          bar_time: seconds(r.barTime),
+          at: toEpochSec(r.at),
+          bar_time: toEpochSec(r.barTime),
           bars: r.bars,
           wanted: r.wanted as LiveRunEvaluationView['wanted'],
           orders: r.orders as LiveRunEvaluationView['orders'],
@@ -366,8 +367,8 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
         backtest_error: null,
       };
       if (row.lastBarTime === null) return empty;
-      const from = Math.max(row.startBarTime, (query.from ?? 0) * 1000);
-      const to = Math.min(row.lastBarTime, query.to === undefined ? Infinity : query.to * 1000);
+      const from = Math.max(row.startBarTime, toEpochMs(query.from ?? 0));
+      const to = Math.min(row.lastBarTime, query.to === undefined ? Infinity : toEpochMs(query.to));
       if (to < from) return empty;
       const nowMs = now();
       const periodMs = nextBucketStart(period, from) - from;
@@ -409,8 +410,8 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       );
       return {
         ...core,
-        from: seconds(from),
-        to: seconds(last.time),
+        from: toEpochSec(from),
+        to: toEpochSec(last.time),
         bars: inStretch.length,
         backtest_error: outcome.ok ? null : outcome.error,
       };

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The bounds of live runs (config.ts LIVE_RUN_*; docs/architecture.md, "Live runs"). */
 export type LiveRunSettings = {
   /** Runs of one user running at once (LIVE_RUN_MAX_PER_USER). */
@@ -31,3 +33,23 @@ export const DEFAULT_LIVE_RUN_SETTINGS: LiveRunSettings = {
   maxRunsPerRunner: 1000,
   maxComparisonBars: 200_000,
 };
+
+/** LIVE_RUN_*: the environment this module reads (config.ts composes it with the others). */
+export const liveRunEnv = z.object({
+  LIVE_RUN_MAX_PER_USER: z.coerce.number().int().min(1).max(1000).default(5),
+  LIVE_RUN_WINDOW_BARS: z.coerce.number().int().min(10).max(5000).default(500),
+  LIVE_RUN_MAX_FAILURES: z.coerce.number().int().min(1).max(1000).default(5),
+  LIVE_RUN_KEEP_EVALUATIONS: z.coerce.number().int().min(10).max(1_000_000).default(1000),
+  LIVE_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+});
+
+/** The settings the environment gives; the rest keep their defaults. */
+export function liveRunSettingsFromEnv(e: z.output<typeof liveRunEnv>): Partial<LiveRunSettings> {
+  return {
+    maxPerUser: e.LIVE_RUN_MAX_PER_USER,
+    windowBars: e.LIVE_RUN_WINDOW_BARS,
+    maxFailures: e.LIVE_RUN_MAX_FAILURES,
+    keepEvaluations: e.LIVE_RUN_KEEP_EVALUATIONS,
+    concurrency: e.LIVE_RUN_CONCURRENCY,
+  };
+}

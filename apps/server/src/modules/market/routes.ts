@@ -1,4 +1,6 @@
 import {
+  toEpochSec,
+  toEpochMs,
   KLINE_HISTORY_LIMIT,
   KLINE_LATEST_LIMIT,
   envelopeSchema,
@@ -62,7 +64,7 @@ export function marketRoutes(
     const period = parsePeriod(query.cycel);
     const paging = query.last_id !== undefined;
     const limit = query.limit ?? (paging ? KLINE_HISTORY_LIMIT : KLINE_LATEST_LIMIT);
-    const endBefore = paging ? (query.last_id ?? 0) * 1000 : Number.POSITIVE_INFINITY;
+    const endBefore = paging ? toEpochMs(query.last_id ?? 0) : Number.POSITIVE_INFINITY;
     let bars: Bar[];
     if (market.has(query.symbol)) {
       if (!period) throw new BadRequestError(`Unknown period: ${query.cycel}`);
@@ -80,7 +82,7 @@ export function marketRoutes(
       bars = own;
     }
     const lists: Kline[] = bars.map((bar) => {
-      const seconds = Math.floor(bar.time / 1000);
+      const seconds = toEpochSec(bar.time);
       return {
         id: seconds,
         ctm: seconds,

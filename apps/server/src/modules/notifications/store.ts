@@ -1,3 +1,4 @@
+import { toEpochSec } from '@ct/domain';
 import type { Notification, NotificationKind, NotificationParams } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import { rawQuery, type SqlRow } from '../../db/raw.ts';
@@ -23,7 +24,7 @@ function toNotification(row: SqlRow): Notification {
     kind: row.kind as NotificationKind,
     params: (row.params ?? {}) as NotificationParams,
     ref: (row.ref as string | null) ?? null,
-    time: Math.floor(Number(row.created_at) / 1000),
+    time: toEpochSec(Number(row.created_at)),
     read: row.read_at !== null && row.read_at !== undefined,
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import {
+  toEpochSec,
   DEFAULT_LOADED_BARS,
   MAX_BACKTEST_BARS,
   MAX_EQUITY_POINTS,
@@ -35,6 +36,7 @@ import {
   type WalkForwardFold,
   type WalkForwardSettings,
   OPTIMIZATION_CREATED,
+  OPTIMIZATION_OPEN,
   TRIAL_CREATED,
   optimizationTransition,
   trialTransition,
@@ -369,9 +371,9 @@ export function createOptimizationService(deps: OptimizationDeps) {
     if (request.walk_forward) {
       const stages = await rawQuery(
         tx,
-        `select stage, count(*) filter (where status = 'queued')::int as pending,
+        `select stage, count(*) filter (where status = $2)::int as pending,
            count(*)::int as total from optimization_trials where optimization_id = $1 group by stage`,
-        [id],
+        [id, TRIAL_CREATED],
       );
       const byStage = new Map(stages.map((s) => [String(s.stage), s]));
       const folds = request.walk_forward.folds;
@@ -381,8 +383,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
         const [best] = await rawQuery(
           tx,
           `select params from optimization_trials where optimization_id = $1 and stage = $2
-             and status = 'done' order by score desc nulls last, index limit 1`,
-          [id, `is:${fold}`],
+             and status = $3 order by score desc nulls last, index limit 1`,
+          [id, `is:${fold}`, trialTransition(TRIAL_CREATED, 'Done')],
         );
         const stage: Stage = `oos:${fold}`;
         if (!best) {
@@ -673,8 +675,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
       await db.transaction(async (tx) => {
         const [open] = await rawQuery(
           tx,
-          `select count(*)::int as n from optimizations where user_id = $1 and status in ('PENDING', 'PROCESSING')`,
-          [userId],
+          `select count(*)::int as n from optimizations where user_id = $1 and status in ($2, $3)`,
+          [userId, ...OPTIMIZATION_OPEN],
         );
         if (Number(open?.n ?? 0) >= settings.maxOpenPerUser) {
           throw new BadRequestError(
@@ -767,8 +769,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
           status: row.status,
           trials_total: row.trialsTotal,
           trials_done: row.trialsDone,
-          created_at: Math.floor(row.createdMs / 1000),
-          finished_at: row.finishedMs === null ? null : Math.floor(row.finishedMs / 1000),
+          created_at: toEpochSec(row.createdMs),
+          finished_at: row.finishedMs === null ? null : toEpochSec(row.finishedMs),
         }));
     },
 
@@ -812,7 +814,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         method: row.method,
         bar_count: (row.bars as unknown[]).length,
         code: row.code,
-        created_at: Math.floor(row.createdMs / 1000),
+        created_at: toEpochSec(row.createdMs),
         progress: progressOf(row),
         best: summary?.best ?? null,
         trials_count: Number(mainTotal ?? 0),
@@ -856,8 +858,13 @@ export function createOptimizationService(deps: OptimizationDeps) {
         await db.transaction(async (tx) => {
           await rawQuery(
             tx,
-            `update optimizations set status = $3, finished_ms = $2 where id = $1 and status in ('PENDING', 'PROCESSING')`,
-            [id, now(), optimizationTransition(row.status as OptimizationStatus, 'Cancelled')],
+            `update optimizations set status = $3, finished_ms = $2 where id = $1 and status in ($4, $5)`,
+            [
+              id,
+              now(),
+              optimizationTransition(row.status as OptimizationStatus, 'Cancelled'),
+              ...OPTIMIZATION_OPEN,
+            ],
           );
           await rawQuery(
             tx,
@@ -905,11 +912,12 @@ export function createOptimizationService(deps: OptimizationDeps) {
       if (loaded.row.status === 'PENDING') {
         await rawQuery(
           db,
-          `update optimizations set status = $3, started_ms = coalesce(started_ms, $2) where id = $1 and status = 'PENDING'`,
+          `update optimizations set status = $3, started_ms = coalesce(started_ms, $2) where id = $1 and status = $4`,
           [
             payload.optimization,
             now(),
             optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
+            OPTIMIZATION_CREATED,
           ],
         );
         loaded.row = {
@@ -963,7 +971,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         tx,
         `update optimization_trials set status = $4, performance = $5::jsonb, score = $6,
            returns = $7::jsonb, detail = $8::jsonb, error = $9, runs = runs + 1, finished_ms = $10
-         where optimization_id = $1 and stage = $2 and index = $3 and status = 'queued' returning id`,
+         where optimization_id = $1 and stage = $2 and index = $3 and status = $11 returning id`,
         [
           payload.optimization,
           payload.stage,
@@ -975,16 +983,22 @@ export function createOptimizationService(deps: OptimizationDeps) {
           outcome.ok && outcome.detail ? JSON.stringify(outcome.detail) : null,
           outcome.ok ? null : outcome.error,
           now(),
+          TRIAL_CREATED,
         ],
       );
       if (kept.length === 0) return;
       await rawQuery(
         tx,
         `update optimizations set trials_done = trials_done + 1,
-           status = case when status = 'PENDING' then 'PROCESSING' else status end,
+           status = case when status = $3 then $4 else status end,
            started_ms = coalesce(started_ms, $2)
          where id = $1`,
-        [payload.optimization, now()],
+        [
+          payload.optimization,
+          now(),
+          OPTIMIZATION_CREATED,
+          optimizationTransition(OPTIMIZATION_CREATED, 'Started'),
+        ],
       );
       await advance(tx, payload.optimization);
     });

@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The bounds of parameter optimisation (config.ts OPTIMIZATION_*; docs/architecture.md). */
 export type OptimizationSettings = {
   /** Trials one optimisation may run (a grid over it is refused naming its count). */
@@ -37,3 +39,27 @@ export const DEFAULT_OPTIMIZATION_SETTINGS: OptimizationSettings = {
 
 /** The queue of the trials (modules/jobs). */
 export const TRIAL_QUEUE = 'optimization-trial';
+
+/** OPTIMIZATION_*: the environment this module reads (config.ts composes it with the others). */
+export const optimizationEnv = z.object({
+  OPTIMIZATION_MAX_TRIALS: z.coerce.number().int().min(1).max(100_000).default(1000),
+  OPTIMIZATION_MAX_ACTIVE_PER_USER: z.coerce.number().int().min(1).max(1000).default(2),
+  OPTIMIZATION_MAX_ACTIVE_PER_RUN: z.coerce.number().int().min(1).max(1000).default(2),
+  OPTIMIZATION_CONCURRENCY: z.coerce.number().int().min(0).max(64).default(2),
+  OPTIMIZATION_MAX_OPEN_PER_USER: z.coerce.number().int().min(1).max(1000).default(3),
+  OPTIMIZATION_LEASE_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+});
+
+/** The settings the environment gives; the rest keep their defaults. */
+export function optimizationSettingsFromEnv(
+  e: z.output<typeof optimizationEnv>,
+): Partial<OptimizationSettings> {
+  return {
+    maxTrials: e.OPTIMIZATION_MAX_TRIALS,
+    maxActivePerUser: e.OPTIMIZATION_MAX_ACTIVE_PER_USER,
+    maxActivePerOptimization: e.OPTIMIZATION_MAX_ACTIVE_PER_RUN,
+    concurrency: e.OPTIMIZATION_CONCURRENCY,
+    maxOpenPerUser: e.OPTIMIZATION_MAX_OPEN_PER_USER,
+    leaseMs: e.OPTIMIZATION_LEASE_MS,
+  };
+}

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
+  toEpochSec,
+  toEpochMs,
   DEFAULT_REPLAY_BALANCE,
   MAX_REPLAYS_PER_USER,
   REPLAY_EVALUATIONS_SHOWN,
@@ -72,8 +74,6 @@ export type ReplayServiceDeps = {
 };
 
 type StoredEvaluation = ReplayEvaluationView & { at: number };
-
-const seconds = (ms: number) => Math.floor(ms / 1000);
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError(`Replay not found: ${id}`);
@@ -175,7 +175,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
     );
     const evaluation: StoredEvaluation = {
       at: cursorBar.time,
-      bar_time: seconds(cursorBar.time),
+      bar_time: toEpochSec(cursorBar.time),
       wanted: [],
       orders: [],
       printed,
@@ -185,7 +185,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
     evaluation.wanted = wantedPositions(outcome.trades).map((w) => ({
       side: w.cmd === 1 ? 'buy' : 'sell',
       lots: Math.abs(w.lots),
-      open_time: seconds(w.openTime),
+      open_time: toEpochSec(w.openTime),
     }));
     let state = stateOf(row, bars, cursorBar.time, actions);
     const planned = strategyActions({
@@ -221,11 +221,11 @@ export function createReplayService(deps: ReplayServiceDeps) {
       id: row.id,
       symbol_id: row.symbol,
       period: row.period as Period,
-      start: seconds(row.startTime),
-      cursor: seconds(row.cursorTime),
+      start: toEpochSec(row.startTime),
+      cursor: toEpochSec(row.cursorTime),
       strategy_name: row.strategyName,
-      created_at: seconds(row.createdAt),
-      updated_at: seconds(row.updatedAt),
+      created_at: toEpochSec(row.createdAt),
+      updated_at: toEpochSec(row.updatedAt),
     };
   }
 
@@ -259,7 +259,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         open_price: p.price,
         tp: p.tp,
         sl: p.sl,
-        open_time: seconds(p.openTime),
+        open_time: toEpochSec(p.openTime),
         profit: profitLoss(p.side, p.price, closingPrice(p.side, quote), p.volume, terms),
         source: p.source,
       })),
@@ -271,13 +271,13 @@ export function createReplayService(deps: ReplayServiceDeps) {
         volume: p.volume,
         tp: p.tp,
         sl: p.sl,
-        placed_at: seconds(p.placedAt),
+        placed_at: toEpochSec(p.placedAt),
         source: p.source,
       })),
       trades: state.trades.map((t) => ({
         position_id: t.positionId,
-        open_time: seconds(t.openTime),
-        close_time: seconds(t.closeTime),
+        open_time: toEpochSec(t.openTime),
+        close_time: toEpochSec(t.closeTime),
         side: t.side,
         volume: t.volume,
         open_price: t.openPrice,
@@ -288,7 +288,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         source: t.source,
       })),
       fills: state.fills.map((f) => ({
-        time: seconds(f.time),
+        time: toEpochSec(f.time),
         position_id: f.positionId,
         action: f.action,
         side: f.side,
@@ -297,11 +297,11 @@ export function createReplayService(deps: ReplayServiceDeps) {
         source: f.source,
         reason: f.reason,
       })),
-      equity: state.equity.map((e) => ({ time: seconds(e.time), equity: e.equity })),
+      equity: state.equity.map((e) => ({ time: toEpochSec(e.time), equity: e.equity })),
       evaluations: row.evaluations
         .slice(-REPLAY_EVALUATIONS_SHOWN)
         .map(({ at: _at, ...evaluation }) => evaluation),
-      last_bar: seconds(last.at(-1)?.time ?? row.cursorTime),
+      last_bar: toEpochSec(last.at(-1)?.time ?? row.cursorTime),
     };
   }
 
@@ -399,7 +399,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         throw new ReplayRefusedError(`Unknown symbol: ${request.symbol_id}`);
       }
       const period = request.period;
-      const startMs = request.start * 1000;
+      const startMs = toEpochMs(request.start);
       const found = market.bars(request.symbol_id, period, startMs + 1, 1, now()).at(-1);
       if (!found || found.time !== startMs || startMs >= closedEnd(period)) {
         throw new ReplayRefusedError(

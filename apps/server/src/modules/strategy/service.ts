@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   keepsReplacedCode,
   codeLineCount,
   codePreview,
@@ -163,7 +164,7 @@ export function createStrategyService(
   runsStoredFor: (userId: number) => Promise<void> = () => Promise.resolve(),
   strategyLimits: StrategyLimits = DEFAULT_STRATEGY_LIMITS,
 ) {
-  const seconds = () => Math.floor(now() / 1000);
+  const seconds = () => toEpochSec(now());
 
   const sizeOf = async (values: ResultValues): Promise<number> =>
     (await jsonBytes(values.deals)) +

@@ -1,4 +1,5 @@
 import {
+  toEpochSec,
   closingPrice,
   floatingProfit,
   sideOfCmd,
@@ -14,7 +15,6 @@ import type { Pending } from './store/pendings.ts';
 import type { Position } from './store/positions.ts';
 
 /** Epoch milliseconds (storage) to epoch seconds (the API's unit). */
-const seconds = (ms: number) => Math.floor(ms / 1000);
 const idText = (id: number | null) => (id === null ? null : String(id));
 
 /** A position as the positions call and the order helpers answer it, valued at `quote`. */
@@ -47,7 +47,7 @@ export function positionView(
     currency: p.currency,
     commissionFee: p.commissionFee,
     storage: p.storage,
-    createdAt: seconds(p.createdAt),
+    createdAt: toEpochSec(p.createdAt),
     closeType: p.closeType,
     status: p.status,
     comment: p.comment,
@@ -70,8 +70,8 @@ export function settleView(s: Settlement): SettleView {
     isSettled: s.isSettled,
     settleDate: s.settleDate,
     settleProfit: s.settleProfit,
-    openAt: seconds(s.openAt),
-    closeAt: seconds(s.closeAt),
+    openAt: toEpochSec(s.openAt),
+    closeAt: toEpochSec(s.closeAt),
     openCommission: s.openCommission,
     closeCommission: s.closeCommission,
     currency: s.currency,
@@ -92,8 +92,8 @@ export function pendingView(p: Pending): PendingView {
     tp: p.tp,
     sl: p.sl,
     expireType: p.expireType,
-    expiresAt: p.expiresAt === null ? null : seconds(p.expiresAt),
-    createdAt: seconds(p.createdAt),
+    expiresAt: p.expiresAt === null ? null : toEpochSec(p.expiresAt),
+    createdAt: toEpochSec(p.createdAt),
     triggerType: p.triggerType,
     status: p.status,
     orderId: idText(p.positionId),
@@ -113,8 +113,8 @@ export function orderLogView(l: OrderLog): OrderLogView {
     price: l.price,
     marketPrice: l.marketPrice,
     orderStatus: l.orderStatus,
-    createdAt: seconds(l.createdAt),
-    transactTime: seconds(l.transactTime),
+    createdAt: toEpochSec(l.createdAt),
+    transactTime: toEpochSec(l.transactTime),
     commissionFee: l.commissionFee,
     currency: l.currency,
     tp: l.tp,

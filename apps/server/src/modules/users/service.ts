@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { accountTypeName, EMAIL_PATTERN, identifierProblem } from '@ct/domain';
+import { toEpochSec, accountTypeName, EMAIL_PATTERN, identifierProblem } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { TraderRow, UserRow } from '../../db/schema.ts';
 import { hashPassword, type ScryptParams } from './password.ts';
@@ -78,7 +78,7 @@ export async function createUser(
   validate(input);
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password, options.scrypt);
-  const at = Math.floor(nowMs / 1000);
+  const at = toEpochSec(nowMs);
   const auditStatus = input.auditStatus ?? 1;
   return db.transaction(async (tx) => {
     const user = await insertUserIfNew(tx, {

@@ -2,7 +2,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 
 /*
  * The rows of `data_array` on their way to the sandbox, in columns instead of JSON
- * (docs/architecture.md, "Rows to the sandbox"): one JSON header line, then the columns' bytes,
+ * (docs/architecture.md, "Large bodies off the event loop"): one JSON header line, then the columns' bytes,
  * decoded once by harness.py's `read_rows` into exactly the lists that json.loads of the rows
  * would give (same values, same Python types: a JSON number written without a fraction is an
  * int, any other a float). A column is

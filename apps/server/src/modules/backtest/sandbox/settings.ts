@@ -1,3 +1,5 @@
+import { z } from 'zod';
+
 /** The walls and limits of one strategy run (docs/backtest.md, "Sandbox"). */
 export type SandboxSettings = {
   /** The interpreter; its prefix's `lib/pythonX.Y` (and Debian's `lib/python3`) is bound read-only. */
@@ -76,4 +78,42 @@ export function formatBytes(bytes: number): string {
 /** Seconds for messages: '30 s', '2.5 s'. */
 export function formatSeconds(ms: number): string {
   return `${Number((ms / 1000).toFixed(1))} s`;
+}
+
+/** BACKTEST_*, ALLOW_UNSANDBOXED_PYTHON: the environment the sandbox reads (composed by config.ts). */
+export const sandboxEnv = z.object({
+  BACKTEST_TIMEOUT_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  BACKTEST_MEMORY_MB: z.coerce.number().int().min(64).max(16_384).default(512),
+  BACKTEST_POOL_SIZE: z.coerce.number().int().min(0).max(16).default(2),
+  BACKTEST_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(2),
+  BACKTEST_PYTHON: z.string().min(1).default('/usr/bin/python3'),
+  BACKTEST_EXTRA_RO_PATHS: z.string().optional(),
+  BACKTEST_UID_BASE: z.coerce.number().int().min(1000).max(4_294_900_000).default(64_000),
+  BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
+  ALLOW_UNSANDBOXED_PYTHON: z.enum(['0', '1', 'true', 'false']).default('0'),
+});
+
+/** One user's share of the backtest slots: half of them, at least one. */
+export function defaultPerUser(concurrency: number): number {
+  return Math.max(1, Math.floor(concurrency / 2));
+}
+
+/** The sandbox's settings from the environment; throws when the share passes the slots. */
+export function sandboxSettingsFromEnv(e: z.output<typeof sandboxEnv>): SandboxSettings {
+  if (e.BACKTEST_MAX_PER_USER !== undefined && e.BACKTEST_MAX_PER_USER > e.BACKTEST_CONCURRENCY) {
+    throw new Error('BACKTEST_MAX_PER_USER must be at most BACKTEST_CONCURRENCY');
+  }
+  return {
+    ...DEFAULT_SANDBOX_SETTINGS,
+    python: e.BACKTEST_PYTHON,
+    timeoutMs: e.BACKTEST_TIMEOUT_MS,
+    memoryBytes: e.BACKTEST_MEMORY_MB * MIB,
+    warm: e.BACKTEST_POOL_SIZE,
+    maxConcurrent: e.BACKTEST_CONCURRENCY,
+    // a share below the global limit, so that one user never holds every slot
+    maxPerUser: e.BACKTEST_MAX_PER_USER ?? defaultPerUser(e.BACKTEST_CONCURRENCY),
+    uidBase: e.BACKTEST_UID_BASE,
+    extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
+    allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',
+  };
 }

@@ -1,6 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { randomUUID } from 'node:crypto';
 import {
+  toEpochSec,
   aggregateBars,
   canAggregate,
   detectResolution,
@@ -187,7 +188,7 @@ export function createImportService(db: Db, now: () => number, options: ImportOp
         barCount: bars.length,
         firstTime: bars[0]?.time ?? 0,
         lastTime: bars.at(-1)?.time ?? 0,
-        createdAt: Math.floor(now() / 1000),
+        createdAt: toEpochSec(now()),
       },
       symbol,
       bars,

@@ -1,4 +1,4 @@
-import type { TrialPerformance, WalkForwardAnswer } from '@ct/domain';
+import { formatMoney, type TrialPerformance, type WalkForwardAnswer } from '@ct/domain';
 import { Empty, Table, Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { EquityChart } from '../EquityChart';
@@ -7,7 +7,7 @@ import { paramsText } from './paramsText';
 const m = messages.optimize;
 
 const money = (performance: TrialPerformance | null) =>
-  performance ? performance.net_profit.toFixed(2) : '-';
+  performance ? formatMoney(performance.net_profit) : '-';
 
 const profitCell = (performance: TrialPerformance | null) => (
   <span
@@ -62,7 +62,7 @@ export function Folds({ walkForward }: { walkForward: WalkForwardAnswer | undefi
       />
       <Typography.Paragraph type="secondary" className="num">
         {m.stitchedSummary(
-          stitched.performance.net_profit.toFixed(2),
+          formatMoney(stitched.performance.net_profit),
           stitched.performance.trade_count,
         )}
       </Typography.Paragraph>

@@ -1,9 +1,10 @@
 import { BarChartOutlined, CheckOutlined, StopOutlined } from '@ant-design/icons';
-import type {
-  OptimizationDetail,
-  OptimizationObjective,
-  OptimizationTrial,
-  ParamValues,
+import {
+  formatPercent,
+  type OptimizationDetail,
+  type OptimizationObjective,
+  type OptimizationTrial,
+  type ParamValues,
 } from '@ct/domain';
 import {
   Alert,
@@ -35,7 +36,7 @@ const m = messages.optimize;
 const num = (value: number | null | undefined, digits = 2) =>
   value === null || value === undefined ? '-' : value.toFixed(digits);
 const pct = (value: number | null | undefined) =>
-  value === null || value === undefined ? '-' : `${(value * 100).toFixed(2)}%`;
+  value === null || value === undefined ? '-' : formatPercent(value, 'fraction');
 
 /** null after every number (either order), as the server sorts undefined values last. */
 function byNumber(get: (t: OptimizationTrial) => number | null | undefined) {

@@ -1,4 +1,4 @@
-import type { OverfittingAnswer, WalkForwardAnswer } from '@ct/domain';
+import { formatPercent, type OverfittingAnswer, type WalkForwardAnswer } from '@ct/domain';
 import { Card, Descriptions, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
 import { messages } from '../../../i18n/messages';
@@ -14,7 +14,9 @@ const COLORS = {
 const fixed = (value: number | null | undefined, digits = 2) =>
   value === null || value === undefined ? m.notMeasured : value.toFixed(digits);
 const percent = (value: number | null | undefined) =>
-  value === null || value === undefined ? m.notMeasured : `${(value * 100).toFixed(0)}%`;
+  value === null || value === undefined
+    ? m.notMeasured
+    : formatPercent(value, 'fraction', { decimals: 0 });
 
 /**
  * The headline of a finished optimisation: the plain verdict ("likely overfit",

@@ -6,6 +6,7 @@ import {
   parseConstraint,
   planTrials,
   resolveParamSpace,
+  TOLERANCE,
   walkForwardFolds,
   type OptimizationMethod,
   type OptimizationObjective,
@@ -299,7 +300,7 @@ export function heatmap(trials: readonly OptimizationTrial[], x: string, y: stri
 /** Where a score sits between the worst (0) and the best (1); 0.5 when all are equal. */
 export function shade(score: number | null, min: number | null, max: number | null): number | null {
   if (score === null || min === null || max === null) return null;
-  if (max - min < 1e-12) return 0.5;
+  if (max - min <= TOLERANCE.zeroSpread) return 0.5;
   return (score - min) / (max - min);
 }
 
