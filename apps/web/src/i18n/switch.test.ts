@@ -122,6 +122,7 @@ describe('language resources', () => {
 describe('switching the language', () => {
   it('puts every text in the chosen language, the first screen included, and back', async () => {
     const aiTasks = messages.aiTasks; // a module's alias of a section stays current
+    const legend = messages.chart.legend; // and of a group in a section
     expect(messages.bottomPanel.emptyPositions).toBe('暂无持仓');
 
     await switchTo('en');
@@ -136,10 +137,12 @@ describe('switching the language', () => {
     expect(messages.trading.place('sell')).toBe('下卖单');
     expect(firstScreen.workspace.trading).toBe('交易');
     expect(aiTasks.listTitle).toBe('AI 策略任务列表');
+    expect(legend.open).toBe('开');
     expect(messages.perfTest.heading).toBe('实时数据性能测试');
     expect(messages.strategy.versionChars(12345, 3)).toBe('12,345 个字符 · 3 行');
 
     await switchTo('default');
+    expect(legend.open).toBe('O');
     // the spec's texts again, every one the very same
     for (const [path, value] of leaves(messages)) expect(value, path).toBe(defaults.get(path));
   });

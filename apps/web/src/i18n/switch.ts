@@ -7,8 +7,8 @@ import type { Language } from './texts';
  * The language switch (loaded on demand, never in the first load). Every section of
  * `messages` is an @nanostores/i18n component whose base is its default text; a language's
  * sections are loaded by dynamic import when it is chosen and written into `messages` in
- * place, so every `messages.x.y` (and the first screen's, which shares the sections) reads
- * the chosen language. A section the language leaves out keeps its default texts.
+ * place, so every `messages.x.y` (and the first screen's, which shares the sections) and
+ * every alias of a section or a group reads the chosen language. A section the language leaves out keeps its default texts.
  */
 
 type Section = Record<string, unknown>;
@@ -39,11 +39,35 @@ const i18n = createI18n($language, {
   },
 });
 
+function isGroup(value: unknown): value is Section {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** A copy of a section, its groups copied too (texts and functions are shared). */
+function copyOf(section: Section): Section {
+  return Object.fromEntries(
+    Object.entries(section).map(([key, value]) => [key, isGroup(value) ? copyOf(value) : value]),
+  );
+}
+
+/**
+ * Writes texts into a section in place, group by group: an alias of a group taken at load
+ * (`const l = messages.chart.legend`) reads the new texts too.
+ */
+function assignTexts(target: Section, texts: Section): void {
+  for (const [key, value] of Object.entries(texts)) {
+    const current = target[key];
+    if (isGroup(value) && isGroup(current)) assignTexts(current, value);
+    else target[key] = value;
+  }
+}
+
 const sections = messages as unknown as Sections;
 for (const name of Object.keys(sections)) {
   const section = sections[name]!;
-  const $texts = i18n(name, { ...section } as Record<string, string>);
-  $texts.subscribe((texts) => Object.assign(section, texts));
+  // The base is a copy: the live section changes with the language, the default stays.
+  const $texts = i18n(name, copyOf(section) as Record<string, string>);
+  $texts.subscribe((texts) => assignTexts(section, texts as Section));
 }
 
 function loaded(): Promise<void> {
