@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AppProviders } from './providers';
 import { useAuthStore } from '../features/auth';
+import { useLanguageStore } from '../shared/language';
 import { expectRouter } from '../shared/navigation';
 import { preloadPage, routes } from './routes';
 import { Startup } from './startup';
@@ -14,10 +15,12 @@ function AppRoutes() {
 }
 
 function Routes() {
+  // A language switch draws the pages again (keyed by language): every text is read anew.
+  const language = useLanguageStore((s) => s.language);
   // Mounted only after start-up, so no route renders before the app is ready.
   return (
     <BrowserRouter>
-      <AppRoutes />
+      <AppRoutes key={language} />
     </BrowserRouter>
   );
 }

@@ -4,6 +4,7 @@ import type { ReactNode } from 'react';
 import { lazy, Suspense, useEffect } from 'react';
 import { appApi, useAppApiStore } from '../shared/appApi';
 import { afterFirstChart } from '../shared/firstChart';
+import { useLanguageStore } from '../shared/language';
 import { queryClient } from '../shared/queryClient';
 import { followSystemTheme, useThemeStore } from '../shared/theme';
 
@@ -64,9 +65,11 @@ function DocumentTheme({ mode }: { mode: 'light' | 'dark' }) {
 
 export function AppProviders({ children }: { children: ReactNode }) {
   const mode = useThemeStore((s) => s.mode);
+  const antdLocale = useLanguageStore((s) => s.antdLocale);
   useEffect(() => followSystemTheme(), []);
   return (
     <ConfigProvider
+      locale={antdLocale}
       theme={{
         algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: { fontFamily: FONT_FAMILY, borderRadius: 6 },

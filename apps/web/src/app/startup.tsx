@@ -17,17 +17,26 @@ export type StartupStep = {
   run: () => Promise<void>;
 };
 
+// Texts read when drawn (getters): a kept language is put in place after this module loads.
 export const defaultStartupSteps: StartupStep[] = [
   {
     key: 'shared-modules',
-    label: messages.startup.stepSharedModules,
-    failurePrefix: messages.startup.initFailed,
+    get label() {
+      return messages.startup.stepSharedModules;
+    },
+    get failurePrefix() {
+      return messages.startup.initFailed;
+    },
     run: registerSharedModules,
   },
   {
     key: 'live',
-    label: messages.startup.stepLiveConnection,
-    failurePrefix: messages.startup.websocketFailed,
+    get label() {
+      return messages.startup.stepLiveConnection;
+    },
+    get failurePrefix() {
+      return messages.startup.websocketFailed;
+    },
     run: () => connectLive({ identity: storedLiveIdentity() }),
   },
 ];

@@ -20,6 +20,14 @@ export const messages = {
     initFailed: 'Initialization failed: ',
     reload: 'Reload',
   },
+  /** The language setting of the user menu (the option names are each language's own). */
+  language: {
+    section: 'Language',
+    default: 'Default',
+    en: 'English',
+    zh: '简体中文',
+    failed: 'The language could not be loaded',
+  },
   theme: {
     toDark: 'Switch to dark theme',
     toLight: 'Switch to light theme',

@@ -292,6 +292,8 @@ export const messages = {
     closeReason: 'Close Reason',
     expiresAt: 'Expires',
     message: 'Message',
+    /** A trading label of the domain (status, settlement, close reason, action), as it is. */
+    domainLabel: (label: string) => label,
   },
   narrow: {
     bottomBar: 'Main navigation',

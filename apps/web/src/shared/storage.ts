@@ -3,6 +3,8 @@ import type { z } from 'zod';
 /** Every localStorage key the web client uses (spec sections 3 and 9). */
 export const STORAGE_KEYS = {
   theme: 'theme',
+  /** The language of the texts: 'en' or 'zh-CN'; none is the spec's default texts. */
+  language: 'language',
   userId: 'userId',
   userName: 'userName',
   userData: 'userData',

@@ -1,6 +1,7 @@
 import {
   CheckOutlined,
   DownOutlined,
+  GlobalOutlined,
   LogoutOutlined,
   SwapOutlined,
   UserOutlined,
@@ -9,22 +10,26 @@ import { Button } from 'antd';
 import { lazy, Suspense } from 'react';
 import type { MenuProps } from 'antd';
 import { LazyDropdown } from '../../shared/antd/LazyDropdown';
+import { chooseLanguage, languageName, useLanguageStore } from '../../shared/language';
 import { navigateTo } from '../../shared/navigation';
 import { messages } from '../../i18n/firstScreen';
+import { isLanguage, LANGUAGES } from '../../i18n/texts';
 import { logout, switchTrader } from '../auth';
 import { useAccounts } from './useAccounts';
 
 const TRADER_KEY = 'trader:';
+const LANGUAGE_KEY = 'language:';
 
 // Drawn in the menu only, whose code comes with it (shared/antd/LazyDropdown).
 const Tag = lazy(() => import('../../shared/antd/dropdown').then((m) => ({ default: m.Tag })));
 
 /**
  * The account control: shows the current trading account and opens the user menu
- * (Profile, Trading Accounts submenu, Logout).
+ * (Profile, Trading Accounts submenu, Language submenu, Logout).
  */
 export function AccountControl() {
   const { traders, currentTrader } = useAccounts();
+  const language = useLanguageStore((s) => s.language);
   const name = currentTrader?.name ?? messages.accounts.noCurrent;
 
   const accountItems: NonNullable<MenuProps['items']> =
@@ -58,6 +63,16 @@ export function AccountControl() {
       label: messages.accounts.tradingAccounts,
       children: accountItems,
     },
+    {
+      key: 'language',
+      icon: <GlobalOutlined />,
+      label: messages.language.section,
+      children: LANGUAGES.map((option) => ({
+        key: LANGUAGE_KEY + option,
+        icon: <CheckOutlined style={{ visibility: option === language ? 'visible' : 'hidden' }} />,
+        label: languageName(option),
+      })),
+    },
     { type: 'divider' },
     { key: 'logout', icon: <LogoutOutlined />, label: messages.accounts.logout, danger: true },
   ];
@@ -65,7 +80,10 @@ export function AccountControl() {
   const onClick: MenuProps['onClick'] = ({ key }) => {
     if (key === 'profile') navigateTo('/profile');
     else if (key === 'logout') void logout();
-    else if (key.startsWith(TRADER_KEY)) {
+    else if (key.startsWith(LANGUAGE_KEY)) {
+      const option = key.slice(LANGUAGE_KEY.length);
+      if (isLanguage(option) && option !== language) chooseLanguage(option);
+    } else if (key.startsWith(TRADER_KEY)) {
       const uuid = key.slice(TRADER_KEY.length);
       if (uuid !== currentTrader?.uuid) switchTrader(uuid);
     }
@@ -78,7 +96,10 @@ export function AccountControl() {
         items,
         onClick,
         selectable: true,
-        selectedKeys: currentTrader ? [TRADER_KEY + currentTrader.uuid] : [],
+        selectedKeys: [
+          ...(currentTrader ? [TRADER_KEY + currentTrader.uuid] : []),
+          LANGUAGE_KEY + language,
+        ],
       }}
     >
       <Button

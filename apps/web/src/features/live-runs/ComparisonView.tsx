@@ -12,10 +12,26 @@ const m = messages.liveRuns;
 const c = m.comparison;
 const CAUSES: (keyof PnlCauses)[] = ['spread', 'commission', 'slippage', 'missed_bars', 'other'];
 
+// Texts read when drawn (getters), so in the language chosen.
 const KIND = {
-  matched: { text: c.matched, color: 'green' },
-  only_backtest: { text: c.onlyBacktest, color: 'orange' },
-  only_forward: { text: c.onlyForward, color: 'purple' },
+  matched: {
+    get text() {
+      return c.matched;
+    },
+    color: 'green',
+  },
+  only_backtest: {
+    get text() {
+      return c.onlyBacktest;
+    },
+    color: 'orange',
+  },
+  only_forward: {
+    get text() {
+      return c.onlyForward;
+    },
+    color: 'purple',
+  },
 } as const;
 
 function OpenAt({ trade, tick }: { trade: ComparedTradeView | null; tick?: number }) {

@@ -22,7 +22,15 @@ import type { PanelTab, TradeSubTab } from './store';
 import { WideTradingRuntime } from './WideTradingRuntime';
 
 const b = messages.bottomPanel;
-const TAB_LABELS: Record<PanelTab, string> = { trade: b.trade, wallet: b.wallet };
+// Read when drawn (getters), so in the language chosen.
+const TAB_LABELS: Readonly<Record<PanelTab, string>> = {
+  get trade() {
+    return b.trade;
+  },
+  get wallet() {
+    return b.wallet;
+  },
+};
 
 function isSubTab(key: string): key is TradeSubTab {
   return (TRADE_SUB_TABS as readonly string[]).includes(key);

@@ -8,11 +8,20 @@ export const PANEL_TABS = ['trade', 'wallet'] as const;
 export type PanelTab = (typeof PANEL_TABS)[number];
 export const TRADE_SUB_TABS = ['positions', 'orders', 'pending', 'orderLogs'] as const;
 export type TradeSubTab = (typeof TRADE_SUB_TABS)[number];
-export const TRADE_SUB_TAB_LABELS: Record<TradeSubTab, string> = {
-  positions: messages.bottomPanel.positions,
-  orders: messages.bottomPanel.orders,
-  pending: messages.bottomPanel.pending,
-  orderLogs: messages.bottomPanel.orderLogs,
+/** The sub-tabs' labels, read when drawn (so in the language chosen). */
+export const TRADE_SUB_TAB_LABELS: Readonly<Record<TradeSubTab, string>> = {
+  get positions() {
+    return messages.bottomPanel.positions;
+  },
+  get orders() {
+    return messages.bottomPanel.orders;
+  },
+  get pending() {
+    return messages.bottomPanel.pending;
+  },
+  get orderLogs() {
+    return messages.bottomPanel.orderLogs;
+  },
 };
 
 export type BottomPanelState = { size: PanelSize; tab: PanelTab; subTab: TradeSubTab };

@@ -1,9 +1,11 @@
 import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import { Segmented, Tabs, Typography } from 'antd';
-import { Suspense, useState } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
+import { chooseLanguage, languageName, useLanguageStore } from '../../../shared/language';
+import { LANGUAGES, type Language } from '../../../i18n/texts';
 import { messages } from '../../../i18n/messages';
 import { AccountSection } from '../../accounts';
 import { AccountBar } from '../../trading';
@@ -112,6 +114,31 @@ function ThemeSection() {
   );
 }
 
+// Set when the language is switched from My: the workspace is drawn again, on My.
+let reopenMy = false;
+
+function LanguageSection() {
+  const language = useLanguageStore((s) => s.language);
+  return (
+    <section className="my-section" aria-labelledby="my-language-heading">
+      <Typography.Title level={5} id="my-language-heading" className="my-section-title">
+        {messages.language.section}
+      </Typography.Title>
+      <Segmented<Language>
+        block
+        size="large"
+        aria-label={messages.language.section}
+        value={language}
+        onChange={(option) => {
+          reopenMy = true;
+          chooseLanguage(option);
+        }}
+        options={LANGUAGES.map((option) => ({ value: option, label: languageName(option) }))}
+      />
+    </section>
+  );
+}
+
 /** My's notifications: the same list and settings as the wide layout's side panel. */
 function NotificationsSection() {
   return (
@@ -128,7 +155,10 @@ function NotificationsSection() {
 
 /** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
 export function NarrowLayout() {
-  const [tab, setTab] = useState<MainTab>('trading');
+  const [tab, setTab] = useState<MainTab>(() => (reopenMy ? 'my' : 'trading'));
+  useEffect(() => {
+    reopenMy = false;
+  }, []);
   useMobileTradingModal();
   return (
     <div className="workspace-narrow">
@@ -147,6 +177,7 @@ export function NarrowLayout() {
             <AccountSection />
             <NotificationsSection />
             <ThemeSection />
+            <LanguageSection />
           </div>
         )}
       </div>

@@ -32,13 +32,44 @@ const AlertsPanel = lazy(() => loadAlertsPanel());
 
 const w = messages.workspace;
 
-const BUTTONS: Record<SideButton, { label: string; icon: ReactNode }> = {
-  trading: { label: w.trading, icon: <ShoppingCartOutlined /> },
-  analysis: { label: w.analysis, icon: <FundOutlined /> },
-  notifications: { label: w.notifications, icon: <BellOutlined /> },
-  alerts: { label: w.alerts, icon: <AlertOutlined /> },
-  settings: { label: w.settings, icon: <SettingOutlined /> },
-  profile: { label: w.profile, icon: <UserOutlined /> },
+// Labels are read when drawn (getters), so in the language chosen.
+const BUTTONS: Record<SideButton, { readonly label: string; icon: ReactNode }> = {
+  trading: {
+    get label() {
+      return w.trading;
+    },
+    icon: <ShoppingCartOutlined />,
+  },
+  analysis: {
+    get label() {
+      return w.analysis;
+    },
+    icon: <FundOutlined />,
+  },
+  notifications: {
+    get label() {
+      return w.notifications;
+    },
+    icon: <BellOutlined />,
+  },
+  alerts: {
+    get label() {
+      return w.alerts;
+    },
+    icon: <AlertOutlined />,
+  },
+  settings: {
+    get label() {
+      return w.settings;
+    },
+    icon: <SettingOutlined />,
+  },
+  profile: {
+    get label() {
+      return w.profile;
+    },
+    icon: <UserOutlined />,
+  },
 };
 
 /** The vertical strip of side buttons; the active one is pressed. */

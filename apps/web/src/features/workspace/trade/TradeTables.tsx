@@ -8,6 +8,7 @@ import {
   settlementLabel,
 } from '@ct/domain';
 import type { TableColumnsType } from 'antd';
+import { useState } from 'react';
 import { messages } from '../../../i18n/messages';
 import { useInstrumentCatalogue } from '../../../market/instruments';
 import {
@@ -55,7 +56,7 @@ const a = messages.accountMoney;
 
 // What a trader watches comes first, so it stays in view left of the pinned Edit and Close
 // however narrow the panel is: instrument, side, volume, open and market price, floating P&L.
-const positionColumns: TableColumnsType<PositionRow> = [
+const positionColumns = (): TableColumnsType<PositionRow> => [
   symbolColumn(),
   sideColumn('cmd', c.side),
   quantityColumn('volume', c.volume),
@@ -111,10 +112,12 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
   const data = usePositions(active);
   useWatchSymbols(data.rows.map((row) => row.symbol));
   const totals = usePositionTotals(data.rows);
+  // Built once per mount: a language switch mounts the tables again.
+  const [columns] = useState(positionColumns);
   return (
     <TradeTable
       label={b.positions}
-      columns={positionColumns}
+      columns={columns}
       card={(row) => <PositionCard row={row} />}
       data={data}
       rowKey={(row) => row.orderId}
@@ -134,15 +137,15 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
 // ---- Orders (settlements) ----
 
 // The outcome comes first: at what prices, how much profit, and why it closed.
-const settledColumns: TableColumnsType<SettledOrderRow> = [
+const settledColumns = (): TableColumnsType<SettledOrderRow> => [
   symbolColumn(),
   sideColumn('openCmd', c.openSide),
   quantityColumn('settleVolume', c.volume),
   priceColumn('openPrice', c.openPrice),
   priceColumn('closePrice', c.closePrice),
   pnlColumn('settleProfit', c.settleProfit),
-  labelColumn('closeReason', c.closeReason, closeReasonLabel),
-  labelColumn('isSettled', c.settleStatus, settlementLabel),
+  labelColumn('closeReason', c.closeReason, (reason) => c.domainLabel(closeReasonLabel(reason))),
+  labelColumn('isSettled', c.settleStatus, (settled) => c.domainLabel(settlementLabel(settled))),
   sideColumn('closeCmd', c.closeSide),
   timeColumn('closeAt', c.closeTime),
   timeColumn('openAt', c.openTime),
@@ -155,10 +158,12 @@ const settledColumns: TableColumnsType<SettledOrderRow> = [
 
 export function SettledOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
+  // Built once per mount: a language switch mounts the tables again.
+  const [columns] = useState(settledColumns);
   return (
     <TradeTable
       label={b.orders}
-      columns={settledColumns}
+      columns={columns}
       card={(row) => <SettledOrderCard row={row} />}
       data={useSettledOrders(active)}
       rowKey={(row) => row.tradeId}
@@ -170,7 +175,7 @@ export function SettledOrdersTable({ active = true, narrow = false }: TradeTable
 
 // ---- Pending orders ----
 
-const pendingColumns: TableColumnsType<PendingOrderRow> = [
+const pendingColumns = (): TableColumnsType<PendingOrderRow> => [
   symbolColumn(),
   sideColumn('cmd', c.side),
   quantityColumn('volume', c.volume),
@@ -186,10 +191,12 @@ const pendingColumns: TableColumnsType<PendingOrderRow> = [
 
 export function PendingOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
+  // Built once per mount: a language switch mounts the tables again.
+  const [columns] = useState(pendingColumns);
   return (
     <TradeTable
       label={b.pending}
-      columns={pendingColumns}
+      columns={columns}
       card={(row) => <PendingOrderCard row={row} />}
       data={usePendingOrders(active)}
       rowKey={(row) => row.pId}
@@ -204,15 +211,15 @@ export function PendingOrdersTable({ active = true, narrow = false }: TradeTable
 
 // ---- Order log ----
 
-const orderLogColumns: TableColumnsType<OrderLogRow> = [
+const orderLogColumns = (): TableColumnsType<OrderLogRow> => [
   symbolColumn(),
   sideColumn('cmd', c.side),
   // our Modify rows (3) say what they changed: a position's TP/SL or a pending order
   labelColumn(
     'actionType',
     c.action,
-    (action, row) => orderActionLabel(action, row.pId !== null),
-    orderActionLabel(3),
+    (action, row) => c.domainLabel(orderActionLabel(action, row.pId !== null)),
+    c.domainLabel(orderActionLabel(3)),
   ),
   quantityColumn('volume', c.volume),
   priceColumn('price', c.price),
@@ -221,9 +228,11 @@ const orderLogColumns: TableColumnsType<OrderLogRow> = [
     'orderStatus',
     c.status,
     (status) => (
-      <span className={`order-status order-status-${status}`}>{orderStatusLabel(status)}</span>
+      <span className={`order-status order-status-${status}`}>
+        {c.domainLabel(orderStatusLabel(status))}
+      </span>
     ),
-    orderStatusLabel(3), // Partially Filled
+    c.domainLabel(orderStatusLabel(3)), // Partially Filled
   ),
   levelColumn('tp', c.tp),
   levelColumn('sl', c.sl),
@@ -237,10 +246,12 @@ const orderLogColumns: TableColumnsType<OrderLogRow> = [
 
 export function OrderLogsTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
+  // Built once per mount: a language switch mounts the tables again.
+  const [columns] = useState(orderLogColumns);
   return (
     <TradeTable
       label={b.orderLogs}
-      columns={orderLogColumns}
+      columns={columns}
       card={(row) => <OrderLogCard row={row} />}
       data={useOrderLogs(active)}
       rowKey={(row) => String(row.sortId)}
@@ -250,14 +261,38 @@ export function OrderLogsTable({ active = true, narrow = false }: TradeTableProp
   );
 }
 
-/** The sub-tabs of the Trade tab, in order, with their labels and tables. */
+/** The sub-tabs of the Trade tab, in order, with their labels (read in the current language) and tables. */
 export const TRADE_TABLES: {
   key: TradeSubTab;
   label: string;
   Table: (props: TradeTableProps) => React.JSX.Element;
 }[] = [
-  { key: 'positions', label: TRADE_SUB_TAB_LABELS.positions, Table: PositionsTable },
-  { key: 'orders', label: TRADE_SUB_TAB_LABELS.orders, Table: SettledOrdersTable },
-  { key: 'pending', label: TRADE_SUB_TAB_LABELS.pending, Table: PendingOrdersTable },
-  { key: 'orderLogs', label: TRADE_SUB_TAB_LABELS.orderLogs, Table: OrderLogsTable },
+  {
+    key: 'positions',
+    get label() {
+      return TRADE_SUB_TAB_LABELS.positions;
+    },
+    Table: PositionsTable,
+  },
+  {
+    key: 'orders',
+    get label() {
+      return TRADE_SUB_TAB_LABELS.orders;
+    },
+    Table: SettledOrdersTable,
+  },
+  {
+    key: 'pending',
+    get label() {
+      return TRADE_SUB_TAB_LABELS.pending;
+    },
+    Table: PendingOrdersTable,
+  },
+  {
+    key: 'orderLogs',
+    get label() {
+      return TRADE_SUB_TAB_LABELS.orderLogs;
+    },
+    Table: OrderLogsTable,
+  },
 ];

@@ -139,10 +139,10 @@ export function SettledOrderCard({ row }: { row: SettledOrderRow }) {
             to={<PriceCell symbol={row.symbol} value={row.closePrice} />}
           />
           <span className="trade-card-status" title={c.settleStatus}>
-            {settlementLabel(row.isSettled)}
+            {c.domainLabel(settlementLabel(row.isSettled))}
           </span>
           <span className="trade-card-status" title={c.closeReason}>
-            {closeReasonLabel(row.closeReason)}
+            {c.domainLabel(closeReasonLabel(row.closeReason))}
           </span>
           <span className="num" title={c.closeTime}>
             {formatEpochSeconds(row.closeAt)}
@@ -187,13 +187,13 @@ export function OrderLogCard({ row }: { row: OrderLogRow }) {
         <>
           <What row={row} cmd={row.cmd} volume={row.volume} />
           <span className="trade-card-status">
-            {orderActionLabel(row.actionType, row.pId !== null)}
+            {c.domainLabel(orderActionLabel(row.actionType, row.pId !== null))}
           </span>
         </>
       }
       outcome={
         <span className={`order-status order-status-${row.orderStatus}`} title={c.status}>
-          {orderStatusLabel(row.orderStatus)}
+          {c.domainLabel(orderStatusLabel(row.orderStatus))}
         </span>
       }
       details={
