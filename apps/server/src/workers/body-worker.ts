@@ -32,6 +32,8 @@ export type BodyTask =
       input: Omit<EvaluationInput, 'bars'>;
       /** Deals per JSON piece. */
       piece: number;
+      /** The validated trades too (an AI task's check). */
+      withTrades?: boolean;
     }
   | {
       id: number;
@@ -128,7 +130,7 @@ function prepareHistorical(value: unknown): {
 function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] } {
   if (task.kind === 'backtest') {
     const input = { ...task.input, bars: barsOfFlat(task.bars) };
-    const evaluation = evaluateBytes(task.bytes, input, task.piece);
+    const evaluation = evaluateBytes(task.bytes, input, task.piece, task.withTrades === true);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
   }
   if (task.kind === 'trial') {

@@ -38,7 +38,12 @@ export type BodyWorkers = BodyOffload & {
     withDetail: boolean,
   ): Promise<TrialEvaluation>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
-  backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
+  backtest(
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    piece: number,
+    withTrades?: boolean,
+  ): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
 
@@ -133,13 +138,11 @@ export function createBodyWorkers(size: number): BodyWorkers {
       if (!answer.ok) return { ok: false, error: answer.error };
       return { ok: true, bars: barsOfFlat(answer.bars) };
     },
-    async backtest(bytes, { bars, ...input }, piece) {
+    async backtest(bytes, { bars, ...input }, piece, withTrades = false) {
       const own = new Uint8Array(bytes);
       const flat = flatBars(bars);
-      const answer = await submit({ kind: 'backtest', bytes: own, bars: flat, input, piece }, [
-        own.buffer,
-        flat.buffer as ArrayBuffer,
-      ]);
+      const task = { kind: 'backtest', bytes: own, bars: flat, input, piece, withTrades } as const;
+      const answer = await submit(task, [own.buffer, flat.buffer as ArrayBuffer]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
