@@ -1,6 +1,7 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
 // `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
-// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50`.
+// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50`; neighbour operations:
+// `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent).
 import { aiReport, runAiBench } from './ai/run.ts';
 import { alertsReport, runAlertsBench } from './alerts/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
@@ -107,7 +108,8 @@ if (only.has('alerts')) {
 }
 if (only.has('neighbours')) {
   console.log('');
-  for (const line of neighboursReport(await runNeighboursBench())) console.log(line);
+  const names = args.get('neighbours')?.split(',').filter(Boolean);
+  for (const line of neighboursReport(await runNeighboursBench(names))) console.log(line);
 }
 if (only.has('browser')) {
   console.log('');

@@ -114,11 +114,13 @@ async function round(url: string, who: BenchLogin): Promise<Record<Call, number>
   return { health, order, kline };
 }
 
-async function operations(): Promise<HeavyOperation[]> {
+/** The operations of `operations/`; with `names`, only the modules of those names. */
+async function operations(names?: readonly string[]): Promise<HeavyOperation[]> {
   const dir = path.join(REPO_ROOT, 'bench/neighbours/operations');
   const files = fs
     .readdirSync(dir)
     .filter((f) => f.endsWith('.ts'))
+    .filter((f) => !names || names.includes(f.replace(/\.ts$/, '')))
     .sort();
   const found: HeavyOperation[] = [];
   for (const file of files) {
@@ -175,12 +177,13 @@ async function measure(op: HeavyOperation, dataDir: string): Promise<NeighbourRo
   }
 }
 
-export async function runNeighboursBench(): Promise<NeighbourRow[]> {
+/** `names`: module names of `operations/` to measure (all when absent), e.g. ['optimization']. */
+export async function runNeighboursBench(names?: readonly string[]): Promise<NeighbourRow[]> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-bench-neighbours-'));
   try {
     await createUsers(dataDir);
     const rows: NeighbourRow[] = [];
-    for (const op of await operations()) rows.push(await measure(op, dataDir));
+    for (const op of await operations(names)) rows.push(await measure(op, dataDir));
     return rows;
   } finally {
     fs.rmSync(dataDir, { recursive: true, force: true });

@@ -95,6 +95,9 @@ async function optimise(port: number, bars: number, setup: string): Promise<Opti
   return { setup, trials: total, seconds, trialsPerSecond: total / seconds };
 }
 
+/** A node's start on this shared 2-core host (migrations on a fresh PGlite) can pass a minute. */
+const START_TIMEOUT_MS = 300_000;
+
 const COMMON = {
   LOG_LEVEL: 'warn',
   BACKTEST_PYTHON: PYTHON,
@@ -109,7 +112,7 @@ export async function runOptimizeBench(options: { bars?: number } = {}): Promise
   const direct = await runDirect(bars);
   const rows: OptimizeBenchRow[] = [];
   // the product as `npm start` runs it: PGlite, one process with every role
-  const single = await Node.start('opt-pglite', 'api,feed,worker', COMMON);
+  const single = await Node.start('opt-pglite', 'api,feed,worker', COMMON, START_TIMEOUT_MS);
   try {
     rows.push(await optimise(single.port, bars, 'PGlite, 1 worker process'));
   } finally {
@@ -118,10 +121,15 @@ export async function runOptimizeBench(options: { bars?: number } = {}): Promise
   const postgres = await startPostgres();
   try {
     const env = { ...COMMON, DATABASE_URL: postgres.url };
-    const api = await Node.start('opt-pg-1', 'api,feed,worker', env);
+    const api = await Node.start('opt-pg-1', 'api,feed,worker', env, START_TIMEOUT_MS);
     try {
       rows.push(await optimise(api.port, bars, 'PostgreSQL, 1 worker process'));
-      const second = await Node.start('opt-pg-2', 'worker', { ...env, BACKTEST_UID_BASE: '54000' });
+      const second = await Node.start(
+        'opt-pg-2',
+        'worker',
+        { ...env, BACKTEST_UID_BASE: '54000' },
+        START_TIMEOUT_MS,
+      );
       try {
         rows.push(await optimise(api.port, bars, 'PostgreSQL, 2 worker processes'));
       } finally {

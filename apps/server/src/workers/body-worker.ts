@@ -4,6 +4,7 @@ import type { z } from 'zod';
 import type { OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
+  flatBars,
   evaluateBytes,
   evaluateTrialBytes,
   type TrialEvaluation,
@@ -31,6 +32,8 @@ export type BodyTask =
       input: Omit<EvaluationInput, 'bars'>;
       /** Deals per JSON piece. */
       piece: number;
+      /** The validated trades too (an AI task's check). */
+      withTrades?: boolean;
     }
   | {
       id: number;
@@ -43,8 +46,24 @@ export type BodyTask =
       withDetail: boolean;
     };
 
+/**
+ * A backtest body's `historical_data` (at `path` in the value) turned into bars here: the
+ * value carries null in its place; the bars come as one transferred Float64Array (flatBars),
+ * or the refusal barsFromHistorical gave, with the period the bars suggest.
+ */
+export type PreparedHistorical = { path: (string | number)[]; length: number } & (
+  { ok: true; bars: Float64Array; period: domain.Period | null } | { ok: false; error: string }
+);
+
 export type BodyAnswer =
-  | { id: number; kind: 'body'; outcome: 'valid'; value: unknown }
+  | {
+      id: number;
+      kind: 'body';
+      outcome: 'valid';
+      value: unknown;
+      /** Bodies of BARS_BODIES: their rows as bars (modules/backtest/historical.ts). */
+      historical: PreparedHistorical[];
+    }
   | { id: number; kind: 'body'; outcome: 'invalid'; value: unknown }
   /** Not plain JSON (a syntax error, a prototype key): the main thread's parser decides. */
   | { id: number; kind: 'body'; outcome: 'main-thread' }
@@ -67,10 +86,51 @@ function schemaOf(name: string): z.ZodType {
 
 const decoder = new TextDecoder();
 
+/** Schemas of the bodies whose `historical_data` (top level and per feed) is turned here. */
+const BARS_BODIES = new Set(['backtestCodeRequestSchema', 'backtestRunRequestSchema']);
+
+/**
+ * Takes each `historical_data` array out of a validated backtest body (leaving null) and
+ * turns its rows into bars, as the route would (barsFromHistorical, inferPeriod).
+ */
+function prepareHistorical(value: unknown): {
+  prepared: PreparedHistorical[];
+  transfer: ArrayBuffer[];
+} {
+  const prepared: PreparedHistorical[] = [];
+  const transfer: ArrayBuffer[] = [];
+  const take = (holder: Record<string, unknown>, path: (string | number)[]) => {
+    const rows = holder.historical_data;
+    if (!Array.isArray(rows)) return;
+    holder.historical_data = null;
+    const converted = domain.barsFromHistorical(rows);
+    const at = { path: [...path, 'historical_data'], length: rows.length };
+    if (!converted.ok) {
+      prepared.push({ ...at, ok: false, error: converted.error });
+      return;
+    }
+    const bars = flatBars(converted.bars);
+    const period = domain.inferPeriod(converted.bars.map((bar) => bar.time));
+    prepared.push({ ...at, ok: true, bars, period });
+    transfer.push(bars.buffer as ArrayBuffer);
+  };
+  if (typeof value !== 'object' || value === null) return { prepared, transfer };
+  const body = value as Record<string, unknown>;
+  take(body, []);
+  if (Array.isArray(body.feeds)) {
+    body.feeds.forEach((feed: unknown, i) => {
+      if (typeof feed === 'object' && feed !== null) {
+        take(feed as Record<string, unknown>, ['feeds', i]);
+      }
+    });
+  }
+  return { prepared, transfer };
+}
+
 function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] } {
   if (task.kind === 'backtest') {
     const input = { ...task.input, bars: barsOfFlat(task.bars) };
-    const evaluation = evaluateBytes(task.bytes, input, task.piece);
+    const evaluation = evaluateBytes(task.bytes, input, task.piece, task.withTrades === true);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
   }
   if (task.kind === 'trial') {
@@ -98,11 +158,21 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     return { answer: { id: task.id, kind: 'body', outcome: 'main-thread' }, transfer: [] };
   }
   const result = schemaOf(task.schema).safeParse(raw);
+  if (!result.success) {
+    return { answer: { id: task.id, kind: 'body', outcome: 'invalid', value: raw }, transfer: [] };
+  }
+  const { prepared, transfer } = BARS_BODIES.has(task.schema)
+    ? prepareHistorical(result.data)
+    : { prepared: [], transfer: [] };
   return {
-    answer: result.success
-      ? { id: task.id, kind: 'body', outcome: 'valid', value: result.data }
-      : { id: task.id, kind: 'body', outcome: 'invalid', value: raw },
-    transfer: [],
+    answer: {
+      id: task.id,
+      kind: 'body',
+      outcome: 'valid',
+      value: result.data,
+      historical: prepared,
+    },
+    transfer,
   };
 }
 

@@ -71,3 +71,56 @@ describe('a large body in a body worker', () => {
     }
   });
 });
+
+describe("a large backtest body's bars in a body worker", () => {
+  const post = (body: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/backtest/code',
+      cookies: { ct_sid: cookie },
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+  const bar = (i: number) => ({
+    Time: new Date(Date.UTC(2020, 0, 1) + i * 60_000)
+      .toISOString()
+      .replace(/-/g, '/')
+      .replace('T', ' ')
+      .slice(0, 19),
+    Open: 1,
+    High: 2,
+    Low: 0.5,
+    Close: 1.5,
+    Volume: 10,
+  });
+  const LARGE_BARS = Math.ceil((BODY_WORKER_MIN_BYTES * 1.5) / 80);
+
+  it('refuses bad rows with the answers of the event loop', async () => {
+    const cases: ((bars: unknown[]) => unknown)[] = [
+      (bars) => {
+        bars[7] = { ...(bars[7] as object), Time: 'yesterday' };
+        return { code: 'def main(d):\n    return []\n', historical_data: bars };
+      },
+      (bars) => {
+        bars[9] = bars[8];
+        return { code: 'def main(d):\n    return []\n', historical_data: bars };
+      },
+      (bars) => {
+        bars[3] = { ...(bars[3] as object), Close: 'x' };
+        return {
+          code: 'def main(d):\n    return []\n',
+          feeds: [{ symbol_id: 'BTCUSDT', period: '1m', historical_data: bars }],
+        };
+      },
+    ];
+    for (const make of cases) {
+      const small = await post(make(Array.from({ length: 20 }, (_, i) => bar(i))));
+      const large = await post(make(Array.from({ length: LARGE_BARS }, (_, i) => bar(i))));
+      expect(small.statusCode).toBe(400);
+      expect({ status: large.statusCode, body: large.body }).toEqual({
+        status: small.statusCode,
+        body: small.body,
+      });
+    }
+  });
+});

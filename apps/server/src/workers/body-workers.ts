@@ -8,7 +8,8 @@ import {
   type TrialEvaluation,
 } from '../modules/backtest/evaluate.ts';
 import type { BodyOffload } from '../http/body-parsers.ts';
-import type { BodyAnswer, BodyTask } from './body-worker.ts';
+import { preparedRows } from '../modules/backtest/historical.ts';
+import type { BodyAnswer, BodyTask, PreparedHistorical } from './body-worker.ts';
 
 /*
  * Large bodies are parsed and validated off the event loop (docs/architecture.md, "Large
@@ -37,9 +38,28 @@ export type BodyWorkers = BodyOffload & {
     withDetail: boolean,
   ): Promise<TrialEvaluation>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
-  backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
+  backtest(
+    bytes: Uint8Array,
+    input: EvaluationInput,
+    piece: number,
+    withTrades?: boolean,
+  ): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
+
+/**
+ * Puts back, in place of each `historical_data` the worker took out of a backtest body, an
+ * array of the same length without rows that stands for its bars (historical.ts).
+ */
+function restoreHistorical(value: unknown, prepared: readonly PreparedHistorical[]): void {
+  for (const item of prepared) {
+    let holder = value as Record<string | number, unknown>;
+    for (const key of item.path.slice(0, -1)) holder = holder[key] as typeof holder;
+    holder[item.path.at(-1) as string] = item.ok
+      ? preparedRows(item.length, { ok: true, bars: barsOfFlat(item.bars) }, item.period)
+      : preparedRows(item.length, { ok: false, error: item.error }, null);
+  }
+}
 
 const WORKER_URL = new URL('./body-worker-start.mjs', import.meta.url);
 
@@ -109,6 +129,7 @@ export function createBodyWorkers(size: number): BodyWorkers {
       const own = new Uint8Array(bytes); // a copy of its own, handed over without another
       const answer = await submit({ kind: 'body', schema, bytes: own }, [own.buffer]);
       if (answer.kind !== 'body') throw new Error('unexpected body worker answer');
+      if (answer.outcome === 'valid') restoreHistorical(answer.value, answer.historical);
       return answer;
     },
     async csv(text) {
@@ -117,13 +138,11 @@ export function createBodyWorkers(size: number): BodyWorkers {
       if (!answer.ok) return { ok: false, error: answer.error };
       return { ok: true, bars: barsOfFlat(answer.bars) };
     },
-    async backtest(bytes, { bars, ...input }, piece) {
+    async backtest(bytes, { bars, ...input }, piece, withTrades = false) {
       const own = new Uint8Array(bytes);
       const flat = flatBars(bars);
-      const answer = await submit({ kind: 'backtest', bytes: own, bars: flat, input, piece }, [
-        own.buffer,
-        flat.buffer as ArrayBuffer,
-      ]);
+      const task = { kind: 'backtest', bytes: own, bars: flat, input, piece, withTrades } as const;
+      const answer = await submit(task, [own.buffer, flat.buffer as ArrayBuffer]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },

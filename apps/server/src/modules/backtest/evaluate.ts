@@ -154,6 +154,8 @@ export type PiecedEvaluation =
       /** The figures with an empty equity curve, which `curve` holds. */
       performance: Performance;
       curve: string[];
+      /** With `withTrades`: the validated trades (an AI task's check reads them). */
+      trades?: string[];
       strategyMs: number | null;
     };
 
@@ -210,6 +212,7 @@ export function evaluateBytes(
   bytes: Uint8Array,
   input: EvaluationInput,
   piece: number,
+  withTrades = false,
 ): PiecedEvaluation {
   let payload: unknown;
   try {
@@ -226,6 +229,7 @@ export function evaluateBytes(
     deals: toPieces(evaluated.deals, piece),
     performance: { ...performance, equity_curve: [] },
     curve: toPieces(performance.equity_curve, piece * 4),
+    ...(withTrades ? { trades: toPieces(evaluated.trades, piece) } : {}),
     strategyMs,
   };
 }

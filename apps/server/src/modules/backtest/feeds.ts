@@ -1,7 +1,6 @@
 import {
   DEFAULT_LOADED_BARS,
   MAX_BACKTEST_BARS,
-  barsFromHistorical,
   formatContractDate,
   nextBucketStart,
   parsePeriod,
@@ -11,6 +10,7 @@ import {
   type Period,
 } from '@ct/domain';
 import { BadRequestError } from '../../http/errors.ts';
+import { historicalBarsOf } from './historical.ts';
 import type { BacktestService } from './service.ts';
 
 /*
@@ -27,7 +27,7 @@ type FeedsBody = {
 
 /** The bars of `rows`, or a 400 naming the field. */
 function given(rows: readonly unknown[], field: string): Bar[] {
-  const converted = barsFromHistorical(rows);
+  const converted = historicalBarsOf(rows);
   if (!converted.ok) {
     throw new BadRequestError(converted.error.replace(/^historical_data/, field));
   }

@@ -5,8 +5,6 @@ import {
   DEFAULT_LOADED_BARS,
   backtestCodeRequestSchema,
   backtestRunRequestSchema,
-  barsFromHistorical,
-  inferPeriod,
   parsePeriod,
   type Bar,
 } from '@ct/domain';
@@ -17,6 +15,7 @@ import type { ZodTypeProvider } from '../../http/route-schemas.ts';
 import { sessionOf } from '../auth/guard.ts';
 import { originGuard } from '../gateway/routes.ts';
 import { feedsAround, resolveFeeds } from './feeds.ts';
+import { historicalBarsOf, inferredPeriodOf } from './historical.ts';
 import type { LogHub } from './log-hub.ts';
 import type { SandboxPool } from './sandbox/pool.ts';
 import type { BacktestService, RunResult } from './service.ts';
@@ -73,7 +72,7 @@ function busyResult(error: string): RunResult {
 }
 
 function historicalBars(rows: readonly unknown[]): Bar[] {
-  const converted = barsFromHistorical(rows);
+  const converted = historicalBarsOf(rows);
   if (!converted.ok) throw new BadRequestError(converted.error);
   return converted.bars;
 }
@@ -164,11 +163,12 @@ export function backtestRoutes(
               };
         return sendJsonStream(reply, answer);
       }
-      const bars = historicalBars(body.historical_data ?? []);
+      const rows = body.historical_data ?? [];
+      const bars = historicalBars(rows);
       const periodText = body.period ?? '';
       const period =
         periodText === ''
-          ? (inferPeriod(bars.map((bar) => bar.time)) ?? '')
+          ? (inferredPeriodOf(rows, bars) ?? '')
           : (parsePeriod(periodText) ?? periodText);
       // the answer (tens of megabytes for many trades) is written a piece at a time
       const result = await service.run({

@@ -127,6 +127,8 @@ export type BacktestDeps = {
     bytes: Uint8Array,
     input: EvaluationInput,
     piece: number,
+    /** The validated trades too (an AI task's check reads them). */
+    withTrades?: boolean,
   ) => Promise<PiecedEvaluation>;
   /** An optimisation trial's result computed off the event loop (a body worker). */
   evaluateTrialInWorker?: (
@@ -399,8 +401,37 @@ export function createBacktestService(deps: BacktestDeps) {
 
   async function checkAs(request: CheckRequest, userId: number | null): Promise<CheckResult> {
     const printed: string[] = [];
-    const executed = await execute({ ...request, userId, clientId: null, quiet: true }, printed);
-    return checked(request, executed, printed);
+    // a large single-feed result comes back unread and is evaluated in a body worker
+    const worker = request.feeds ? undefined : deps.evaluateInWorker;
+    const executed = await execute(
+      {
+        ...request,
+        userId,
+        clientId: null,
+        quiet: true,
+        ...(worker ? { unreadFrom: RESULT_WORKER_MIN_BYTES } : {}),
+      },
+      printed,
+    );
+    const bytes = executed.outcome?.kind === 'result' ? executed.outcome.bytes : undefined;
+    if (!worker || executed.failure || bytes === undefined) {
+      return checked(request, executed, printed);
+    }
+    const elapsedMs = Math.round((executed.outcome?.wallMs ?? 0) * 10) / 10;
+    const answer = await worker(bytes, evaluationInput(request), DEALS_PER_CHUNK, true);
+    if (!answer.ok) return { ok: false, ...answer.failure, logs: printed, elapsedMs };
+    const deals = await fromPieces<Deal>(answer.deals);
+    const curve = await fromPieces<[string, number]>(answer.curve);
+    const trades = await fromPieces<ValidTrade>(answer.trades ?? []);
+    return {
+      ok: true,
+      trades,
+      deals,
+      performance: { ...answer.performance, equity_curve: curve },
+      conventions: conventionsOf(request.symbol),
+      logs: printed,
+      elapsedMs,
+    };
   }
 
   /** The result of a run in the sandbox: its failure, or its validated trades and figures. */

@@ -66,18 +66,41 @@ function isExecutable(file: string): boolean {
   }
 }
 
-/** Asks the (trusted) interpreter for its prefix and version, without site-packages. */
-export async function resolvePythonLayout(
-  python: string,
-  extraReadOnly: readonly string[],
-): Promise<PythonLayout> {
-  const executable = fs.realpathSync(python);
+/** Times the interpreter is asked for its layout before the answer counts as broken. */
+const LAYOUT_ATTEMPTS = 3;
+
+/**
+ * The interpreter's prefix and version, asked without site-packages; null when its answer is
+ * not an absolute prefix and a version. The first child a freshly started server spawns has
+ * been seen to exit 0 with its output lost (Node 20 under load): an empty answer once made
+ * the prefix '' and bound none of the interpreter's libraries, so every sandbox failed with
+ * "bwrap: execvp /usr/bin/python3.11: No such file or directory". It is asked again then.
+ */
+async function askLayout(executable: string): Promise<{ prefix: string; version: string } | null> {
   const { stdout } = await execFileAsync(
     executable,
     ['-I', '-S', '-c', "import sys; print(sys.prefix); print('%d.%d' % sys.version_info[:2])"],
     { timeout: 10_000, env: {} },
   );
-  const [prefix = '/usr', version = ''] = stdout.trim().split('\n');
+  const [prefix = '', version = ''] = stdout.trim().split('\n');
+  return path.isAbsolute(prefix) && /^\d+\.\d+$/.test(version) ? { prefix, version } : null;
+}
+
+/** Asks the (trusted) interpreter for its prefix and version, without site-packages. */
+export async function resolvePythonLayout(
+  python: string,
+  extraReadOnly: readonly string[],
+  ask: (executable: string) => ReturnType<typeof askLayout> = askLayout,
+): Promise<PythonLayout> {
+  const executable = fs.realpathSync(python);
+  let answer: Awaited<ReturnType<typeof askLayout>> = null;
+  for (let attempt = 1; attempt <= LAYOUT_ATTEMPTS && answer === null; attempt++) {
+    answer = await ask(executable);
+  }
+  if (answer === null) {
+    throw new Error(`${executable} did not tell its prefix and version (${LAYOUT_ATTEMPTS} tries)`);
+  }
+  const { prefix, version } = answer;
   const lib = path.join(prefix, 'lib');
   const candidates = [
     path.join(lib, `python${version}`),
