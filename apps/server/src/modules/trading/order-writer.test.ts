@@ -45,7 +45,7 @@ describe('the order writer (group commit)', () => {
       ),
     );
     expect(ids.every((id) => id > 0)).toBe(true);
-    expect(writer.stats).toEqual({ batches: 1, commands: 12, largestBatch: 12 });
+    expect(writer.stats).toEqual({ batches: 1, commands: 12, largestBatch: 12, reruns: 0 });
     expect((await rows()).map((r) => r.uuid).sort()).toEqual([...accounts].sort());
   });
 
@@ -73,8 +73,36 @@ describe('the order writer (group commit)', () => {
     ]);
     expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/duplicate key/);
     expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/refused by the use case/);
-    expect(writer.stats.batches).toBe(1);
+    // run side by side first, then again one by one with a savepoint each: one commit
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 1 });
     expect((await rows()).map((r) => r.uuid)).toEqual(['a', 'd']);
+  });
+
+  it('runs the commands of different accounts side by side, after locking all the accounts', async () => {
+    await db.execute(sql`delete from writes`);
+    const locked: string[][] = [];
+    const writer = new OrderWriter(db, {
+      maxBatch: 64,
+      windowMs: 0,
+      lockAll: async (tx, uuids) => {
+        locked.push([...uuids]);
+        await rawQuery(tx, 'select 1', []);
+      },
+    });
+    const events: string[] = [];
+    const command = (uuid: string, seq: number) =>
+      writer.submit(uuid, async (tx) => {
+        events.push(`${uuid}${seq} starts`);
+        await rawQuery(tx, INSERT, [uuid, seq]);
+        events.push(`${uuid}${seq} ends`);
+      });
+    await Promise.all([command('b', 1), command('a', 1), command('b', 2)]);
+    expect(locked).toEqual([['a', 'b']]);
+    // a's command does not wait for b's, b's second waits for its first
+    expect(events.slice(0, 2)).toEqual(['a1 starts', 'b1 starts']);
+    expect(events.indexOf('b2 starts')).toBeGreaterThan(events.indexOf('b1 ends'));
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 0 });
+    expect((await rows()).map((r) => `${r.uuid}${r.seq}`).sort()).toEqual(['a1', 'b1', 'b2']);
   });
 
   it("keeps each account's commands in their arrival order", async () => {
@@ -102,7 +130,7 @@ describe('the order writer (group commit)', () => {
       writer.submit(`acct-${i}`, (tx) => rawQuery(tx, INSERT, [`acct-${i}`, 1])),
     );
     await Promise.all(sent);
-    expect(writer.stats).toEqual({ batches: 3, commands: 10, largestBatch: 4 });
+    expect(writer.stats).toEqual({ batches: 3, commands: 10, largestBatch: 4, reruns: 0 });
   });
 });
 
