@@ -1,4 +1,11 @@
-import { deferStatement, dropDeferred, holdCommit, rawQuery, releaseCommit } from '../../db/raw.ts';
+import {
+  RolledBackError,
+  deferStatement,
+  dropDeferred,
+  holdCommit,
+  rawQuery,
+  releaseCommit,
+} from '../../db/raw.ts';
 import type { Db } from '../../db/types.ts';
 
 /*
@@ -139,7 +146,9 @@ export class OrderWriter {
    * without savepoints; commits when all succeeded, else throws RunOneByOne (rolled back).
    */
   private async sideBySide(tx: Db, ordered: readonly Job[]): Promise<Settled[]> {
-    holdCommit(tx);
+    // each command's last statement (its stored answer) is not waited for: the COMMIT
+    // follows it at once
+    holdCommit(tx, { lastWithCommit: true });
     const results: Settled[] = [];
     let failed = false;
     // sent first: the commands' statements queue behind it on the connection
@@ -163,7 +172,13 @@ export class OrderWriter {
     };
     await Promise.all([locked, ...[...chains.values()].map(runChain)]);
     if (failed) throw new RunOneByOne('a command of the batch failed');
-    await releaseCommit(tx);
+    try {
+      await releaseCommit(tx);
+    } catch (error) {
+      // a stored answer failed: rolled back by its COMMIT, nothing committed
+      if (error instanceof RolledBackError) throw new RunOneByOne(String(error));
+      throw error;
+    }
     return results;
   }
 
