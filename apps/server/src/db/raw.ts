@@ -73,6 +73,16 @@ export function holdCommit(tx: Db, options: { lastWithCommit?: boolean } = {}): 
 }
 
 /**
+ * Forgets `tx`'s held COMMIT and deferred statements without sending them (its callback is
+ * about to throw: the transaction rolls back). A pooled connection keeps none of it.
+ */
+export function abandonCommit(tx: Db): void {
+  const client = clientOf(tx);
+  heldCommits.delete(client);
+  deferred.delete(client);
+}
+
+/**
  * Commits `tx` with its deferred statements (a transaction of `holdCommit`). Throws
  * RolledBackError when a statement sent ahead of it failed (then nothing was committed);
  * a failure of the COMMIT itself is thrown as it is (it may or may not have committed).

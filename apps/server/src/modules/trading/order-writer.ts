@@ -1,5 +1,6 @@
 import {
   RolledBackError,
+  abandonCommit,
   deferStatement,
   dropDeferred,
   holdCommit,
@@ -171,7 +172,10 @@ export class OrderWriter {
       }
     };
     await Promise.all([locked, ...[...chains.values()].map(runChain)]);
-    if (failed) throw new RunOneByOne('a command of the batch failed');
+    if (failed) {
+      abandonCommit(tx);
+      throw new RunOneByOne('a command of the batch failed');
+    }
     try {
       await releaseCommit(tx);
     } catch (error) {
@@ -185,11 +189,16 @@ export class OrderWriter {
   /** The batch's commands one after the other, each in its own savepoint; commits. */
   private async oneByOne(tx: Db, ordered: readonly Job[]): Promise<Settled[]> {
     holdCommit(tx);
-    await this.options.lockAll?.(tx, accountsOf(ordered));
-    const results: Settled[] = [];
-    for (const job of ordered) results.push(await runInSavepoint(tx, job));
-    await releaseCommit(tx);
-    return results;
+    try {
+      await this.options.lockAll?.(tx, accountsOf(ordered));
+      const results: Settled[] = [];
+      for (const job of ordered) results.push(await runInSavepoint(tx, job));
+      await releaseCommit(tx);
+      return results;
+    } catch (error) {
+      abandonCommit(tx);
+      throw error;
+    }
   }
 }
 
