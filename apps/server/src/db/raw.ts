@@ -42,18 +42,66 @@ function named(client: DriverClient, text: string): string | { name: string; tex
  * must not commit with an order's last statement, and its savepoints travel with the
  * order's first and last calls instead of costing a call each.
  */
-const heldCommits = new WeakSet<object>();
+/**
+ * The transactions whose COMMIT the caller sends (releaseCommit); with `pending`, the last
+ * statements of each command (rawQueriesThenCommit) are sent and not waited for, their
+ * answers awaited with the COMMIT (PostgreSQL: the COMMIT leaves right behind them).
+ */
+const heldCommits = new WeakMap<object, { pending: Promise<unknown>[] | null }>();
 const deferred = new WeakMap<object, [string, readonly unknown[]][]>();
 
-/** `rawQueriesThenCommit` in `tx` runs its statements without the COMMIT from now on. */
-export function holdCommit(tx: Db): void {
-  heldCommits.add(clientOf(tx));
+/**
+ * A statement sent ahead of the COMMIT (holdCommit's `lastWithCommit`) failed: the
+ * transaction was aborted and its COMMIT rolled it back, nothing of it was committed.
+ */
+export class RolledBackError extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the transaction was rolled back: ${String(reason)}`);
+  }
 }
 
-/** Commits `tx` with its deferred statements (a transaction of `holdCommit`). */
+/**
+ * `rawQueriesThenCommit` in `tx` runs its statements without the COMMIT from now on. With
+ * `lastWithCommit` (PostgreSQL only; ignored on PGlite, whose calls do not wait on a
+ * connection) it sends them and returns at once (no rows); releaseCommit then sends the
+ * COMMIT behind them and waits for all: one round trip fewer.
+ */
+export function holdCommit(tx: Db, options: { lastWithCommit?: boolean } = {}): void {
+  const client = clientOf(tx);
+  const pipelined = options.lastWithCommit === true && pipelinedTransactionOf(client) !== null;
+  heldCommits.set(client, { pending: pipelined ? [] : null });
+}
+
+/**
+ * Forgets `tx`'s held COMMIT and deferred statements without sending them (its callback is
+ * about to throw: the transaction rolls back). A pooled connection keeps none of it.
+ */
+export function abandonCommit(tx: Db): void {
+  const client = clientOf(tx);
+  heldCommits.delete(client);
+  deferred.delete(client);
+}
+
+/**
+ * Commits `tx` with its deferred statements (a transaction of `holdCommit`). Throws
+ * RolledBackError when a statement sent ahead of it failed (then nothing was committed);
+ * a failure of the COMMIT itself is thrown as it is (it may or may not have committed).
+ */
 export async function releaseCommit(tx: Db): Promise<void> {
-  heldCommits.delete(clientOf(tx));
-  await rawQueriesThenCommit(tx, []);
+  const client = clientOf(tx);
+  const held = heldCommits.get(client);
+  heldCommits.delete(client);
+  const pending = held?.pending ?? [];
+  if (pending.length === 0) {
+    await rawQueriesThenCommit(tx, []);
+    return;
+  }
+  const commit = rawQueriesThenCommit(tx, []);
+  const settled = await Promise.allSettled(pending);
+  await commit;
+  // an error aborts a PostgreSQL transaction: its COMMIT then rolls back
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw new RolledBackError(failed.reason);
 }
 
 /**
@@ -168,7 +216,15 @@ export async function rawQueriesThenCommit(
   given: readonly (readonly [string, readonly unknown[]])[],
 ): Promise<SqlRow[][]> {
   const client = clientOf(tx);
-  if (heldCommits.has(client)) return rawQueries(tx, given);
+  const held = heldCommits.get(client);
+  if (held?.pending) {
+    // sent now (in order), answered with the COMMIT (releaseCommit)
+    const sent = rawQueries(tx, given);
+    sent.catch(() => undefined);
+    held.pending.push(sent);
+    return given.map(() => []);
+  }
+  if (held) return rawQueries(tx, given);
   const [statements, skip] = withDeferred(client, given);
   let rows: SqlRow[][];
   if (pgliteOfTransaction(client)) {

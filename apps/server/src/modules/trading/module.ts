@@ -8,6 +8,7 @@ import { DEFAULT_MARGIN_WARNING_LEVEL } from './account-summary.ts';
 import { TriggerEngine } from './engine.ts';
 import { MarginWatch } from './margin-watch.ts';
 import { DEFAULT_ORDER_WRITER, OrderWriter } from './order-writer.ts';
+import { lockAccounts } from './store/accounts.ts';
 import { tradingRoutes } from './routes.ts';
 import { TriggerIndex } from './trigger-index.ts';
 
@@ -51,7 +52,10 @@ export async function registerTrading(
     writer:
       deps.orderCommit?.mode === 'single'
         ? undefined
-        : new OrderWriter(deps.db, deps.orderCommit ?? DEFAULT_ORDER_WRITER),
+        : new OrderWriter(deps.db, {
+            ...(deps.orderCommit ?? DEFAULT_ORDER_WRITER),
+            lockAll: lockAccounts,
+          }),
   };
   const margin = new MarginWatch(context, deps.marginWarningLevel ?? DEFAULT_MARGIN_WARNING_LEVEL);
   const engine = new TriggerEngine(context, margin);

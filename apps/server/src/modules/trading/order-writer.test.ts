@@ -1,9 +1,12 @@
 import type { PositionView } from '@ct/domain';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openPostgres } from '../../db/connect.ts';
+import { rawQueriesThenCommit } from '../../db/raw.ts';
+import { startPostgres } from '../../test/cluster.ts';
 import { rawQuery } from '../../db/raw.ts';
 import type { Db } from '../../db/types.ts';
-import { openTestDatabase, type TestDatabase } from '../../test/helpers.ts';
+import { openTestDatabase } from '../../test/helpers.ts';
 import { OrderWriter } from './order-writer.ts';
 import {
   placeOrder,
@@ -15,18 +18,43 @@ import {
 
 const INSERT = 'insert into writes (uuid, seq) values ($1::text, $2::int) returning id';
 
-describe('the order writer (group commit)', () => {
-  let test: TestDatabase;
+// PostgreSQL too where a server is given (npm test starts a throwaway one)
+const SERVER_URL = process.env.TEST_DATABASE_URL || undefined;
+
+/** A database for the writer's tests: PGlite, or a fresh database on PostgreSQL. */
+type Opened = { db: Db; close(): Promise<void> };
+
+async function openPostgresDatabase(): Promise<Opened> {
+  const server = await startPostgres();
+  const database = await openPostgres(server.url, 4);
+  return {
+    db: database.db,
+    close: async () => {
+      await database.close();
+      await server.stop();
+    },
+  };
+}
+
+describe.each([
+  { name: 'PGlite', skip: false, open: (): Promise<Opened> => openTestDatabase() },
+  { name: 'PostgreSQL', skip: !SERVER_URL, open: openPostgresDatabase },
+])('the order writer (group commit) on $name', ({ skip, open }) => {
+  let test: Opened | undefined;
   let db: Db;
 
   beforeAll(async () => {
-    test = await openTestDatabase();
+    if (skip) return;
+    test = await open();
     db = test.db;
     await db.execute(
       sql`create table writes (id int generated always as identity primary key, uuid text not null, seq int not null, unique (uuid, seq))`,
     );
   });
   afterAll(() => test?.close());
+  beforeEach((ctx) => {
+    if (skip) ctx.skip();
+  });
 
   const rows = async () =>
     (await rawQuery(db, 'select id, uuid, seq from writes order by id', [])).map((r) => ({
@@ -45,7 +73,7 @@ describe('the order writer (group commit)', () => {
       ),
     );
     expect(ids.every((id) => id > 0)).toBe(true);
-    expect(writer.stats).toEqual({ batches: 1, commands: 12, largestBatch: 12 });
+    expect(writer.stats).toEqual({ batches: 1, commands: 12, largestBatch: 12, reruns: 0 });
     expect((await rows()).map((r) => r.uuid).sort()).toEqual([...accounts].sort());
   });
 
@@ -73,8 +101,57 @@ describe('the order writer (group commit)', () => {
     ]);
     expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/duplicate key/);
     expect(String((settled[2] as PromiseRejectedResult).reason)).toMatch(/refused by the use case/);
-    expect(writer.stats.batches).toBe(1);
+    // run side by side first, then again one by one with a savepoint each: one commit
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 1 });
     expect((await rows()).map((r) => r.uuid)).toEqual(['a', 'd']);
+  });
+
+  it('runs the commands of different accounts side by side, after locking all the accounts', async () => {
+    await db.execute(sql`delete from writes`);
+    const locked: string[][] = [];
+    const writer = new OrderWriter(db, {
+      maxBatch: 64,
+      windowMs: 0,
+      lockAll: async (tx, uuids) => {
+        locked.push([...uuids]);
+        await rawQuery(tx, 'select 1', []);
+      },
+    });
+    const events: string[] = [];
+    const command = (uuid: string, seq: number) =>
+      writer.submit(uuid, async (tx) => {
+        events.push(`${uuid}${seq} starts`);
+        await rawQuery(tx, INSERT, [uuid, seq]);
+        events.push(`${uuid}${seq} ends`);
+      });
+    await Promise.all([command('b', 1), command('a', 1), command('b', 2)]);
+    expect(locked).toEqual([['a', 'b']]);
+    // a's command does not wait for b's, b's second waits for its first
+    expect(events.slice(0, 2)).toEqual(['a1 starts', 'b1 starts']);
+    expect(events.indexOf('b2 starts')).toBeGreaterThan(events.indexOf('b1 ends'));
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 0 });
+    expect((await rows()).map((r) => `${r.uuid}${r.seq}`).sort()).toEqual(['a1', 'b1', 'b2']);
+  });
+
+  it('runs a batch again one by one when a last statement sent ahead of the COMMIT fails', async () => {
+    await db.execute(sql`delete from writes`);
+    const writer = new OrderWriter(db, { maxBatch: 64, windowMs: 0 });
+    // each command's last statement goes as the stored answer does (rawQueriesThenCommit)
+    const last = (uuid: string, seq: number) =>
+      writer.submit(uuid, async (tx) => {
+        await rawQueriesThenCommit(tx, [[INSERT, [uuid, seq]]]);
+      });
+    const first = writer.submit('x', (tx) => rawQuery(tx, INSERT, ['x', 1]));
+    const settled = await Promise.allSettled([first, last('x', 1), last('y', 1), last('z', 1)]);
+    expect(settled.map((s) => s.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(String((settled[1] as PromiseRejectedResult).reason)).toMatch(/duplicate key/);
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 1 });
+    expect((await rows()).map((r) => `${r.uuid}${r.seq}`).sort()).toEqual(['x1', 'y1', 'z1']);
   });
 
   it("keeps each account's commands in their arrival order", async () => {
@@ -102,7 +179,7 @@ describe('the order writer (group commit)', () => {
       writer.submit(`acct-${i}`, (tx) => rawQuery(tx, INSERT, [`acct-${i}`, 1])),
     );
     await Promise.all(sent);
-    expect(writer.stats).toEqual({ batches: 3, commands: 10, largestBatch: 4 });
+    expect(writer.stats).toEqual({ batches: 3, commands: 10, largestBatch: 4, reruns: 0 });
   });
 });
 

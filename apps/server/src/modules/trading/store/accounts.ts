@@ -89,6 +89,21 @@ export async function lockAccount(
   return row ? accountOfRaw(row) : null;
 }
 
+// "C": the order of the writer's sort (code units), whatever the database's collation
+const LOCK_ACCOUNTS = `
+select uuid from trading_accounts
+where uuid in (select json_array_elements_text($1::json))
+order by uuid collate "C" for update`;
+
+/**
+ * Locks the existing accounts among `uuids` in one statement, in one fixed order (a batch
+ * of the order writer: every node's batches take their locks in the same order). Accounts
+ * not created yet are created and locked by their command (lockAccount).
+ */
+export async function lockAccounts(tx: Db, uuids: readonly string[]): Promise<void> {
+  await rawQuery(tx, LOCK_ACCOUNTS, [JSON.stringify(uuids)]);
+}
+
 /** The account without locking (reads), created on first use. */
 export async function readAccount(
   db: Db,
