@@ -252,4 +252,45 @@ describe('POST /api/backtest/code with feeds', () => {
       expect(res.json<{ detail: string }>().detail).toMatch(detail);
     });
   });
+
+  describe("the run helper names a bad feed by its place in the body's feeds", () => {
+    const code = 'def main(d):\n    return []';
+    // bars of 1990, when the shipped history has none
+    const own = {
+      symbol: 'GOOG',
+      period: 'day',
+      historical_data: dailyBars(10, Date.UTC(1990, 0, 1)),
+    };
+    it.each([
+      [
+        'the first feed',
+        [{ symbol_id: 'NOPE', period: 'day' }],
+        /^feeds\[0\]: Unknown symbol: NOPE/,
+      ],
+      [
+        "a feed after the run's own",
+        [
+          { symbol_id: 'GOOG', period: 'day' },
+          { symbol_id: 'NOPE', period: 'day' },
+        ],
+        /^feeds\[1\]: Unknown symbol: NOPE/,
+      ],
+      [
+        'a period without data',
+        [
+          { symbol_id: 'GOOG', period: 'week' },
+          { symbol_id: 'GOOG', period: 'day' },
+        ],
+        /^feeds\[0\]: No bars of GOOG week/,
+      ],
+    ])('%s', async (_label, feeds, detail) => {
+      const res = await asAlice('POST', '/api/backtest/run', {
+        code,
+        ...own,
+        feeds,
+      });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toMatch(detail);
+    });
+  });
 });
