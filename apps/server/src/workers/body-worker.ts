@@ -1,10 +1,11 @@
 import { parentPort } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { z } from 'zod';
-import type { OptimizationObjective } from '@ct/domain';
+import type { FeedInstrument, OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
   evaluateBytes,
+  evaluateFeedsBytes,
   evaluateTrialBytes,
   type TrialEvaluation,
   type EvaluationInput,
@@ -14,7 +15,7 @@ import {
 /*
  * The body worker's thread (body-workers.ts starts it): parses a large JSON body and validates
  * it with its route's domain schema, parses a CSV file's bars, or reads, checks and computes a
- * backtest's large result, off the server's event loop. Answers go back by structured clone;
+ * backtest's large result (on one feed or several), off the server's event loop. Answers go back by structured clone;
  * bars as one transferred Float64Array; a backtest's deals as JSON pieces.
  */
 
@@ -29,6 +30,17 @@ export type BodyTask =
       /** The run's bars as flatBars wrote them. */
       bars: Float64Array;
       input: Omit<EvaluationInput, 'bars'>;
+      /** Deals per JSON piece. */
+      piece: number;
+    }
+  | {
+      id: number;
+      kind: 'feeds';
+      /** The sandbox's result bytes (fd 3) of a run on several feeds. */
+      bytes: Uint8Array;
+      /** The run's instruments, each one's bars as flatBars wrote them. */
+      instruments: (Omit<FeedInstrument, 'bars'> & { bars: Float64Array })[];
+      memoryBytes: number;
       /** Deals per JSON piece. */
       piece: number;
     }
@@ -51,6 +63,7 @@ export type BodyAnswer =
   | { id: number; kind: 'csv'; ok: true; bars: Float64Array }
   | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
   | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
+  | { id: number; kind: 'feeds'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'trial'; evaluation: TrialEvaluation }
   | { id: number; kind: 'failed'; message: string };
 
@@ -72,6 +85,14 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     const input = { ...task.input, bars: barsOfFlat(task.bars) };
     const evaluation = evaluateBytes(task.bytes, input, task.piece);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
+  }
+  if (task.kind === 'feeds') {
+    const instruments = task.instruments.map((instrument) => ({
+      ...instrument,
+      bars: barsOfFlat(instrument.bars),
+    }));
+    const evaluation = evaluateFeedsBytes(task.bytes, instruments, task.memoryBytes, task.piece);
+    return { answer: { id: task.id, kind: 'feeds', evaluation }, transfer: [] };
   }
   if (task.kind === 'trial') {
     const input = { ...task.input, bars: barsOfFlat(task.bars) };

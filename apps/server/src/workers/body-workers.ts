@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CsvParseResult, OptimizationObjective } from '@ct/domain';
+import type { CsvParseResult, FeedInstrument, OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
   flatBars,
@@ -38,6 +38,13 @@ export type BodyWorkers = BodyOffload & {
   ): Promise<TrialEvaluation>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
   backtest(bytes: Uint8Array, input: EvaluationInput, piece: number): Promise<PiecedEvaluation>;
+  /** A backtest's result bytes on several feeds read, checked and computed (evaluate.ts). */
+  feeds(
+    bytes: Uint8Array,
+    instruments: readonly FeedInstrument[],
+    memoryBytes: number,
+    piece: number,
+  ): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
 
@@ -125,6 +132,19 @@ export function createBodyWorkers(size: number): BodyWorkers {
         flat.buffer as ArrayBuffer,
       ]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
+      return answer.evaluation;
+    },
+    async feeds(bytes, instruments, memoryBytes, piece) {
+      const own = new Uint8Array(bytes);
+      const flat = instruments.map((instrument) => ({
+        ...instrument,
+        bars: flatBars(instrument.bars),
+      }));
+      const answer = await submit(
+        { kind: 'feeds', bytes: own, instruments: flat, memoryBytes, piece },
+        [own.buffer, ...flat.map((instrument) => instrument.bars.buffer as ArrayBuffer)],
+      );
+      if (answer.kind !== 'feeds') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
     async trial(bytes, { bars, ...input }, objective, withDetail) {
