@@ -30,7 +30,7 @@ import { closePosition } from '../trading/close-position.ts';
 import { publishAccountEvent } from '../trading/events.ts';
 import type { TradingContext } from '../trading/context.ts';
 import { placeMarketOrder } from '../trading/place-market-order.ts';
-import { runStrategy } from './evaluate.ts';
+import { feedsAtClose, runStrategy } from './evaluate.ts';
 import type { LiveRunSettings } from './settings.ts';
 import {
   LIVE_RUN_QUEUE,
@@ -369,6 +369,18 @@ export class LiveRunner {
           symbol: row.symbol,
           period: row.period,
           bars: closed.bars,
+          ...(row.feeds
+            ? {
+                feeds: feedsAtClose(
+                  this.options.market,
+                  { code: row.symbol, period: row.period as Period, bars: closed.bars },
+                  row.feeds,
+                  closed.closeMs,
+                  settings.windowBars,
+                  now(),
+                ),
+              }
+            : {}),
         },
         `live:${row.userId}`,
         (line) => {
