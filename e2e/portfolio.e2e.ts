@@ -132,6 +132,17 @@ describe('a backtest on several instruments', () => {
     const metrics = results().locator('.ant-table').filter({ hasText: '合约 (Symbol)' });
     const symbolRow = metrics.locator('tr').filter({ hasText: '合约 (Symbol)' });
     expect(await symbolRow.innerText()).toContain('BTCUSDT,ETHUSDT');
+    // the portfolio's equity with each instrument's contribution over it
+    const contributions = results().getByRole('list', { name: 'Contribution of each instrument' });
+    await contributions.waitFor();
+    expect(await contributions.getByRole('listitem').allInnerTexts()).toEqual([
+      'Portfolio',
+      'BTCUSDT',
+      'ETHUSDT',
+    ]);
+    expect(
+      await results().getByRole('img', { name: 'Equity Curve' }).getAttribute('data-overlays'),
+    ).toBe('2');
     await shootAll('results', results);
 
     // one instrument's figures and trades

@@ -247,6 +247,8 @@ export async function buildApp({
     evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
     evaluateTrialInWorker: (bytes, input, objective, withDetail) =>
       bodyWorkers.trial(bytes, input, objective, withDetail),
+    evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece) =>
+      bodyWorkers.feeds(bytes, instruments, memoryBytes, piece),
   });
   const ai = registerAi(app, {
     db,

@@ -1,11 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { z } from 'zod';
-import type { OptimizationObjective } from '@ct/domain';
+import type { FeedInstrument, OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
   flatBars,
   evaluateBytes,
+  evaluateFeedsBytes,
   evaluateTrialBytes,
   type TrialEvaluation,
   type EvaluationInput,
@@ -15,7 +16,7 @@ import {
 /*
  * The body worker's thread (body-workers.ts starts it): parses a large JSON body and validates
  * it with its route's domain schema, parses a CSV file's bars, or reads, checks and computes a
- * backtest's large result, off the server's event loop. Answers go back by structured clone;
+ * backtest's large result (on one feed or several), off the server's event loop. Answers go back by structured clone;
  * bars as one transferred Float64Array; a backtest's deals as JSON pieces.
  */
 
@@ -34,6 +35,17 @@ export type BodyTask =
       piece: number;
       /** The validated trades too (an AI task's check). */
       withTrades?: boolean;
+    }
+  | {
+      id: number;
+      kind: 'feeds';
+      /** The sandbox's result bytes (fd 3) of a run on several feeds. */
+      bytes: Uint8Array;
+      /** The run's instruments, each one's bars as flatBars wrote them. */
+      instruments: (Omit<FeedInstrument, 'bars'> & { bars: Float64Array })[];
+      memoryBytes: number;
+      /** Deals per JSON piece. */
+      piece: number;
     }
   | {
       id: number;
@@ -70,6 +82,7 @@ export type BodyAnswer =
   | { id: number; kind: 'csv'; ok: true; bars: Float64Array }
   | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
   | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
+  | { id: number; kind: 'feeds'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'trial'; evaluation: TrialEvaluation }
   | { id: number; kind: 'failed'; message: string };
 
@@ -132,6 +145,14 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     const input = { ...task.input, bars: barsOfFlat(task.bars) };
     const evaluation = evaluateBytes(task.bytes, input, task.piece, task.withTrades === true);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
+  }
+  if (task.kind === 'feeds') {
+    const instruments = task.instruments.map((instrument) => ({
+      ...instrument,
+      bars: barsOfFlat(instrument.bars),
+    }));
+    const evaluation = evaluateFeedsBytes(task.bytes, instruments, task.memoryBytes, task.piece);
+    return { answer: { id: task.id, kind: 'feeds', evaluation }, transfer: [] };
   }
   if (task.kind === 'trial') {
     const input = { ...task.input, bars: barsOfFlat(task.bars) };

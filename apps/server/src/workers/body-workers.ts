@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CsvParseResult, OptimizationObjective } from '@ct/domain';
+import type { CsvParseResult, FeedInstrument, OptimizationObjective } from '@ct/domain';
 import {
   barsOfFlat,
   flatBars,
@@ -43,6 +43,13 @@ export type BodyWorkers = BodyOffload & {
     input: EvaluationInput,
     piece: number,
     withTrades?: boolean,
+  ): Promise<PiecedEvaluation>;
+  /** A backtest's result bytes on several feeds read, checked and computed (evaluate.ts). */
+  feeds(
+    bytes: Uint8Array,
+    instruments: readonly FeedInstrument[],
+    memoryBytes: number,
+    piece: number,
   ): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
@@ -144,6 +151,19 @@ export function createBodyWorkers(size: number): BodyWorkers {
       const task = { kind: 'backtest', bytes: own, bars: flat, input, piece, withTrades } as const;
       const answer = await submit(task, [own.buffer, flat.buffer as ArrayBuffer]);
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
+      return answer.evaluation;
+    },
+    async feeds(bytes, instruments, memoryBytes, piece) {
+      const own = new Uint8Array(bytes);
+      const flat = instruments.map((instrument) => ({
+        ...instrument,
+        bars: flatBars(instrument.bars),
+      }));
+      const answer = await submit(
+        { kind: 'feeds', bytes: own, instruments: flat, memoryBytes, piece },
+        [own.buffer, ...flat.map((instrument) => instrument.bars.buffer as ArrayBuffer)],
+      );
+      if (answer.kind !== 'feeds') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
     async trial(bytes, { bars, ...input }, objective, withDetail) {

@@ -416,6 +416,8 @@ export const messages = {
       "The series the strategy runs on: the chart's, and more instruments or periods from the catalogue",
     portfolio: 'Portfolio',
     resultsScope: 'Results of',
+    contributions: 'Contribution of each instrument',
+    contributionsNote: "Each instrument's line: the initial capital plus that instrument's profit",
     deal: {
       openDate: 'Open Time',
       closeDate: 'Close Time',

@@ -93,6 +93,13 @@ export const savedStrategySchema = z
   .loose();
 export type SavedStrategyAnswer = z.infer<typeof savedStrategySchema>;
 
+/** The feeds of a run on several feeds, in order, with their bars (a result saved from the
+ * browser's figures may leave the count out). */
+export const runFeedsSchema = z.array(
+  z.object({ symbol_id: z.string(), period: z.string(), bar_count: z.number().optional() }).loose(),
+);
+export type RunFeeds = z.infer<typeof runFeedsSchema>;
+
 /** A run's answer (POST /api/backtest/code, `data` of POST /api/backtest/run). */
 export const backtestAnswerSchema = z
   .object({
@@ -108,9 +115,7 @@ export const backtestAnswerSchema = z
     /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
     per_symbol: z.record(z.string(), performanceSchema).optional(),
     /** A run on several feeds: the feeds, in order, with their bars. */
-    feeds: z
-      .array(z.object({ symbol_id: z.string(), period: z.string(), bar_count: z.number() }).loose())
-      .optional(),
+    feeds: runFeedsSchema.optional(),
   })
   .loose();
 export type BacktestAnswer = z.infer<typeof backtestAnswerSchema>;
@@ -137,6 +142,9 @@ export const strategyResultSchema = z
     run_id: z.string().nullable(),
     has_logs: z.boolean(),
     created_at: z.number(),
+    /** A run on several feeds: each instrument's figures and the feeds. */
+    per_symbol: z.record(z.string(), performanceSchema).optional(),
+    feeds: runFeedsSchema.optional(),
   })
   .loose();
 export type StrategyResult = z.infer<typeof strategyResultSchema>;
@@ -171,6 +179,8 @@ export const strategyResultSummarySchema = z
     /** Kept by itself after the run (the newest 50 per strategy) rather than saved. */
     automatic: z.boolean(),
     created_at: z.number(),
+    /** A run on several feeds: the feeds it ran on (GET …/{id} adds `per_symbol`). */
+    feeds: runFeedsSchema.optional(),
   })
   .loose();
 export type StrategyResultSummary = z.infer<typeof strategyResultSummarySchema>;
@@ -186,6 +196,8 @@ export const strategyResultDetailSchema = strategyResultSummarySchema
   .extend({
     performance: performanceSchema.nullable(),
     logs: z.array(z.string()).nullable(),
+    /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+    per_symbol: z.record(z.string(), performanceSchema).optional(),
   })
   .loose();
 export type StrategyResultDetail = z.infer<typeof strategyResultDetailSchema>;

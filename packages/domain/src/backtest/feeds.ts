@@ -195,30 +195,10 @@ export function computePortfolio(
     const failed = validateTradeRecords(value, []);
     if (!failed.ok) return failed;
   }
-  const records = value as unknown[];
   const codes = instruments.map((instrument) => instrument.code);
-  const groups = new Map<string, { records: unknown[]; indices: number[] }>(
-    codes.map((code) => [code, { records: [], indices: [] }]),
-  );
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i];
-    let code = first.code;
-    if (isRecord(record) && 'code' in record && record.code !== null) {
-      if (typeof record.code !== 'string' || !groups.has(record.code)) {
-        const shown = typeof record.code === 'string' ? `'${record.code.slice(0, 40)}'` : 'a value';
-        return {
-          ok: false,
-          error: `records[${i}].code must be one of the feeds' instruments (${codes.join(', ')}), got ${shown}`,
-          index: i,
-          field: 'code',
-        };
-      }
-      code = record.code;
-    }
-    const group = groups.get(code);
-    group?.records.push(record);
-    group?.indices.push(i);
-  }
+  const grouped = recordsByCode(value as unknown[], codes);
+  if (!grouped.ok) return grouped;
+  const groups = grouped.groups;
 
   const results: InstrumentResult[] = [];
   for (const instrument of instruments) {
@@ -261,6 +241,71 @@ export function computePortfolio(
     performance: portfolioPerformance(instruments, results, times, equity),
     perSymbol: Object.fromEntries(results.map((result) => [result.code, result.performance])),
     instruments: results,
+  };
+}
+
+/** A multi-feed run's records grouped by the instrument they trade, with their places. */
+export type RecordGroups = Map<string, { records: unknown[]; indices: number[] }>;
+
+/**
+ * Groups records by their `code` (absent or null: the first of `codes`); a record naming an
+ * instrument that is not one of `codes` is refused by its index.
+ */
+export function recordsByCode(
+  records: readonly unknown[],
+  codes: readonly string[],
+): { ok: true; groups: RecordGroups } | { ok: false; error: string; index: number; field: string } {
+  const groups: RecordGroups = new Map(codes.map((code) => [code, { records: [], indices: [] }]));
+  const first = codes[0] ?? '';
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i];
+    let code = first;
+    if (isRecord(record) && 'code' in record && record.code !== null) {
+      if (typeof record.code !== 'string' || !groups.has(record.code)) {
+        const shown = typeof record.code === 'string' ? `'${record.code.slice(0, 40)}'` : 'a value';
+        return {
+          ok: false,
+          error: `records[${i}].code must be one of the feeds' instruments (${codes.join(', ')}), got ${shown}`,
+          index: i,
+          field: 'code',
+        };
+      }
+      code = record.code;
+    }
+    const group = groups.get(code);
+    group?.records.push(record);
+    group?.indices.push(i);
+  }
+  return { ok: true, groups };
+}
+
+/**
+ * The trades of one instrument of a multi-feed strategy's records (a live run trades its own
+ * instrument and leaves the others' records): its records checked on its bar times, errors
+ * naming the record by its place among all of them.
+ */
+export function instrumentTrades(
+  value: unknown,
+  codes: readonly string[],
+  code: string,
+  barTimes: readonly number[],
+): { ok: true; trades: ValidTrade[] } | { ok: false; error: string } {
+  if (!Array.isArray(value) || value.length > MAX_TRADE_RECORDS) {
+    const failed = validateTradeRecords(value, []);
+    if (!failed.ok) return failed;
+  }
+  const grouped = recordsByCode(value as unknown[], codes);
+  if (!grouped.ok) return grouped;
+  const group = grouped.groups.get(code) ?? { records: [], indices: [] };
+  const checked = validateTradeRecords(group.records, barTimes);
+  if (checked.ok) return checked;
+  const original = checked.index === null ? null : (group.indices[checked.index] ?? null);
+  return {
+    ok: false,
+    error:
+      checked.index === null || original === null
+        ? checked.error
+        : checked.error.replace(`records[${checked.index}]`, `records[${original}]`),
   };
 }
 

@@ -11,7 +11,7 @@ import {
 import { pageQuerySchema } from '../api/paging.ts';
 import { parseContractDate } from './dates.ts';
 import { MAX_TRADE_RECORDS } from './contract.ts';
-import { backtestFeedsSchema } from './feeds.ts';
+import { MAX_FEEDS, backtestFeedsSchema } from './feeds.ts';
 
 /** Longest strategy source accepted (characters). */
 export const MAX_STRATEGY_CODE_CHARS = 256 * 1024;
@@ -164,6 +164,25 @@ export const saveResultRequestSchema = z.object({
   performance: z.record(z.string(), z.unknown()).transform(storableJson).nullish(),
   error: freeTextSchema(64 * 1024).nullish(),
   run_id: z.uuid('run_id must be a run id').nullish(),
+  /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+  per_symbol: z
+    .record(identifierSchema(64), z.record(z.string(), z.unknown()))
+    .refine((bySymbol) => Object.keys(bySymbol).length <= MAX_FEEDS, {
+      message: `per_symbol must have at most ${MAX_FEEDS} instruments`,
+    })
+    .transform(storableJson)
+    .nullish(),
+  /** A run on several feeds: the feeds it ran on, in order. */
+  feeds: z
+    .array(
+      z.object({
+        symbol_id: identifierSchema(64),
+        period: identifierSchema(32),
+        bar_count: z.number().int().nonnegative().optional(),
+      }),
+    )
+    .max(MAX_FEEDS, `feeds must have at most ${MAX_FEEDS} entries`)
+    .nullish(),
 });
 export type SaveResultRequest = z.infer<typeof saveResultRequestSchema>;
 

@@ -3,6 +3,7 @@ import { pageQuerySchema } from '../api/paging.ts';
 import { identifierSchema, integerInputSchema, opaqueTextSchema } from '../api/text.ts';
 import { parsePeriod, PERIODS, type Period } from '../market/periods.ts';
 import { strategyNameSchema } from '../backtest/schemas.ts';
+import { backtestFeedsSchema } from '../backtest/feeds.ts';
 
 /*
  * Forward tests on paper (issue 19): a saved strategy, or a completed AI task's code, runs at
@@ -114,6 +115,12 @@ export const startLiveRunRequestSchema = z.object({
     )
     .optional()
     .default(1),
+  /**
+   * More feeds `main(data_array)` receives besides the run's own (the backtest's `feeds`,
+   * without `historical_data`: a live run reads each feed's bars as they close); the run
+   * trades its own instrument.
+   */
+  feeds: backtestFeedsSchema.optional(),
 });
 export type StartLiveRunRequest = z.infer<typeof startLiveRunRequestSchema>;
 
@@ -155,6 +162,8 @@ export const liveRunSchema = z.object({
   max_failures: z.number().int().positive(),
   /** The last error (of an evaluation, or why the run stopped); null when none. */
   error: z.string().nullable(),
+  /** The feeds `main` receives besides the run's own (absent: its own only). */
+  feeds: z.array(z.object({ symbol_id: z.string(), period: z.enum(PERIODS) })).optional(),
 });
 export type LiveRunView = z.infer<typeof liveRunSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { identifierSchema, integerInputSchema } from '../api/text.ts';
 import { strategyNameSchema } from '../backtest/schemas.ts';
+import { backtestFeedsSchema } from '../backtest/feeds.ts';
 import { periodInputSchema } from '../live-runs/schemas.ts';
 import { PERIODS } from '../market/periods.ts';
 import {
@@ -42,6 +43,12 @@ export const startReplayRequestSchema = z.object({
         .max(1_000_000_000, 'balance must be at most 1000000000'),
     )
     .optional(),
+  /**
+   * More feeds the strategy's `main(data_array)` receives besides the replay's own (the
+   * backtest's `feeds`, without `historical_data`): each feed's bars closed by the replayed
+   * close. The strategy trades the replay's own instrument.
+   */
+  feeds: backtestFeedsSchema.optional(),
 });
 export type StartReplayRequest = z.infer<typeof startReplayRequestSchema>;
 
@@ -170,6 +177,8 @@ export const replaySummarySchema = z.object({
   strategy_name: z.string().nullable(),
   created_at: z.number().int(),
   updated_at: z.number().int(),
+  /** The feeds the strategy receives besides the replay's own (absent: its own only). */
+  feeds: z.array(z.object({ symbol_id: z.string(), period: z.enum(PERIODS) })).optional(),
 });
 export type ReplaySummary = z.infer<typeof replaySummarySchema>;
 

@@ -55,6 +55,8 @@ export const liveRuns = pgTable(
     consecutiveFailures: integer('consecutive_failures').notNull().default(0),
     maxFailures: integer('max_failures').notNull(),
     error: text('error'),
+    /** Feeds `main` receives besides the run's own; null: its own only. */
+    feeds: jsonb('feeds').$type<{ symbol_id: string; period: string }[] | null>(),
     /** Start of the last bar evaluated; null before the first evaluation. */
     lastBarTime: epochMs('last_bar_time'),
     lastEvaluationAt: epochMs('last_evaluation_at'),

@@ -32,6 +32,8 @@ export const replays = pgTable(
     strategyName: text('strategy_name'),
     code: text('code'),
     initialBalance: doublePrecision('initial_balance').notNull(),
+    /** Feeds the strategy receives besides the replay's own; null: its own only. */
+    feeds: jsonb('feeds').$type<{ symbol_id: string; period: string }[] | null>(),
     actions: jsonb('actions').$type<ReplayAction[]>().notNull(),
     evaluations: jsonb('evaluations').$type<(ReplayEvaluationView & { at: number })[]>().notNull(),
     nextId: integer('next_id').notNull().default(1),

@@ -14,6 +14,9 @@ import {
 } from 'drizzle-orm/pg-core';
 import { users } from './identity.ts';
 
+/** A feed of a run on several feeds, as its answer names it. */
+export type RunFeed = { symbol_id: string; period: string; bar_count?: number | undefined };
+
 // Times are epoch seconds, like the rest of the schema.
 const epochSeconds = (name: string) => bigint(name, { mode: 'number' });
 
@@ -83,6 +86,10 @@ export const backtestRuns = pgTable(
     /** Entries of the run's deals (kept in backtest_run_deals). */
     dealCount: integer('deal_count').notNull().default(0),
     performance: jsonb('performance').$type<Record<string, unknown> | null>(),
+    /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+    perSymbol: jsonb('per_symbol').$type<Record<string, unknown> | null>(),
+    /** A run on several feeds: the feeds it ran on, in order. */
+    feeds: jsonb('feeds').$type<RunFeed[] | null>(),
     barCount: integer('bar_count').notNull(),
     elapsedMs: doublePrecision('elapsed_ms').notNull(),
     createdAt: epochSeconds('created_at').notNull(),
@@ -132,6 +139,10 @@ export const strategyResults = pgTable(
     deals: jsonb('deals').$type<unknown[]>().notNull(),
     performance: jsonb('performance').$type<Record<string, unknown> | null>(),
     error: text('error'),
+    /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+    perSymbol: jsonb('per_symbol').$type<Record<string, unknown> | null>(),
+    /** A run on several feeds: the feeds it ran on, in order. */
+    feeds: jsonb('feeds').$type<RunFeed[] | null>(),
     /** The run's printed lines when the result was saved from a kept run. */
     logs: jsonb('logs').$type<string[] | null>(),
     runId: uuid('run_id'),

@@ -157,6 +157,8 @@ export type PiecedEvaluation =
       /** With `withTrades`: the validated trades (an AI task's check reads them). */
       trades?: string[];
       strategyMs: number | null;
+      /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
+      perSymbol?: Record<string, Performance>;
     };
 
 /** Bars as one Float64Array of time, open, high, low, close, volume (a worker's transfer). */
@@ -208,20 +210,28 @@ export async function fromPieces<T>(pieces: readonly string[]): Promise<T[]> {
   return items;
 }
 
-export function evaluateBytes(
-  bytes: Uint8Array,
-  input: EvaluationInput,
+/** The fd 3 bytes as JSON, or undefined when they are not JSON. */
+function parsed(bytes: Uint8Array): { ok: true; payload: unknown } | { ok: false } {
+  try {
+    return { ok: true, payload: JSON.parse(new TextDecoder().decode(bytes)) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+const unreadable: PiecedEvaluation = {
+  ok: false,
+  failure: { error: MALFORMED_RESULT, kind: 'strategy' },
+  strategyMs: null,
+};
+
+/** Evaluated figures as pieces (`PiecedEvaluation`). */
+function inPieces(
+  evaluated: Evaluated | Failure,
+  strategyMs: number | null,
   piece: number,
   withTrades = false,
 ): PiecedEvaluation {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' }, strategyMs: null };
-  }
-  const strategyMs = payloadStrategyMs(payload);
-  const evaluated = evaluatePayload(payload, input);
   if ('error' in evaluated) return { ok: false, failure: evaluated, strategyMs };
   const { performance } = evaluated;
   return {
@@ -232,6 +242,38 @@ export function evaluateBytes(
     ...(withTrades ? { trades: toPieces(evaluated.trades, piece) } : {}),
     strategyMs,
   };
+}
+
+export function evaluateBytes(
+  bytes: Uint8Array,
+  input: EvaluationInput,
+  piece: number,
+  withTrades = false,
+): PiecedEvaluation {
+  const read = parsed(bytes);
+  if (!read.ok) return unreadable;
+  const strategyMs = payloadStrategyMs(read.payload);
+  return inPieces(evaluatePayload(read.payload, input), strategyMs, piece, withTrades);
+}
+
+/**
+ * `evaluateBytes` for a run on several feeds (`evaluateFeedsPayload`): the portfolio's deals
+ * and curve in pieces, each instrument's figures as they are (their curves are sampled to
+ * MAX_EQUITY_POINTS).
+ */
+export function evaluateFeedsBytes(
+  bytes: Uint8Array,
+  instruments: readonly FeedInstrument[],
+  memoryBytes: number,
+  piece: number,
+): PiecedEvaluation {
+  const read = parsed(bytes);
+  if (!read.ok) return unreadable;
+  const strategyMs = payloadStrategyMs(read.payload);
+  const evaluated = evaluateFeedsPayload(read.payload, instruments, memoryBytes);
+  const pieced = inPieces(evaluated, strategyMs, piece);
+  if (!pieced.ok || 'error' in evaluated) return pieced;
+  return { ...pieced, perSymbol: evaluated.perSymbol };
 }
 
 /** What an optimisation keeps of a trial (modules/optimization), or why it failed. */

@@ -23,6 +23,7 @@ type Performance = Record<string, unknown> & {
   equity_curve: [string, number][];
 };
 type RunBody = {
+  run_id: string | null;
   deals: (Record<string, unknown> & { code?: string; profit: number; commission: number })[];
   performance: Performance | null;
   per_symbol?: Record<string, Performance>;
@@ -133,6 +134,66 @@ describe('POST /api/backtest/code with feeds', () => {
       expect(goog?.equity_curve[i]?.[0]).toBe(date);
       const sum = (goog?.equity_curve[i]?.[1] ?? 0) + (gold?.equity_curve[i]?.[1] ?? 0) - 50_000;
       expect(equity).toBeCloseTo(sum, 1);
+    });
+  });
+
+  it("keeps each instrument's figures and the feeds with the run and its saved results", async () => {
+    const start = Date.UTC(2024, 0, 1);
+    const day = 86_400_000;
+    const saved = await asAlice('POST', '/api/strategies/', {
+      name: 'Pairs kept',
+      code: 'def main(d):\n    return []',
+      create: true,
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const run = await backtest({
+      strategy_name: 'Pairs kept',
+      code: [
+        'def main(data_array):',
+        '    gold = [row for row in data_array if row[1] == "XAUUSD"]',
+        '    return [{"code": "XAUUSD", "open_date": gold[2][0], "open_price": gold[2][6],',
+        '             "close_date": gold[8][0], "close_price": gold[8][6], "lots": 1, "status": "YES"}]',
+      ].join('\n'),
+      feeds: [
+        { symbol_id: 'GOOG', period: 'day', historical_data: bars(start, day, 20, (i) => 100 + i) },
+        {
+          symbol_id: 'XAUUSD',
+          period: 'day',
+          historical_data: bars(start, day, 20, (i) => 2000 + i),
+        },
+      ],
+    });
+    const feeds = [
+      { symbol_id: 'GOOG', period: 'day', bar_count: 20 },
+      { symbol_id: 'XAUUSD', period: 'day', bar_count: 20 },
+    ];
+    // the kept run
+    const kept = await asAlice('GET', `/api/backtest/runs/${run.run_id as string}`);
+    expect(kept.json()).toMatchObject({ feeds, per_symbol: run.per_symbol });
+    // its automatic result in the strategy's run history, and the same result saved
+    const listed = await asAlice('GET', '/api/strategy-results/Pairs%20kept');
+    const [auto] = listed.json<{ results: { id: number; feeds?: unknown }[] }>().results;
+    expect(auto?.feeds).toEqual(feeds);
+    const detail = await asAlice('GET', `/api/strategy-results/Pairs%20kept/${auto?.id}`);
+    expect(detail.json()).toMatchObject({ feeds, per_symbol: run.per_symbol });
+    // a result saved from the figures the browser holds keeps them too
+    const posted = await asAlice('POST', '/api/strategy-results/', {
+      strategy_name: 'Pairs kept',
+      symbol_id: 'GOOG',
+      deals: run.deals,
+      performance: run.performance,
+      per_symbol: run.per_symbol,
+      feeds: feeds.map(({ symbol_id, period }) => ({ symbol_id, period })),
+    });
+    expect(posted.statusCode, posted.body).toBe(200);
+    const id = posted.json<{ id: number }>().id;
+    const again = await asAlice('GET', `/api/strategy-results/Pairs%20kept/${id}`);
+    expect(again.json()).toMatchObject({
+      feeds: [
+        { symbol_id: 'GOOG', period: 'day' },
+        { symbol_id: 'XAUUSD', period: 'day' },
+      ],
+      per_symbol: run.per_symbol,
     });
   });
 
@@ -248,6 +309,47 @@ describe('POST /api/backtest/code with feeds', () => {
       ],
     ])('%s', async (_label, body, detail) => {
       const res = await asAlice('POST', '/api/backtest/code', { code, ...body });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json<{ detail: string }>().detail).toMatch(detail);
+    });
+  });
+
+  describe("the run helper names a bad feed by its place in the body's feeds", () => {
+    const code = 'def main(d):\n    return []';
+    // bars of 1990, when the shipped history has none
+    const own = {
+      symbol: 'GOOG',
+      period: 'day',
+      historical_data: dailyBars(10, Date.UTC(1990, 0, 1)),
+    };
+    it.each([
+      [
+        'the first feed',
+        [{ symbol_id: 'NOPE', period: 'day' }],
+        /^feeds\[0\]: Unknown symbol: NOPE/,
+      ],
+      [
+        "a feed after the run's own",
+        [
+          { symbol_id: 'GOOG', period: 'day' },
+          { symbol_id: 'NOPE', period: 'day' },
+        ],
+        /^feeds\[1\]: Unknown symbol: NOPE/,
+      ],
+      [
+        'a period without data',
+        [
+          { symbol_id: 'GOOG', period: 'week' },
+          { symbol_id: 'GOOG', period: 'day' },
+        ],
+        /^feeds\[0\]: No bars of GOOG week/,
+      ],
+    ])('%s', async (_label, feeds, detail) => {
+      const res = await asAlice('POST', '/api/backtest/run', {
+        code,
+        ...own,
+        feeds,
+      });
       expect(res.statusCode, res.body).toBe(400);
       expect(res.json<{ detail: string }>().detail).toMatch(detail);
     });

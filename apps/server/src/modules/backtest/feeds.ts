@@ -42,8 +42,16 @@ function barsIn(period: Period, ms: number): number {
   return Math.ceil(ms / shortest) + 2;
 }
 
-/** A feed whose bars are known, or to be loaded (`bars: null`). */
-export type PendingFeed = { code: string; period: Period; bars: readonly Bar[] | null };
+/**
+ * A feed whose bars are known, or to be loaded (`bars: null`); `field` names it in a 400
+ * (default `feeds[i]` by its place in the list given to completeFeeds).
+ */
+export type PendingFeed = {
+  code: string;
+  period: Period;
+  bars: readonly Bar[] | null;
+  field?: string;
+};
 
 /** The feed's period, or a 400 naming it. */
 export function feedPeriod(feed: Pick<BacktestFeedInput, 'period'>, i: number): Period {
@@ -91,8 +99,9 @@ export async function completeFeeds(
   const loaded: Feed[] = [];
   for (let i = 0; i < feeds.length; i++) {
     const feed = feeds[i] as (typeof feeds)[number];
+    const field = feed.field ?? `feeds[${i}]`;
     if (feed.bars) {
-      loaded.push(feed as Feed);
+      loaded.push({ code: feed.code, period: feed.period, bars: feed.bars });
       continue;
     }
     const spanKnown = Number.isFinite(start);
@@ -106,17 +115,17 @@ export async function completeFeeds(
       limit,
       spanKnown ? end : undefined,
     );
-    if (!answer.ok) throw new BadRequestError(`feeds[${i}]: ${answer.reason}`);
+    if (!answer.ok) throw new BadRequestError(`${field}: ${answer.reason}`);
     // a bar overlapping the span counts (a higher period's bar that began before it)
     const bars = spanKnown
       ? answer.bars.filter((bar) => nextBucketStart(feed.period, bar.time) > start)
       : answer.bars;
     if (bars.length === 0) {
       throw new BadRequestError(
-        `feeds[${i}]: No bars of ${feed.code} ${feed.period} between ${formatContractDate(start)} and ${formatContractDate(end)}`,
+        `${field}: No bars of ${feed.code} ${feed.period} between ${formatContractDate(start)} and ${formatContractDate(end)}`,
       );
     }
-    const done = { code: feed.code, period: feed.period, bars };
+    const done: Feed = { code: feed.code, period: feed.period, bars };
     if (!spanKnown) widen(done);
     loaded.push(done);
   }
@@ -143,7 +152,8 @@ export async function feedsAround(
   const others = feeds.flatMap((feed, i): PendingFeed[] => {
     const period = feedPeriod(feed, i);
     if (feed.symbol_id === own.code && period === own.period) return [];
-    return [{ code: feed.symbol_id, period, bars: null }];
+    // named by its place in the body's feeds, not in the run's (where `own` comes first)
+    return [{ code: feed.symbol_id, period, bars: null, field: `feeds[${i}]` }];
   });
   if (others.length === 0) return [own];
   return completeFeeds(service, userId, [own, ...others]);

@@ -253,6 +253,8 @@ export function backtestRoutes(
         code: run.code,
         deals: new JsonPieces(run.dealPieces),
         performance: run.performance,
+        // a run on several feeds: each instrument's figures and the feeds
+        ...(run.feeds ? { per_symbol: run.perSymbol ?? {}, feeds: run.feeds } : {}),
         error: run.error,
         error_kind: run.errorKind,
         logs: run.logs,

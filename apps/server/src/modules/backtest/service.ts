@@ -5,6 +5,7 @@ import {
   DEFAULT_BACKTEST_CONVENTIONS,
   feedInstruments,
   feedRow,
+  type FeedInstrument,
   formatContractDate,
   mergeFeeds,
   parsePeriod,
@@ -129,6 +130,16 @@ export type BacktestDeps = {
     piece: number,
     /** The validated trades too (an AI task's check reads them). */
     withTrades?: boolean,
+  ) => Promise<PiecedEvaluation>;
+  /**
+   * A large result of a run on several feeds read, checked and computed off the event loop
+   * (a body worker); without it such a result is evaluated on the event loop.
+   */
+  evaluateFeedsInWorker?: (
+    bytes: Uint8Array,
+    instruments: readonly FeedInstrument[],
+    memoryBytes: number,
+    piece: number,
   ) => Promise<PiecedEvaluation>;
   /** An optimisation trial's result computed off the event loop (a body worker). */
   evaluateTrialInWorker?: (
@@ -283,16 +294,29 @@ export function createBacktestService(deps: BacktestDeps) {
   }> {
     const bytes = outcome.bytes;
     if (request.feeds) {
-      // a multi-feed result is evaluated here, on the event loop
-      let payload = outcome.payload;
-      if (bytes !== undefined) {
+      if (bytes === undefined) {
+        return { figures: evaluate(outcome, request), ms: payloadStrategyMs(outcome.payload) };
+      }
+      const feedsWorker = deps.evaluateFeedsInWorker;
+      if (!feedsWorker) {
+        let payload: unknown;
         try {
           payload = JSON.parse(bytes.toString('utf8'));
         } catch {
           payload = undefined;
         }
+        return { figures: evaluateFeeds(payload, request), ms: payloadStrategyMs(payload) };
       }
-      return { figures: evaluateFeeds(payload, request), ms: payloadStrategyMs(payload) };
+      const instruments = feedInstruments(request.feeds, (code) =>
+        conventionsOf(code, request.initialCapital),
+      );
+      const answer = await feedsWorker(
+        bytes,
+        instruments,
+        pool.settings.memoryBytes,
+        DEALS_PER_CHUNK,
+      );
+      return { figures: await figuresOf(answer), ms: answer.strategyMs };
     }
     if (bytes === undefined) {
       return { figures: evaluate(outcome, request), ms: payloadStrategyMs(outcome.payload) };
@@ -309,12 +333,18 @@ export function createBacktestService(deps: BacktestDeps) {
       return { figures: evaluatePayload(payload, input), ms: payloadStrategyMs(payload) };
     }
     const answer = await worker(bytes, input, DEALS_PER_CHUNK);
-    if (!answer.ok) return { figures: answer.failure, ms: answer.strategyMs };
+    return { figures: await figuresOf(answer), ms: answer.strategyMs };
+  }
+
+  /** A body worker's figures taken back, a piece of deals per turn of the event loop. */
+  async function figuresOf(answer: PiecedEvaluation): Promise<Figures | Failure> {
+    if (!answer.ok) return answer.failure;
     const deals = await fromPieces<Deal>(answer.deals);
     const curve = await fromPieces<[string, number]>(answer.curve);
     return {
-      figures: { deals, performance: { ...answer.performance, equity_curve: curve } },
-      ms: answer.strategyMs,
+      deals,
+      performance: { ...answer.performance, equity_curve: curve },
+      ...(answer.perSymbol ? { perSymbol: answer.perSymbol } : {}),
     };
   }
 
@@ -499,7 +529,9 @@ export function createBacktestService(deps: BacktestDeps) {
         const { outcome, failure: runFailure } = await execute(
           {
             ...request,
-            ...(deps.evaluateInWorker ? { unreadFrom: RESULT_WORKER_MIN_BYTES } : {}),
+            ...((request.feeds ? deps.evaluateFeedsInWorker : deps.evaluateInWorker)
+              ? { unreadFrom: RESULT_WORKER_MIN_BYTES }
+              : {}),
           },
           printed,
         );
@@ -551,6 +583,8 @@ export function createBacktestService(deps: BacktestDeps) {
             logs: printed,
             deals: result.deals,
             performance: result.performance,
+            perSymbol: result.per_symbol ?? null,
+            feeds: result.feeds ?? null,
             barCount,
             elapsedMs,
             createdAt: toEpochSec(now()),

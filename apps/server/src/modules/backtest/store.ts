@@ -14,8 +14,15 @@ export const KEPT_RUNS_PER_USER = 50;
  */
 export const DEALS_PER_CHUNK = 500;
 
-/** A run to store: its row and its deals (stored in pieces; the row keeps their count). */
-export type NewRun = Omit<BacktestRunRow, 'id' | 'dealCount'> & { deals: readonly unknown[] };
+/**
+ * A run to store: its row and its deals (stored in pieces; the row keeps their count); a run
+ * on several feeds with its feeds and each instrument's figures.
+ */
+export type NewRun = Omit<BacktestRunRow, 'id' | 'dealCount' | 'perSymbol' | 'feeds'> & {
+  deals: readonly unknown[];
+  perSymbol?: BacktestRunRow['perSymbol'];
+  feeds?: BacktestRunRow['feeds'];
+};
 
 /**
  * Stores a run: its deals first, piece by piece (the event loop runs other work between

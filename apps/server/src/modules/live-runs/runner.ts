@@ -31,7 +31,7 @@ import { closePosition } from '../trading/close-position.ts';
 import { publishAccountEvent } from '../trading/events.ts';
 import type { TradingContext } from '../trading/context.ts';
 import { placeMarketOrder } from '../trading/place-market-order.ts';
-import { runStrategy, type StrategyOutcome } from './evaluate.ts';
+import { feedsAtClose, runStrategy, type StrategyOutcome } from './evaluate.ts';
 import { judgeEvaluation, orderLine, type Followed } from './evaluation.ts';
 import type { LiveRunSettings } from './settings.ts';
 import {
@@ -394,6 +394,18 @@ export class LiveRunner {
           symbol: row.symbol,
           period: row.period,
           bars: closed.bars,
+          ...(row.feeds
+            ? {
+                feeds: feedsAtClose(
+                  this.options.market,
+                  { code: row.symbol, period: row.period as Period, bars: closed.bars },
+                  row.feeds,
+                  closed.closeMs,
+                  this.options.settings.windowBars,
+                  this.options.now(),
+                ),
+              }
+            : {}),
         },
         `live:${row.userId}`,
         (line) => {

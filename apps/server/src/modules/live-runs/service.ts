@@ -41,7 +41,7 @@ import type { SandboxPool } from '../backtest/sandbox/pool.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { defaultStrategyCode } from '../strategy/template.ts';
-import { runStrategy } from './evaluate.ts';
+import { feedsBeside, runStrategy } from './evaluate.ts';
 import type { LiveRunner } from './runner.ts';
 import type { LiveRunSettings } from './settings.ts';
 import {
@@ -165,6 +165,9 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       consecutive_failures: row.consecutiveFailures,
       max_failures: row.maxFailures,
       error: row.error,
+      ...(row.feeds
+        ? { feeds: row.feeds.map((f) => ({ symbol_id: f.symbol_id, period: f.period as Period })) }
+        : {}),
     };
   }
 
@@ -267,6 +270,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       if (!market.has(request.symbol_id)) {
         throw new LiveRunRefusedError(`Unknown symbol: ${request.symbol_id}`);
       }
+      const feeds = feedsBeside(request, market);
       const code = await codeOf(userId, request);
       const nowMs = now();
       const id = randomUUID();
@@ -295,6 +299,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
             startBarTime: bucketStart(request.period, nowMs),
             startedAt: nowMs,
             maxFailures: settings.maxFailures,
+            feeds,
           },
           nowMs,
         );

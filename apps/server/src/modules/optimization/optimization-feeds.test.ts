@@ -106,6 +106,6 @@ describe('an optimisation on several feeds', () => {
       feeds: [{ symbol_id: 'NOPE', period: 'day' }],
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json<{ detail: string }>().detail).toBe('feeds[1]: Unknown symbol: NOPE');
+    expect(res.json<{ detail: string }>().detail).toBe('feeds[0]: Unknown symbol: NOPE');
   });
 });

@@ -33,7 +33,7 @@ import type { Db } from '../../db/types.ts';
 import { AppError, NotFoundError } from '../../http/errors.ts';
 import type { SandboxPool } from '../backtest/sandbox/pool.ts';
 import type { MarketData } from '../market/market-data.ts';
-import { runStrategy } from '../live-runs/evaluate.ts';
+import { feedsAtClose, feedsBeside, runStrategy } from '../live-runs/evaluate.ts';
 import { findStrategy } from '../strategy/store.ts';
 import { defaultStrategyCode } from '../strategy/template.ts';
 import {
@@ -167,6 +167,19 @@ export function createReplayService(deps: ReplayServiceDeps) {
         symbol: row.symbol,
         period: row.period,
         bars: window,
+        // the other feeds' bars closed by the replayed close
+        ...(row.feeds
+          ? {
+              feeds: feedsAtClose(
+                market,
+                { code: row.symbol, period: row.period as Period, bars: window },
+                row.feeds,
+                nextBucketStart(row.period as Period, cursorBar.time),
+                deps.windowBars(),
+                now(),
+              ),
+            }
+          : {}),
       },
       `replay:${userId}`,
       (line) => {
@@ -226,6 +239,9 @@ export function createReplayService(deps: ReplayServiceDeps) {
       strategy_name: row.strategyName,
       created_at: toEpochSec(row.createdAt),
       updated_at: toEpochSec(row.updatedAt),
+      ...(row.feeds
+        ? { feeds: row.feeds.map((f) => ({ symbol_id: f.symbol_id, period: f.period as Period })) }
+        : {}),
     };
   }
 
@@ -399,6 +415,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         throw new ReplayRefusedError(`Unknown symbol: ${request.symbol_id}`);
       }
       const period = request.period;
+      const feeds = feedsBeside(request, market);
       const startMs = toEpochMs(request.start);
       const found = market.bars(request.symbol_id, period, startMs + 1, 1, now()).at(-1);
       if (!found || found.time !== startMs || startMs >= closedEnd(period)) {
@@ -438,6 +455,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         strategyName,
         code,
         initialBalance: request.balance ?? DEFAULT_REPLAY_BALANCE,
+        feeds,
         actions: [],
         evaluations: [],
         nextId: 1,

@@ -44,6 +44,8 @@ export type BacktestModuleOptions = {
   /** Reads, checks and computes a large result off the event loop (the body workers). */
   evaluateInWorker?: BacktestDeps['evaluateInWorker'];
   evaluateTrialInWorker?: BacktestDeps['evaluateTrialInWorker'];
+  /** A large result of a run on several feeds, likewise. */
+  evaluateFeedsInWorker?: BacktestDeps['evaluateFeedsInWorker'];
 };
 
 /**
@@ -77,6 +79,9 @@ export function registerBacktest(
     ...(options.evaluateInWorker ? { evaluateInWorker: options.evaluateInWorker } : {}),
     ...(options.evaluateTrialInWorker
       ? { evaluateTrialInWorker: options.evaluateTrialInWorker }
+      : {}),
+    ...(options.evaluateFeedsInWorker
+      ? { evaluateFeedsInWorker: options.evaluateFeedsInWorker }
       : {}),
     onStoreError: (error) => app.log.error({ err: error }, 'a backtest run could not be stored'),
     afterStore: async (run) => {

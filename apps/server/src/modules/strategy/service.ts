@@ -16,7 +16,7 @@ import {
 import type { StrategyRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
-import type { BacktestRunRow } from '../../db/schema.ts';
+import type { BacktestRunRow, RunFeed } from '../../db/schema.ts';
 import { jsonByteLength } from '../../http/json-stream.ts';
 import { allRunDeals, findRun as findStoredRun, type NewRun } from '../backtest/store.ts';
 import { MIB } from '../backtest/sandbox/settings.ts';
@@ -81,10 +81,13 @@ export type ResultView = {
   /** Kept by itself after the run (true) or saved by the user (false). */
   automatic: boolean;
   created_at: number;
+  /** A run on several feeds: the feeds it ran on (absent for one). */
+  feeds?: RunFeed[];
 };
 
 function resultView(row: ResultSummaryRow, strategyName: string): ResultView {
   return {
+    ...(row.feeds ? { feeds: row.feeds } : {}),
     id: row.id,
     strategy_name: strategyName,
     symbol_id: row.symbolId,
@@ -126,11 +129,26 @@ type ResultValues = {
   error: string | null;
   logs: string[] | null;
   runId: string | null;
+  /** A run on several feeds: each instrument's figures and the feeds. */
+  perSymbol?: Record<string, unknown> | null;
+  feeds?: RunFeed[] | null;
 };
 
-/** What a stored run puts into a result: its trades, figures, error, logs and id. */
-function runValues({ deals, performance, error, logs, runId }: ResultValues): ResultValues {
-  return { deals, performance, error, logs, runId };
+/**
+ * What a stored run puts into a result: its trades, figures, error, logs and id; on several
+ * feeds each instrument's figures and the feeds too.
+ */
+function runValues(run: ResultValues): ResultValues {
+  const { deals, performance, error, logs, runId } = run;
+  return {
+    deals,
+    performance,
+    error,
+    logs,
+    runId,
+    perSymbol: run.perSymbol ?? null,
+    feeds: run.feeds ?? null,
+  };
 }
 
 /** A result larger than a saved result may be (413). */
@@ -169,6 +187,8 @@ export function createStrategyService(
   const sizeOf = async (values: ResultValues): Promise<number> =>
     (await jsonBytes(values.deals)) +
     (await jsonBytes(values.performance)) +
+    (await jsonBytes(values.perSymbol)) +
+    (await jsonBytes(values.feeds)) +
     (values.error === null ? 0 : Buffer.byteLength(values.error)) +
     (await jsonBytes(values.logs));
 
@@ -349,6 +369,8 @@ export function createStrategyService(
         error: request.error ?? null,
         logs: null,
         runId: null,
+        perSymbol: request.per_symbol ?? null,
+        feeds: request.feeds ?? null,
       };
       if (request.run_id) {
         const run = await findRun(userId, request.run_id);
@@ -382,6 +404,8 @@ export function createStrategyService(
           strategyId: strategy.id,
           symbolId: request.symbol_id,
           ...values,
+          perSymbol: values.perSymbol ?? null,
+          feeds: values.feeds ?? null,
           deals: values.deals as unknown[],
           sizeBytes,
           dealCount: values.deals.length,
@@ -418,6 +442,8 @@ export function createStrategyService(
           strategyId: strategy.id,
           symbolId: run.symbol,
           ...values,
+          perSymbol: values.perSymbol ?? null,
+          feeds: values.feeds ?? null,
           deals: values.deals as unknown[],
           sizeBytes,
           dealCount: values.deals.length,
@@ -452,11 +478,15 @@ export function createStrategyService(
       userId: number,
       strategyName: string,
       id: number,
-    ): Promise<ResultView & { logs: string[] | null }> {
+    ): Promise<ResultView & { logs: string[] | null; per_symbol?: Record<string, unknown> }> {
       const strategy = await ownStrategy(userId, strategyName);
       const row = await findResult(db, strategy.id, id);
       if (!row) throw new NotFoundError(`Result not found: ${id}`);
-      return { ...resultView(row, strategy.name), logs: row.logs };
+      return {
+        ...resultView(row, strategy.name),
+        ...(row.feeds ? { per_symbol: row.perSymbol ?? {} } : {}),
+        logs: row.logs,
+      };
     },
 
     /** One page of a saved result's deals and their count. */

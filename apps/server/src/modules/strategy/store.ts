@@ -103,7 +103,10 @@ export async function insertResult(db: Db, values: NewResult): Promise<StrategyR
 }
 
 /** A saved result without its deals, log or equity curve: what a listing reads. */
-export type ResultSummaryRow = Omit<StrategyResultRow, 'deals' | 'logs' | 'userId'> & {
+export type ResultSummaryRow = Omit<
+  StrategyResultRow,
+  'deals' | 'logs' | 'userId' | 'perSymbol'
+> & {
   hasLogs: boolean;
 };
 
@@ -119,6 +122,7 @@ const summaryColumns = {
   sizeBytes: strategyResults.sizeBytes,
   dealCount: strategyResults.dealCount,
   automatic: strategyResults.automatic,
+  feeds: strategyResults.feeds,
   hasLogs: sql<boolean>`${strategyResults.logs} is not null`,
 };
 
@@ -268,11 +272,18 @@ export async function findResult(
   db: Db,
   strategyId: number,
   id: number,
-): Promise<(ResultSummaryRow & { logs: string[] | null }) | null> {
+): Promise<
+  | (ResultSummaryRow & {
+      logs: string[] | null;
+      perSymbol: StrategyResultRow['perSymbol'];
+    })
+  | null
+> {
   const [row] = await db
     .select({
       ...summaryColumns,
       performance: strategyResults.performance,
+      perSymbol: strategyResults.perSymbol,
       logs: strategyResults.logs,
     })
     .from(strategyResults)

@@ -1,5 +1,5 @@
 import type { Deal, Performance } from '@ct/domain';
-import { render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useInstrumentStore } from '../../market/instruments';
 import { BTC_INFO } from '../trading/testSupport';
@@ -118,6 +118,42 @@ describe('ResultsModal', () => {
       />,
     );
     expect(screen.queryByRole('img', { name: 'Equity Curve' })).toBeNull();
+  });
+
+  it("draws each instrument's contribution over the portfolio's curve, named in a legend", async () => {
+    const curve = (values: number[]): [string, number][] =>
+      values.map((value, i) => [`2024-01-0${i + 1} 00:00:00`, value]);
+    render(
+      <ResultsModal
+        open
+        view={{
+          deals: [],
+          performance: { ...performance, 合约: 'GOOG,XAUUSD', equity_curve: curve([1e5, 100_030]) },
+          perSymbol: {
+            GOOG: { ...performance, equity_curve: curve([1e5, 100_010]) },
+            XAUUSD: { ...performance, 合约: 'XAUUSD', equity_curve: curve([1e5, 100_020]) },
+          },
+          error: null,
+        }}
+        onClose={() => {}}
+        saveDisabled={false}
+      />,
+    );
+    const chart = screen.getByRole('img', { name: 'Equity Curve' });
+    expect(chart).toHaveAttribute('data-overlays', '2');
+    const legend = screen.getByRole('list', { name: 'Contribution of each instrument' });
+    expect(
+      within(legend)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Portfolio', 'GOOG', 'XAUUSD']);
+    // one instrument's results: its own curve, no overlays
+    fireEvent.click(screen.getByTitle('XAUUSD'));
+    expect(await screen.findByRole('img', { name: 'Equity Curve' })).toHaveAttribute(
+      'data-overlays',
+      '0',
+    );
+    expect(screen.queryByRole('list', { name: 'Contribution of each instrument' })).toBeNull();
   });
 
   describe('trade details', () => {

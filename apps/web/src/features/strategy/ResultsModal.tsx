@@ -1,9 +1,9 @@
 import { formatMoney, formatPercent, formatPrice, type Deal, type Performance } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Segmented, Table, Tag, Typography } from 'antd';
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { useSymbolInfo } from '../../market/instruments';
-import { EquityChart } from './EquityChart';
+import { EquityChart, type EquityOverlay } from './EquityChart';
 import { dealCode, formatWinRate, TRADE_PAGE_SIZE } from './logic';
 
 const m = messages.strategy;
@@ -117,6 +117,17 @@ export function ResultsModal({
       ? allDeals
       : allDeals.filter((deal) => (dealCode(deal) ?? codes[0]) === scope);
   const conventions = performance ? conventionsText(performance) : null;
+  // the portfolio's curve with each instrument's contribution over it
+  const perSymbol = view?.perSymbol;
+  const overlays = useMemo<EquityOverlay[]>(
+    () =>
+      Object.entries(perSymbol ?? {}).map(([code, figures]) => ({
+        label: code,
+        curve: figures.equity_curve ?? [],
+      })),
+    [perSymbol],
+  );
+  const contributions = scope === PORTFOLIO && overlays.length > 1 ? overlays : [];
   // every price of the run with its instrument's decimals (4 while the tick is unknown)
   const tick = useSymbolInfo(
     scope !== PORTFOLIO ? scope : (view?.symbol ?? performance?.合约 ?? ''),
@@ -197,7 +208,15 @@ export function ResultsModal({
                   curve={performance.equity_curve}
                   initialCapital={performance.initial_capital}
                   label={m.equityCurve}
+                  overlays={contributions}
+                  overlaysLabel={m.contributions}
+                  curveName={contributions.length > 0 ? m.portfolio : m.equityCurve}
                 />
+                {contributions.length > 0 && (
+                  <Typography.Paragraph type="secondary" style={{ marginTop: -4 }}>
+                    {m.contributionsNote}
+                  </Typography.Paragraph>
+                )}
               </>
             )}
             {performance && (

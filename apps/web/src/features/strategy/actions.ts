@@ -4,6 +4,8 @@ import {
   sharedActionResultSchemas,
   wouldBlankSavedCode,
   type Deal,
+  type Performance,
+  type RunFeeds,
   type StrategyVersion,
 } from '@ct/domain';
 import { messages } from '../../i18n/messages';
@@ -60,6 +62,7 @@ import {
   useEditorStore,
   useWorkbenchStore,
   type FeedChoice,
+  type ShownResult,
 } from './store';
 import { loadStrategyTemplate } from './strategyTemplate';
 
@@ -413,18 +416,28 @@ export async function runCode(): Promise<Outcome> {
       runId: answer?.run_id ?? null,
       symbol: chart.symbol,
       saved: false,
-      ...(answer?.per_symbol && answer.feeds && answer.feeds.length > 1
-        ? {
-            perSymbol: answer.per_symbol,
-            feeds: answer.feeds.flatMap((f) => {
-              const period = parsePeriod(f.period);
-              return period ? [{ symbol: f.symbol_id, period }] : [];
-            }),
-          }
-        : {}),
+      ...portfolioOf(answer?.per_symbol, answer?.feeds),
     },
   });
   return { success: failure === null, message: failure };
+}
+
+/**
+ * The portfolio part of a shown result: each instrument's figures and the feeds, when the run
+ * (or the saved result) was on several feeds.
+ */
+function portfolioOf(
+  perSymbol: Record<string, Performance> | undefined,
+  feeds: RunFeeds | undefined,
+): Pick<ShownResult, 'perSymbol' | 'feeds'> {
+  if (!perSymbol || !feeds || feeds.length < 2) return {};
+  return {
+    perSymbol,
+    feeds: feeds.flatMap((f) => {
+      const period = parsePeriod(f.period);
+      return period ? [{ symbol: f.symbol_id, period }] : [];
+    }),
+  };
 }
 
 /** Save Results of the run shown (by its run id when the server kept the run). */
@@ -440,7 +453,17 @@ export async function saveRunResults(): Promise<Outcome> {
       symbol_id: results.symbol,
       ...(results.runId
         ? { run_id: results.runId }
-        : { deals: [...results.deals], performance: results.performance, error: results.error }),
+        : {
+            deals: [...results.deals],
+            performance: results.performance,
+            error: results.error,
+            ...(results.perSymbol && results.feeds
+              ? {
+                  per_symbol: results.perSymbol,
+                  feeds: results.feeds.map((f) => ({ symbol_id: f.symbol, period: f.period })),
+                }
+              : {}),
+          }),
     });
     putSavedResult(saved);
     const outcome = done(m.resultsSaved);
@@ -523,6 +546,18 @@ export function viewResultDetails(result: StrategyResult): void {
       runId: result.run_id,
       symbol: result.symbol_id,
       saved: true,
+      ...portfolioOf(result.per_symbol, result.feeds),
     },
   });
+}
+
+/**
+ * Show on Chart of a saved result: one chart per instrument for a run on several feeds, else
+ * the trades on the editor's chart.
+ */
+export function showSavedResultOnChart(result: StrategyResult): Outcome {
+  const { feeds } = portfolioOf(result.per_symbol, result.feeds);
+  return feeds
+    ? showFeedsOnChart(result.deals, feeds)
+    : showOnChart(result.deals, result.symbol_id);
 }

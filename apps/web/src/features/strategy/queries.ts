@@ -216,6 +216,7 @@ export async function loadSavedResult(summary: StrategyResultSummary): Promise<S
     run_id: detail.run_id,
     has_logs: detail.has_logs,
     created_at: detail.created_at,
+    ...(detail.feeds ? { feeds: detail.feeds, per_symbol: detail.per_symbol ?? {} } : {}),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   saveRunResults,
   showFeedsOnChart,
   showOnChart,
+  showSavedResultOnChart,
   viewResultDetails,
 } from '../actions';
 import { ResultsModal } from '../ResultsModal';
@@ -67,7 +68,7 @@ export function RunHistoryPanel() {
       strategy={selected}
       onClose={() => setPanel('historyOpen', false)}
       onViewDetails={(r) => withSavedResult(r, viewResultDetails)}
-      onShowOnChart={(r) => withSavedResult(r, (full) => showOnChart(full.deals, full.symbol_id))}
+      onShowOnChart={(r) => withSavedResult(r, (full) => void showSavedResultOnChart(full))}
     />
   );
 }
