@@ -41,13 +41,8 @@ export function QuoteTicker({
   const bidRef = useFlash(quote?.bid);
   const askRef = useFlash(quote?.ask);
   const t = messages.chart;
-  return (
-    <div
-      className={replay ? 'quote-ticker quote-ticker-replay' : 'quote-ticker'}
-      data-source={replay ? 'replay' : (live?.source ?? 'none')}
-      title={replay ? t.replayQuoteHint : t.liveQuoteHint}
-    >
-      {replay && <span className="quote-replay-tag">{t.replayQuote}</span>}
+  const sides = (
+    <>
       <span className="quote-side quote-bid">
         <span className="quote-label">{t.bid}</span>
         <b ref={bidRef} className="quote-value" data-testid="quote-bid">
@@ -60,6 +55,24 @@ export function QuoteTicker({
           {formatPrice(quote?.ask, tick)}
         </b>
       </span>
+    </>
+  );
+  if (!replay) {
+    return (
+      <div className="quote-ticker" data-source={live?.source ?? 'none'} title={t.liveQuoteHint}>
+        {sides}
+      </div>
+    );
+  }
+  // the replay's price: tagged, bid over ask so the tag costs no width
+  return (
+    <div
+      className="quote-ticker quote-ticker-replay"
+      data-source="replay"
+      title={t.replayQuoteHint}
+    >
+      <span className="quote-replay-tag">{t.replayQuote}</span>
+      <span className="quote-sides">{sides}</span>
     </div>
   );
 }
