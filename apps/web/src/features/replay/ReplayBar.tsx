@@ -399,12 +399,11 @@ export function ReplayBar({
           {atEnd ? m.atEnd : m.cursor(formatTime(view.cursor))}
           {shownForming && steps && ` · ${m.forming(formed, steps.bars.length)}`}
         </span>
-        <Tooltip title={m.syncChartsHint}>
-          <label className="replay-field replay-sync">
-            <Switch size="small" checked={sync} onChange={setSync} aria-label={m.syncCharts} />
-            <span>{m.syncCharts}</span>
-          </label>
-        </Tooltip>
+        {/* a title, not a tooltip: an overlay here would cover the step buttons above */}
+        <label className="replay-field replay-sync" title={m.syncChartsHint}>
+          <Switch size="small" checked={sync} onChange={setSync} aria-label={m.syncCharts} />
+          <span>{m.syncCharts}</span>
+        </label>
         <span className="replay-spacer" />
         {exit}
       </div>
