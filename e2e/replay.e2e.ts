@@ -2,13 +2,18 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { sessionApi } from './support/chart.ts';
 import { LIVE, setTheme } from './support/trading.ts';
 
 /*
- * Bar replay on the first chart: Replay on the toolbar, start a hundred bars back, step,
+ * Bar replay on the first chart: Replay on the toolbar, start from a clicked bar (or a hundred
+ * bars back through the date field), Esc before the start cancels; step,
  * buy on the replay account, watch the position's P&L move as bars replay, run a saved
  * strategy in replay and see its markers, exit to the live chart with nothing of the replay
- * on the real account. The chart never draws a bar after the replay's cursor.
+ * on the real account. The chart never draws a bar after the replay's cursor: nor do its
+ * drawings (cut at the cursor or hidden) and indicators. With Sync charts the grid's other
+ * chart shows only the bars closed at the replay's time. The header's bid/ask is the
+ * replay's price, tagged Replay.
  */
 
 const baseURL = inject('baseURL');
@@ -162,6 +167,182 @@ describe('bar replay, desktop', () => {
     await screenshot(page, 'replay-desktop-1440-light-strategy');
     await bar(page).getByRole('button', { name: 'Exit replay' }).click();
     await bar(page).waitFor({ state: 'detached', ...LIVE });
+  });
+});
+
+/** Opens the replay bar (the chart then waits for a click on a bar). */
+async function openReplay(page: Page): Promise<void> {
+  await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+  await bar(page).getByText('Click a bar to start from').waitFor(LIVE);
+  await canvas(page).and(page.locator('[data-replay-picking="1"]')).waitFor(LIVE);
+}
+
+async function exitReplay(page: Page): Promise<void> {
+  await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+  await bar(page).waitFor({ state: 'detached', ...LIVE });
+  await canvas(page).and(page.locator('[data-replay-cursor=""]')).waitFor(LIVE);
+}
+
+async function deleteReplays(page: Page): Promise<void> {
+  const list = (await (await page.request.get('/api/replays')).json()) as {
+    replays: { id: string }[];
+  };
+  for (const r of list.replays) await page.request.delete(`/api/replays/${r.id}`);
+}
+
+describe('bar replay: where it starts, what it draws, synchronised charts', () => {
+  let page: Page;
+  const made: number[] = [];
+
+  beforeAll(async () => {
+    const context = await newContext(browser, 'desktop', baseURL);
+    page = await context.newPage();
+    await loginThroughPage(page, password);
+    await expectPath(page, '/desktop');
+    await canvas(page).and(page.locator('[data-phase=ready]')).waitFor(LIVE);
+  });
+  afterAll(async () => {
+    await deleteReplays(page);
+    for (const id of made) await sessionApi(page, 'DELETE', `/api/charts/drawings/${id}`);
+    await sessionApi(page, 'PUT', '/api/charts/indicators/0', { indicators: [] });
+    await page.context().close();
+  });
+
+  it('starts at the bar clicked on the chart; Esc before it cancels', async () => {
+    await openReplay(page);
+    await page.keyboard.press('Escape');
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+    await canvas(page).and(page.locator('[data-replay-picking=""]')).waitFor(LIVE);
+
+    await openReplay(page);
+    const box = await canvas(page).boundingBox();
+    if (!box) throw new Error('chart canvas has no box');
+    const at = { x: box.width * 0.55, y: box.height * 0.4 };
+    await canvas(page).hover({ position: at });
+    // a line follows the pointer and the bar tells where the replay would start
+    const pick = bar(page).getByTestId('replay-pick');
+    await pick.getByText(/^Start at /).waitFor(LIVE);
+    await canvas(page).and(page.locator(':not([data-replay-pick=""])')).waitFor(LIVE);
+    const picked = Number(await canvas(page).getAttribute('data-replay-pick'));
+    const pickText = ((await pick.textContent()) ?? '').replace(/^Start at (.*?) · .*$/, '$1');
+    await screenshot(page, 'replay-pick-1440-light');
+    await canvas(page).click({ position: at });
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    expect(await cursorOf(page)).toBe(picked);
+    await bar(page).getByText(`Replay at ${pickText}`).waitFor(LIVE);
+    await drawnUpToCursor(page, picked);
+    await exitReplay(page);
+  });
+
+  it("draws drawings and indicators on the replayed bars only; the ticker shows the replay's price", async () => {
+    const newest = Number(await canvas(page).getAttribute('data-newest'));
+    const klines = (await (
+      await page.request.get('/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=301')
+    ).json()) as { data: { lists: { close: number }[] } };
+    // a trend line over the closes of 300 bars back and of the newest bar (in the chart's range)
+    const [from, to] = [klines.data.lists[0]!.close, klines.data.lists.at(-1)!.close];
+    const price = to;
+    const shape = (kind: string, points: { time: number; price: number }[]) => ({
+      symbol: 'BTCUSDT',
+      kind,
+      points,
+    });
+    for (const body of [
+      // from 300 bars back to the newest bar: cut at the cursor
+      shape('trend', [
+        { time: newest - 300 * 60, price: from },
+        { time: newest, price: to },
+      ]),
+      // drawn at the newest bar: hidden in the replay
+      shape('horizontal', [{ time: newest, price }]),
+      shape('vertical', [{ time: newest - 10 * 60, price }]),
+    ]) {
+      const answer = await sessionApi(page, 'POST', '/api/charts/drawings', body);
+      expect(answer.status).toBe(201);
+      made.push((answer.body as { id: number }).id);
+    }
+    const sma = { id: 'replay-sma', kind: 'sma', params: { period: 20 }, visible: true };
+    await sessionApi(page, 'PUT', '/api/charts/indicators/0', { indicators: [sma] });
+    await page.reload();
+    await canvas(page)
+      .and(page.locator('[data-phase=ready][data-indicators="SMA 20"]'))
+      .waitFor(LIVE);
+    await canvas(page)
+      .and(page.locator(`[data-drawings-to="${newest}"]`))
+      .waitFor(LIVE);
+    const liveShown = Number(await canvas(page).getAttribute('data-drawings-shown'));
+
+    await openReplay(page);
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    for (let i = 0; i < 3; i++) {
+      const cursor = i === 0 ? await cursorOf(page) : await step(page, 'Step forward');
+      await drawnUpToCursor(page, cursor);
+      // the trend line ends at the cursor; the lines drawn at later bars are gone
+      await canvas(page)
+        .and(page.locator(`[data-drawings-to="${cursor}"]`))
+        .waitFor(LIVE);
+      // the indicator's last value is the cursor bar's
+      await canvas(page)
+        .and(page.locator(`[data-indicator-last="${cursor}"]`))
+        .waitFor(LIVE);
+    }
+    expect(Number(await canvas(page).getAttribute('data-drawings-shown'))).toBe(liveShown - 2);
+    // the bid/ask is the replay's, tagged so
+    const ticker = chart(page).locator('.quote-ticker');
+    await ticker.and(page.locator('[data-source="replay"]')).waitFor(LIVE);
+    await ticker.getByText('Replay', { exact: true }).waitFor(LIVE);
+    await screenshot(page, 'replay-drawings-1440-light');
+
+    await exitReplay(page);
+    await canvas(page)
+      .and(page.locator(`[data-drawings-to="${newest}"]`))
+      .waitFor(LIVE);
+    await ticker.and(page.locator(':not([data-source="replay"])')).waitFor(LIVE);
+    expect(await ticker.getByText('Replay', { exact: true }).count()).toBe(0);
+  });
+
+  it('replays the grid in sync: the other chart shows only bars closed at the replay time', async () => {
+    await page.getByTitle('2 charts').click();
+    const other = page.getByTestId('chart-canvas').nth(1);
+    await other.and(page.locator('[data-phase=ready]')).waitFor(LIVE);
+    const otherLive = Number(await other.getAttribute('data-newest'));
+    const otherPeriod = (await other.getAttribute('data-period')) ?? '';
+    const minutes: Record<string, number> = { '1m': 1, '5m': 5, '15m': 15, '30m': 30, '1h': 60 };
+    const length = (minutes[otherPeriod] ?? 0) * 60;
+    expect(length, `the other chart's period ${otherPeriod}`).toBeGreaterThan(0);
+
+    await openReplay(page);
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    // without sync the other chart stays live
+    expect(await other.getAttribute('data-replay-cursor')).toBe('');
+    await bar(page).getByRole('switch', { name: 'Sync charts' }).click();
+    const otherChart = page.locator('section.trading-chart').nth(1);
+    // its legend's badge (its icon alone when the chart is narrow)
+    await otherChart
+      .getByLabel('Replay sync')
+      .or(otherChart.getByText('Replay sync'))
+      .waitFor(LIVE);
+    for (let i = 0; i < 2; i++) {
+      const cursor = i === 0 ? await cursorOf(page) : await step(page, 'Step forward');
+      // the replay's time is the close of the cursor's 1m bar; the newest bar closed by then
+      const moment = cursor + 60;
+      const expected = Math.floor(moment / length) * length - length;
+      await other.and(page.locator(`[data-newest="${expected}"]`)).waitFor(LIVE);
+      expect(expected).toBeLessThan(otherLive);
+    }
+    await screenshot(page, 'replay-sync-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'replay-sync-1440-dark');
+    await setTheme(page, 'light');
+
+    // sync off: the other chart is live again
+    await bar(page).getByRole('switch', { name: 'Sync charts' }).click();
+    await other.and(page.locator('[data-replay-cursor=""]')).waitFor(LIVE);
+    expect(Number(await other.getAttribute('data-newest'))).toBeGreaterThanOrEqual(otherLive);
+    await exitReplay(page);
+    await page.getByTitle('1 chart').click();
   });
 });
 

@@ -989,6 +989,17 @@ export const messages = {
     markerDetail: (action: string, side: string, volume: string, price: string) =>
       `Replay ${action} ${side} ${volume} at ${price}`,
     noBars: 'Not enough bars on the chart to replay',
+    pickBar: 'Click a bar to start from',
+    pickAt: (time: string) => `Start at ${time}`,
+    pickCancel: 'Esc cancels',
+    startDate: 'Start date',
+    noBarAt: 'No bar of the chart at or before that date',
+    syncCharts: 'Sync charts',
+    syncChartsHint: "The grid's other charts show bars up to this replay's time",
+    steps: 'Steps',
+    stepWhole: (period: string) => `${period} bars`,
+    stepLower: (period: string) => `${period} steps`,
+    forming: (step: number, steps: number) => `forming ${step}/${steps}`,
     failed: 'Replay failed',
   },
   liveRuns: {

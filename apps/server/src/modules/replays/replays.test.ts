@@ -132,7 +132,10 @@ describe('bar replay sessions', () => {
       trades: [],
       account: { balance: 100_000, equity: 100_000, currency: 'USD' },
       last_bar: (bars.at(-1) as Bar).time / 1000,
+      // the replay's quote: the cursor bar's close as the bid, the ask a spread above
+      quote: { bid: startBar.close },
     });
+    expect(shown.quote.ask).toBeGreaterThan(shown.quote.bid);
     const listed = replayListSchema.parse((await alice('GET', '/api/replays')).json());
     expect(listed.replays.map((r) => r.id)).toContain(id);
     // a step moves the cursor bar by bar, never past the newest closed bar

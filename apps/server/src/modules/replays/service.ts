@@ -318,6 +318,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         .slice(-REPLAY_EVALUATIONS_SHOWN)
         .map(({ at: _at, ...evaluation }) => evaluation),
       last_bar: toEpochSec(last.at(-1)?.time ?? row.cursorTime),
+      quote,
     };
   }
 

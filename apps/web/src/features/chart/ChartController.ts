@@ -14,6 +14,7 @@ import {
   CrosshairMode,
   HistogramSeries,
   LineSeries,
+  LineStyle,
   type IChartApi,
   type ISeriesMarkersPluginApi,
   type ISeriesApi,
@@ -108,6 +109,11 @@ export type BarListener = {
   update(bars: readonly Bar[], from: number): void;
   /** The chart was removed: its series are gone with it. */
   chartRemoved?(): void;
+  /**
+   * Bar replay: the time (UTC ms) of the last bar shown, told before the bars; null when
+   * the replay ends (every bar is shown again).
+   */
+  replayCursor?(shownTo: number | null): void;
 };
 
 /** The first and last bar times (seconds) a logical range shows, or null without bars. */
@@ -191,6 +197,10 @@ export class ChartController {
    */
   private allBars: Bar[] | null = null;
   private replayCursor: number | null = null;
+  /** The bar forming after the replay's cursor (lower-period steps), drawn after it. */
+  private forming: Bar | null = null;
+  /** Picking the replay's start bar: stops picking. */
+  private stopPicking: (() => void) | null = null;
 
   constructor(
     private readonly container: HTMLElement,
@@ -264,12 +274,17 @@ export class ChartController {
       return;
     }
     const generation = ++this.generation;
+    this.stopPicking?.();
     this.stopLive?.();
     this.stopLive = null;
     this.redraw.cancel();
     this.source = source;
     this.bars = [];
+    if (this.allBars !== null) {
+      for (const listener of this.barListeners) listener.replayCursor?.(null);
+    }
     this.allBars = null;
+    this.forming = null;
     this.replayCursor = null;
     this.drawnIndex = -1;
     this.historyRetryAt = 0;
@@ -419,22 +434,79 @@ export class ChartController {
 
   /**
    * Bar replay: only the bars up to `cursor` (UTC ms, a bar's start) are drawn and handed to
-   * the indicators; null shows every bar again (the live chart).
+   * the indicators and drawings, then `forming` (the next bar as far as it has formed, in
+   * steps of a lower period) when given; null shows every bar again (the live chart).
    */
-  setReplayCursor(cursor: number | null): void {
+  setReplayCursor(cursor: number | null, forming: Bar | null = null): void {
     if (cursor === null) {
       if (this.allBars === null) return;
       this.bars = this.allBars;
       this.allBars = null;
       this.replayCursor = null;
+      this.forming = null;
     } else {
       this.allBars ??= this.bars;
       this.replayCursor = cursor;
       this.bars = barsUpTo(this.allBars, cursor);
+      this.forming = forming && forming.time > cursor ? forming : null;
+      if (this.forming) this.bars.push(this.forming);
     }
+    const shownTo = cursor === null ? null : (this.bars.at(-1)?.time ?? cursor);
+    for (const listener of this.barListeners) listener.replayCursor?.(shownTo);
     this.setSeriesData();
     this.showNewestInLegend();
     this.updateDataset();
+  }
+
+  /**
+   * Bar replay's start: a solid line follows the pointer over the bars (`onHover` gets the
+   * bar's start, UTC ms, or null off the bars) and a click on a bar picks it (`onPick`).
+   * The returned function stops picking (also a load, a replay cursor or dispose).
+   */
+  pickBar(onPick: (time: number) => void, onHover: (time: number | null) => void): () => void {
+    this.stopPicking?.();
+    if (this.disposed) return () => {};
+    const d = this.container.dataset;
+    const hover = (param: MouseEventParams<Time>) => {
+      const time = param.point && param.time !== undefined ? (param.time as number) : null;
+      d.replayPick = time === null ? '' : String(time);
+      onHover(time === null ? null : time * 1000);
+    };
+    const click = (param: MouseEventParams<Time>) => {
+      if (param.time === undefined) return;
+      const time = (param.time as number) * 1000;
+      stop();
+      onPick(time);
+    };
+    const stop = () => {
+      if (this.stopPicking !== stop) return;
+      this.stopPicking = null;
+      this.chart.unsubscribeCrosshairMove(hover);
+      this.chart.unsubscribeClick(click);
+      this.container.classList.remove('chart-replay-picking');
+      d.replayPicking = '';
+      d.replayPick = '';
+      this.chart.applyOptions({
+        crosshair: { vertLine: { width: 1, style: LineStyle.LargeDashed } },
+      });
+      this.applyColors();
+    };
+    this.stopPicking = stop;
+    this.chart.applyOptions({
+      crosshair: {
+        vertLine: {
+          width: 2,
+          style: LineStyle.Solid,
+          color: this.colors.line,
+          labelBackgroundColor: this.colors.line,
+        },
+      },
+    });
+    this.container.classList.add('chart-replay-picking');
+    d.replayPicking = '1';
+    this.chart.subscribeCrosshairMove(hover);
+    this.chart.subscribeClick(click);
+    return stop;
   }
 
   /** Start times (UTC ms) of every loaded bar, hidden replay bars included. */
@@ -492,6 +564,7 @@ export class ChartController {
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
+    this.stopPicking?.();
     this.generation++;
     this.stopLive?.();
     this.stopLive = null;
@@ -757,5 +830,6 @@ export class ChartController {
     d.oldest = this.bars[0] ? String(this.bars[0].time / 1000) : '';
     d.newest = this.bars.at(-1) ? String(this.bars.at(-1)!.time / 1000) : '';
     d.replayCursor = this.replayCursor === null ? '' : String(this.replayCursor / 1000);
+    d.forming = this.forming ? String(this.forming.time / 1000) : '';
   }
 }

@@ -1,5 +1,10 @@
-import { ApiOutlined, ClockCircleOutlined, DisconnectOutlined } from '@ant-design/icons';
-import { formatPrice, type Period, tickOfSymbol } from '@ct/domain';
+import {
+  ApiOutlined,
+  ClockCircleOutlined,
+  DisconnectOutlined,
+  HistoryOutlined,
+} from '@ant-design/icons';
+import { formatPrice, lastClosedBarStart, type Bar, type Period, tickOfSymbol } from '@ct/domain';
 import { Button, theme } from 'antd';
 import { Spinner } from '../../shared/Spinner';
 import { Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
@@ -29,7 +34,8 @@ import { InstrumentSelect } from './InstrumentSelect';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../market/instruments';
 import { PeriodSelect } from './PeriodSelect';
 import { formatBarTime, periodLabel } from './periods';
-import { QuoteTicker } from './QuoteTicker';
+import { QuoteTicker, type TickerQuote } from './QuoteTicker';
+import { useReplaySync } from '../../shared/replaySync';
 import { canDrawCharts } from '../../shared/canvas';
 import { useIndicators } from './indicators/useIndicators';
 import { useDrawings } from './drawings/useDrawings';
@@ -177,6 +183,8 @@ export function TradingChart({
   const indicators = useIndicators(controller, chartId, colors, tick);
   const drawings = useDrawings(controller, symbol, period, tick, colors);
 
+  const status = useStore(controller?.status ?? idleStatus);
+
   // Strategy deals of this chart beside the account's own fills (chart/trades).
   const dealMarkers = useMarkersOf(chartId, symbol);
   const [fillMarkers, setFillMarkers] = useState<readonly ChartMarker[]>(NO_MARKERS);
@@ -192,9 +200,33 @@ export function TradingChart({
     [controller, markers, replaying, replayMarkers],
   );
   const onReplayCursor = useCallback(
-    (cursor: number | null) => controller?.setReplayCursor(cursor),
+    (cursor: number | null, forming: Bar | null) => controller?.setReplayCursor(cursor, forming),
     [controller],
   );
+  const pickReplayBar = useCallback(
+    (onPick: (time: number) => void, onHover: (time: number | null) => void) =>
+      controller?.pickBar(onPick, onHover) ?? (() => {}),
+    [controller],
+  );
+  // the bid/ask shows the replay's price while this chart replays
+  const [replayQuote, setReplayQuote] = useState<TickerQuote | null>(null);
+  // a synchronised replay led by another chart of the grid: bars closed by its moment
+  const syncMoment = useReplaySync((s) =>
+    s.sync && s.sync.chartId !== chartId ? s.sync.moment : null,
+  );
+  const following = syncMoment !== null && !replaying && status.phase === 'ready';
+  const followed = useRef(false);
+  useEffect(() => {
+    if (!controller || replaying) return;
+    if (following && syncMoment !== null) {
+      controller.setReplayCursor(lastClosedBarStart(period, syncMoment));
+      followed.current = true;
+    } else if (followed.current) {
+      followed.current = false;
+      controller.setReplayCursor(null);
+    }
+  }, [controller, following, syncMoment, replaying, period]);
+  const exitReplay = useCallback(() => setReplayOn(null), []);
   const replayTimes = useCallback(() => controller?.barTimes() ?? [], [controller]);
   const replayTime = useCallback((seconds: number) => formatBarTime(seconds, period), [period]);
 
@@ -219,7 +251,6 @@ export function TradingChart({
   const syncError = useFrameSyncStore((s) => s.error);
   const priceUpdate = usePriceUpdateStore((s) => (symbol ? s.bySymbol[symbol] : undefined));
 
-  const status = useStore(controller?.status ?? idleStatus);
   const legend = controller?.legend;
   // an indicator's "Add alert" in the legend: the indicator, and the chart's others it may cross
   const readingsAt = indicators.readingsAt;
@@ -265,6 +296,14 @@ export function TradingChart({
       hint: frameTexts.priceUpdateHint,
     });
   }
+  if (following) {
+    badges.push({
+      key: 'replay-sync',
+      icon: <HistoryOutlined aria-hidden="true" />,
+      text: m.replaySynced,
+      hint: m.replaySyncedHint,
+    });
+  }
   if (reconnecting) {
     badges.push({
       key: 'reconnecting',
@@ -286,7 +325,9 @@ export function TradingChart({
       <header className="chart-header">
         <InstrumentSelect value={symbol} onChange={onSymbolChange} mobile={mobile} />
         <PeriodSelect value={period} onChange={onPeriodChange} compact={compact} />
-        {symbol && <QuoteTicker symbol={symbol} tick={tick} />}
+        {symbol && (
+          <QuoteTicker symbol={symbol} tick={tick} replay={replaying ? replayQuote : null} />
+        )}
       </header>
       {replaying && symbol && controller && status.phase === 'ready' && (
         <Suspense fallback={null}>
@@ -294,11 +335,14 @@ export function TradingChart({
             symbol={symbol}
             period={period}
             tick={tick}
+            chartId={chartId}
             barTimes={replayTimes}
             formatTime={replayTime}
+            pickBar={pickReplayBar}
             onCursor={onReplayCursor}
             onMarkers={setReplayMarkers}
-            onExit={() => setReplayOn(null)}
+            onQuote={setReplayQuote}
+            onExit={exitReplay}
           />
         </Suspense>
       )}

@@ -5,27 +5,46 @@ import {
   StepBackwardOutlined,
   StepForwardOutlined,
 } from '@ant-design/icons';
-import { formatLots, formatMoney, formatPrice, type Period } from '@ct/domain';
+import {
+  barAtOrBefore,
+  formatLots,
+  formatMoney,
+  formatPrice,
+  isIntraday,
+  nextBucketStart,
+  REPLAY_STEP_PERIOD,
+  type Bar,
+  type Period,
+} from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Button, InputNumber, Select, Tooltip } from 'antd';
-import { useEffect, useState } from 'react';
+import { Button, DatePicker, InputNumber, Select, Switch, Tooltip } from 'antd';
+import dayjs, { type Dayjs } from 'dayjs';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
+import { queryClient } from '../../shared/queryClient';
+import { leadReplay, stopLeading } from '../../shared/replaySync';
 import { strategiesQuery } from '../strategy';
 import { beginReplay, replayKey, sendOrder, stepReplayBy } from './actions';
-import { fetchReplay } from './api';
+import { fetchFormingBars, fetchReplay } from './api';
 import { replayMarkers } from './markers';
 import './replay.css';
 
 const m = messages.replay;
+const periodLabels = messages.liveRuns.periodLabels;
 
 /** Replay speeds: bars per second (1× one bar a second, 100× about one a frame). */
 export const REPLAY_SPEEDS = [1, 2, 5, 10, 50, 100] as const;
-/** Bars back a replay starts from unless the trader picks another. */
+/** Bars back the date field starts at unless the trader picks another. */
 export const DEFAULT_BARS_BACK = 100;
 
+/** The replay's price: bid and ask. */
+export type ReplayQuote = { bid: number; ask: number };
+
 export type ReplayBarProps = {
+  /** The chart the bar replays (a synchronised replay names it as the leader). */
+  chartId: string;
   symbol: string;
   period: Period;
   tick: number;
@@ -33,36 +52,73 @@ export type ReplayBarProps = {
   barTimes: () => number[];
   /** A bar time (epoch s) as the chart shows it. */
   formatTime: (seconds: number) => string;
-  /** The chart draws bars up to this bar start (UTC ms); null: every bar (live). */
-  onCursor: (cursor: number | null) => void;
+  /**
+   * Picking the start bar on the chart: `onPick` gets the clicked bar's start (UTC ms),
+   * `onHover` the bar under the pointer; the returned function stops picking.
+   */
+  pickBar: (onPick: (time: number) => void, onHover: (time: number | null) => void) => () => void;
+  /**
+   * The chart draws bars up to this bar start (UTC ms), then `forming` (the next bar as far
+   * as it has formed); null: every bar (live).
+   */
+  onCursor: (cursor: number | null, forming: Bar | null) => void;
   onMarkers: (markers: readonly ChartMarker[]) => void;
+  /** The replay's price for the chart's bid/ask; null: live quotes again. */
+  onQuote: (quote: ReplayQuote | null) => void;
   onExit: () => void;
 };
 
+/** A picked date as UTC ms: the local time for intraday bars, the UTC day for longer ones. */
+function dateToTime(date: Dayjs, period: Period): number {
+  return isIntraday(period) ? date.valueOf() : Date.UTC(date.year(), date.month(), date.date());
+}
+
+function timeToDate(time: number, period: Period): Dayjs {
+  if (isIntraday(period)) return dayjs(time);
+  const d = new Date(time);
+  return dayjs(new Date(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate()));
+}
+
 /**
- * The replay control bar over a chart: pick how far back to start (and a strategy), then
- * Play / Pause / Step back / Step forward at a speed, trade the session's own account (Buy,
- * Sell, Close) and Exit to the live chart. The session lives on the server; this bar shows
- * it through the query cache and tells the chart where the cursor is.
+ * The replay control bar over a chart. First it asks where to start: a click on a bar (a
+ * line follows the pointer, Esc cancels) or a date; and a strategy. Then Play / Pause /
+ * Step back / Step forward at a speed, steps of a lower period inside a bar when that
+ * period has bars, Sync charts (the grid's other charts follow the replay's time), trading
+ * on the session's own account (Buy, Sell, Close) and Exit to the live chart. The session
+ * lives on the server; this bar shows it through the query cache and tells the chart what
+ * to draw.
  */
 export function ReplayBar({
+  chartId,
   symbol,
   period,
   tick,
   barTimes,
   formatTime,
+  pickBar,
   onCursor,
   onMarkers,
+  onQuote,
   onExit,
 }: ReplayBarProps) {
   const [id, setId] = useState<string | null>(null);
-  const [barsBack, setBarsBack] = useState<number>(DEFAULT_BARS_BACK);
+  const [date, setDate] = useState<Dayjs | null>(() => {
+    const times = barTimes();
+    const at = times[Math.max(times.length - 1 - DEFAULT_BARS_BACK, 0)];
+    return at === undefined ? null : timeToDate(at, period);
+  });
+  const [hovered, setHovered] = useState<number | null>(null);
   const [strategy, setStrategy] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(10);
   const [quantity, setQuantity] = useState<number>(1);
   const [busy, setBusy] = useState(false);
+  const [sync, setSync] = useState(false);
+  // steps of a lower period inside the bar after the cursor: how many of them are shown
+  const lower = REPLAY_STEP_PERIOD[period];
+  const [fine, setFine] = useState(false);
+  const [formed, setFormed] = useState(0);
   // the saved strategies a replay may run (asked for while the bar is open)
   const strategies = useQuery(strategiesQuery).data ?? [];
   const { data: view } = useQuery({
@@ -71,60 +127,140 @@ export function ReplayBar({
     enabled: id !== null,
     staleTime: Infinity,
   });
+  const cursor = view ? view.cursor * 1000 : null;
+  const next = cursor === null ? null : (barTimes().find((t) => t > cursor) ?? null);
+  const formingOptions = {
+    queryKey: ['replay-forming', symbol, period, lower, next],
+    queryFn: () => fetchFormingBars(symbol, period, lower ?? period, next ?? 0),
+    staleTime: Infinity,
+  };
+  const formingOn = fine && lower !== null && next !== null;
+  const { data: forming } = useQuery({ ...formingOptions, enabled: formingOn });
+  // the forming bar shown: the first `formed` lower bars of the next one (never all of them:
+  // the whole bar is the server's next step)
+  const steps = fine && forming && forming.bars.length > 1 ? forming : null;
+  const shownForming = steps && formed > 0 ? (steps.bars[formed - 1] ?? null) : null;
 
-  // the chart follows the session's cursor and fills; leaving shows the live chart again
+  // the chart follows the session's cursor, forming bar and fills; leaving shows the live chart
   useEffect(() => {
     if (!view) return;
-    onCursor(view.cursor * 1000);
+    onCursor(view.cursor * 1000, shownForming);
     onMarkers(replayMarkers(view.fills, tick));
-  }, [view, tick, onCursor, onMarkers]);
+    const spread = view.quote.ask - view.quote.bid;
+    onQuote(
+      shownForming ? { bid: shownForming.close, ask: shownForming.close + spread } : view.quote,
+    );
+  }, [view, shownForming, tick, onCursor, onMarkers, onQuote]);
   useEffect(
     () => () => {
-      onCursor(null);
+      onCursor(null, null);
       onMarkers([]);
+      onQuote(null);
     },
-    [onCursor, onMarkers],
+    [onCursor, onMarkers, onQuote],
   );
 
+  // a synchronised replay: the grid's other charts show bars closed by the replay's moment
+  const moment =
+    view === undefined
+      ? null
+      : shownForming && steps
+        ? (steps.ends[formed - 1] ?? null)
+        : nextBucketStart(period, view.cursor * 1000);
+  useEffect(() => {
+    if (sync && moment !== null) leadReplay(chartId, moment);
+    else stopLeading(chartId);
+  }, [sync, moment, chartId]);
+  useEffect(() => () => stopLeading(chartId), [chartId]);
+
+  // before a session: a click on a bar starts there; Esc leaves
+  const startAt = useCallback(
+    async (at: number) => {
+      setStarting(true);
+      const started = await beginReplay({ symbol, period, start: at, strategyName: strategy });
+      setStarting(false);
+      if (started) setId(started.id);
+    },
+    [symbol, period, strategy],
+  );
+  const picking = id === null && !starting;
+  useEffect(() => {
+    if (!picking) return;
+    const stop = pickBar((time) => void startAt(time), setHovered);
+    return () => {
+      stop();
+      setHovered(null);
+    };
+  }, [picking, pickBar, startAt]);
+  useEffect(() => {
+    if (!picking) return;
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') onExit();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [picking, onExit]);
+
   const atEnd = view ? view.cursor >= view.last_bar : false;
+
+  // one step forward: the next lower-period step of the forming bar, else a whole bar
+  const advance = async (): Promise<boolean> => {
+    if (id === null) return false;
+    // the next bar's steps are asked for first when they are not there yet
+    const steps = formingOn ? await queryClient.fetchQuery(formingOptions).catch(() => null) : null;
+    if (steps && steps.bars.length > 1 && formed < steps.bars.length - 1) {
+      setFormed(formed + 1);
+      return true;
+    }
+    const moved = await stepReplayBy(id, 1);
+    setFormed(0);
+    return moved !== null && moved.cursor < moved.last_bar;
+  };
+  // the play loop calls the newest `advance` (it knows the step shown now)
+  const advanceRef = useRef(advance);
+  useEffect(() => {
+    advanceRef.current = advance;
+  });
 
   useEffect(() => {
     if (!playing || id === null) return;
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | null = null;
-    const next = async () => {
-      const moved = await stepReplayBy(id, 1);
+    const run = async () => {
+      const more = await advanceRef.current();
       if (stopped) return;
-      if (!moved || moved.cursor >= moved.last_bar) {
+      if (!more) {
         setPlaying(false);
         return;
       }
-      timer = setTimeout(() => void next(), 1000 / speed);
+      timer = setTimeout(() => void run(), 1000 / speed);
     };
-    timer = setTimeout(() => void next(), 1000 / speed);
+    timer = setTimeout(() => void run(), 1000 / speed);
     return () => {
       stopped = true;
       if (timer !== null) clearTimeout(timer);
     };
   }, [playing, id, speed]);
 
-  const start = async () => {
-    const times = barTimes();
-    const at = times[times.length - 1 - barsBack];
-    if (at === undefined) {
-      notify.error(m.noBars);
+  const startAtDate = async () => {
+    if (!date) return;
+    const at = barAtOrBefore(barTimes(), dateToTime(date, period));
+    if (at === null) {
+      notify.error(m.noBarAt);
       return;
     }
-    setStarting(true);
-    const started = await beginReplay({ symbol, period, start: at, strategyName: strategy });
-    setStarting(false);
-    if (started) setId(started.id);
+    await startAt(at);
   };
 
-  const step = async (bars: number) => {
+  const step = async (bars: 1 | -1) => {
     if (id === null || busy) return;
+    if (bars === -1 && formed > 0) {
+      setFormed(formed - 1);
+      return;
+    }
     setBusy(true);
-    await stepReplayBy(id, bars);
+    if (bars === 1) await advance();
+    else await stepReplayBy(id, -1);
     setBusy(false);
   };
 
@@ -152,15 +288,21 @@ export function ReplayBar({
     return (
       <div className="replay-bar" role="region" aria-label={m.region}>
         <strong className="replay-title">{m.title}</strong>
+        <span className="replay-pick" role="status" data-testid="replay-pick">
+          {hovered === null ? m.pickBar : m.pickAt(formatTime(hovered / 1000))}
+          <span className="replay-pick-cancel"> · {m.pickCancel}</span>
+        </span>
         <label className="replay-field">
-          <span>{m.barsBack}</span>
-          <InputNumber
+          <span>{m.startDate}</span>
+          <DatePicker
             size="small"
-            min={1}
-            max={5000}
-            value={barsBack}
-            onChange={(value) => setBarsBack(value ?? DEFAULT_BARS_BACK)}
-            aria-label={m.barsBack}
+            className="replay-date"
+            value={date}
+            onChange={(value: Dayjs | null) => setDate(value)}
+            showTime={isIntraday(period) ? { format: 'HH:mm' } : false}
+            format={isIntraday(period) ? 'YYYY-MM-DD HH:mm' : 'YYYY-MM-DD'}
+            allowClear={false}
+            aria-label={m.startDate}
           />
         </label>
         <label className="replay-field">
@@ -177,7 +319,7 @@ export function ReplayBar({
             ]}
           />
         </label>
-        <Button size="small" type="primary" loading={starting} onClick={() => void start()}>
+        <Button size="small" type="primary" loading={starting} onClick={() => void startAtDate()}>
           {m.start}
         </Button>
         <span className="replay-spacer" />
@@ -201,7 +343,7 @@ export function ReplayBar({
               size="small"
               icon={<StepBackwardOutlined />}
               aria-label={m.stepBack}
-              disabled={playing || view.cursor <= view.start}
+              disabled={playing || (view.cursor <= view.start && formed === 0)}
               onClick={() => void step(-1)}
             />
           </Tooltip>
@@ -232,9 +374,36 @@ export function ReplayBar({
           aria-label={m.speed}
           options={REPLAY_SPEEDS.map((n) => ({ value: n, label: m.speedOption(n) }))}
         />
-        <span className="replay-cursor" data-testid="replay-cursor" data-cursor={view.cursor}>
+        {lower !== null && (
+          <Select
+            size="small"
+            className="replay-steps"
+            value={fine}
+            onChange={(value: boolean) => {
+              setFine(value);
+              setFormed(0);
+            }}
+            aria-label={m.steps}
+            options={[
+              { value: false, label: m.stepWhole(periodLabels[period]) },
+              { value: true, label: m.stepLower(periodLabels[lower]) },
+            ]}
+          />
+        )}
+        <span
+          className="replay-cursor"
+          data-testid="replay-cursor"
+          data-cursor={view.cursor}
+          data-formed={shownForming ? formed : 0}
+        >
           {atEnd ? m.atEnd : m.cursor(formatTime(view.cursor))}
+          {shownForming && steps && ` · ${m.forming(formed, steps.bars.length)}`}
         </span>
+        {/* a title, not a tooltip: an overlay here would cover the step buttons above */}
+        <label className="replay-field replay-sync" title={m.syncChartsHint}>
+          <Switch size="small" checked={sync} onChange={setSync} aria-label={m.syncCharts} />
+          <span>{m.syncCharts}</span>
+        </label>
         <span className="replay-spacer" />
         {exit}
       </div>

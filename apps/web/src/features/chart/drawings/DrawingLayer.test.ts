@@ -297,4 +297,59 @@ describe('DrawingLayer styles', () => {
     expect(t.container.dataset.drawingSelected).toBe('');
     expect(t.container.dataset.drawings).toBe('0');
   });
+
+  it('in a bar replay draws nothing after the last shown bar: cuts, hides, and gives back', async () => {
+    const t = setup();
+    cleanup = () => t.layer.dispose();
+    const later: Drawing = {
+      ...trend,
+      id: 8,
+      kind: 'horizontal',
+      points: [{ time: timeOf(40), price: 105 }],
+    };
+    t.layer.setDrawings([trend, later]);
+    expect(t.container.dataset).toMatchObject({
+      drawingsShown: '2',
+      drawingsTo: String(timeOf(40)),
+    });
+    // the replay shows bars up to bar 20
+    t.layer.replayCursor(timeOf(20) * 1000);
+    t.layer.reset(bars.slice(0, 21));
+    expect(t.container.dataset).toMatchObject({
+      drawingsShown: '1',
+      drawingsTo: String(timeOf(20)),
+    });
+    // the trend line ends at bar 20: its part at bar 25 is not there to grab
+    t.click(250, 225);
+    expect(t.container.dataset.drawingSelected).toBe('');
+    t.click(150, 275);
+    expect(t.container.dataset.drawingSelected).toBe('7');
+    t.click(700, 20);
+    expect(t.container.dataset.drawingSelected).toBe('');
+    // a line drawn during the replay shows as drawn, beyond the cursor too
+    t.events.create.mockImplementationOnce(
+      async (shape) =>
+        ({
+          ...trend,
+          ...shape,
+          id: 9,
+        }) as Drawing,
+    );
+    t.layer.setTool('trend');
+    t.drag([100, 300], [400, 200]);
+    await t.events.create.mock.results.at(-1)!.value;
+    const drawn = t.events.create.mock.calls.at(-1)![0];
+    t.layer.setDrawings([trend, later, { ...trend, ...drawn, id: 9 } as Drawing]);
+    expect(t.container.dataset).toMatchObject({
+      drawingsShown: '2',
+      drawingsTo: String(timeOf(40)),
+    });
+    // the replay ends: everything as drawn
+    t.layer.replayCursor(null);
+    t.layer.reset(bars);
+    expect(t.container.dataset).toMatchObject({
+      drawingsShown: '3',
+      drawingsTo: String(timeOf(40)),
+    });
+  });
 });

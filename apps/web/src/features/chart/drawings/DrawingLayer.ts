@@ -1,6 +1,7 @@
 import {
   DEFAULT_DRAWING_STYLE,
   DRAWING_POINTS,
+  drawingUpTo,
   fibonacciLevels,
   formatDuration,
   formatPrice,
@@ -161,6 +162,12 @@ export class DrawingLayer implements ChartLayer, BarListener {
   /** The id of the drawing just saved: selected once the list holds it. */
   private savedId: number | null = null;
   private draft: Draft | null = null;
+  /**
+   * Bar replay: the last shown bar's time (epoch s); saved drawings show nothing after it,
+   * except those drawn during this replay. Null outside a replay.
+   */
+  private replayTo: number | null = null;
+  private readonly drawnInReplay = new Set<number>();
   private measured: [Anchor, Anchor] | null = null;
   private gesture: Gesture | null = null;
   /** The press that draws or grabs: the chart neither sees it nor scrolls until release. */
@@ -248,6 +255,12 @@ export class DrawingLayer implements ChartLayer, BarListener {
 
   update(bars: readonly Bar[]): void {
     this.bars = bars;
+  }
+
+  replayCursor(shownTo: number | null): void {
+    this.replayTo = shownTo === null ? null : Math.floor(shownTo / 1000);
+    if (shownTo === null) this.drawnInReplay.clear();
+    this.requestUpdate?.();
   }
 
   // ---- what React hands in ----
@@ -368,6 +381,18 @@ export class DrawingLayer implements ChartLayer, BarListener {
     el.dataset.drawingTool = this.ui.getState().tool ?? '';
   }
 
+  /** What the last layout drew of the saved drawings: how many, and their latest point. */
+  private describeShown(shown: readonly { id: number | null; shape: DrawingShape }[]): void {
+    const el = this.container;
+    if (!el) return;
+    const saved = shown.filter((x) => x.id !== null);
+    const latest = Math.max(...saved.flatMap((x) => x.shape.points.map((p) => p.time)));
+    const count = String(saved.length);
+    const to = saved.length > 0 ? String(latest) : '';
+    if (el.dataset.drawingsShown !== count) el.dataset.drawingsShown = count;
+    if (el.dataset.drawingsTo !== to) el.dataset.drawingsTo = to;
+  }
+
   /** x of a time (epoch seconds) on the chart, null when it cannot be placed. */
   private xOf(time: number): number | null {
     const logical = logicalOfTime(this.bars, this.period, time);
@@ -400,12 +425,16 @@ export class DrawingLayer implements ChartLayer, BarListener {
   /** Every drawing as shown now: the list, a moved one in its new place, the one being drawn. */
   private shown(): { id: number | null; shape: DrawingShape; selected: boolean }[] {
     const selectedId = this.selectedId();
-    const list: { id: number | null; shape: DrawingShape; selected: boolean }[] = this.drawings.map(
-      (x) => {
-        const drawing = this.moving?.id === x.id ? this.moving : x;
-        return { id: x.id, shape: drawing, selected: x.id === selectedId };
-      },
-    );
+    const list: { id: number | null; shape: DrawingShape; selected: boolean }[] = [];
+    for (const x of this.drawings) {
+      const drawing = this.moving?.id === x.id ? this.moving : x;
+      // in a replay nothing after the last shown bar (cut or hidden: drawingUpTo)
+      const shape =
+        this.replayTo === null || this.drawnInReplay.has(x.id)
+          ? drawing
+          : drawingUpTo(drawing, this.replayTo);
+      if (shape) list.push({ id: x.id, shape, selected: x.id === selectedId });
+    }
     if (this.saving) list.push({ id: null, shape: this.saving, selected: false });
     const draft = this.draft;
     if (draft && draft.tool !== 'measure' && draft.points.length > 0) {
@@ -421,6 +450,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
   /** Places everything on screen (the chart calls it before each redraw). */
   private layout(): void {
     const shown = this.shown();
+    this.describeShown(shown);
     this.screen = [];
     const items: RenderItem[] = [];
     const axisViews: ISeriesPrimitiveAxisView[] = [];
@@ -666,6 +696,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
     this.requestUpdate?.();
     void this.events.create(shape).then((saved) => {
       if (this.saving !== shape) return;
+      if (saved && this.replayTo !== null) this.drawnInReplay.add(saved.id);
       if (!saved) this.saving = null;
       else if (this.drawings.some((x) => x.id === saved.id)) {
         this.saving = null;

@@ -45,7 +45,13 @@ type Line = {
   histogram: boolean;
 };
 
-type Drawn = { config: IndicatorConfig; state: IndicatorState; lines: Line[] };
+type Drawn = {
+  config: IndicatorConfig;
+  state: IndicatorState;
+  lines: Line[];
+  /** Time (epoch s) of the newest bar with a value drawn, null before the first. */
+  last: number | null;
+};
 
 /** One shown indicator in the chart's legend: its label and values at a bar, in its colours. */
 export type IndicatorReading = {
@@ -138,7 +144,11 @@ export class IndicatorLayer {
       for (let i = from; i < bars.length; i++) {
         const bar = bars[i]!;
         const values = i < d.state.length ? d.state.replaceLast(bar) : d.state.push(bar);
-        for (const line of d.lines) line.series.update(this.point(line, bar, values));
+        for (const line of d.lines) {
+          const point = this.point(line, bar, values);
+          line.series.update(point);
+          if ('value' in point) d.last = point.time;
+        }
       }
     }
   }
@@ -203,7 +213,12 @@ export class IndicatorLayer {
     for (const config of this.configs) {
       if (!config.visible || config.kind === 'volume') continue;
       const lines = this.createLines(config);
-      const d: Drawn = { config, state: createIndicatorState(config.kind, config.params), lines };
+      const d: Drawn = {
+        config,
+        state: createIndicatorState(config.kind, config.params),
+        lines,
+        last: null,
+      };
       this.drawn.push(d);
       this.fill(d);
     }
@@ -212,9 +227,14 @@ export class IndicatorLayer {
   private fill(d: Drawn): void {
     d.state = createIndicatorState(d.config.kind, d.config.params);
     const points: ReturnType<IndicatorLayer['point']>[][] = d.lines.map(() => []);
+    d.last = null;
     for (const bar of this.bars) {
       const values = d.state.push(bar);
-      d.lines.forEach((line, i) => points[i]!.push(this.point(line, bar, values)));
+      d.lines.forEach((line, i) => {
+        const point = this.point(line, bar, values);
+        if ('value' in point) d.last = point.time;
+        points[i]!.push(point);
+      });
     }
     d.lines.forEach((line, i) =>
       (line.series as ISeriesApi<'Histogram'>).setData(
@@ -309,5 +329,9 @@ export class IndicatorLayer {
     if (!element) return;
     element.dataset.indicators = this.drawn.map((d) => indicatorLabel(d.config)).join(';');
     element.dataset.indicatorPanes = String(this.host.chartApi.panes().length);
+    // the time of the newest value any indicator draws (epoch s)
+    const lasts = this.drawn.flatMap((d) => (d.last === null ? [] : [d.last]));
+    const last = lasts.length > 0 ? Math.max(...lasts) : null;
+    element.dataset.indicatorLast = last === null ? '' : String(last);
   }
 }
