@@ -1,3 +1,4 @@
 export * from './session.ts';
 export * from './strategy.ts';
 export * from './schemas.ts';
+export * from './views.ts';

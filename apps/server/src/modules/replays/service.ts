@@ -302,6 +302,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         .slice(-REPLAY_EVALUATIONS_SHOWN)
         .map(({ at: _at, ...evaluation }) => evaluation),
       last_bar: seconds(last.at(-1)?.time ?? row.cursorTime),
+      quote,
     };
   }
 
