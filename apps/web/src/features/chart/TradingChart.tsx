@@ -291,6 +291,7 @@ export function TradingChart({
       {replaying && symbol && controller && status.phase === 'ready' && (
         <Suspense fallback={null}>
           <ReplayBar
+            chartId={chartId}
             symbol={symbol}
             period={period}
             tick={tick}

@@ -15,7 +15,10 @@ import { notify } from '../../shared/notify';
 import { strategiesQuery } from '../strategy';
 import { beginReplay, replayKey, sendOrder, stepReplayBy } from './actions';
 import { fetchReplay } from './api';
+import { KeptSessions } from './KeptSessions';
 import { replayMarkers } from './markers';
+import { ReplayResults } from './ReplayResults';
+import { useReplayTradingTarget } from './target';
 import './replay.css';
 
 const m = messages.replay;
@@ -26,6 +29,8 @@ export const REPLAY_SPEEDS = [1, 2, 5, 10, 50, 100] as const;
 export const DEFAULT_BARS_BACK = 100;
 
 export type ReplayBarProps = {
+  /** The replaying chart: while it is the active one, the trading panel trades the replay. */
+  chartId: string;
   symbol: string;
   period: Period;
   tick: number;
@@ -46,6 +51,7 @@ export type ReplayBarProps = {
  * it through the query cache and tells the chart where the cursor is.
  */
 export function ReplayBar({
+  chartId,
   symbol,
   period,
   tick,
@@ -71,6 +77,7 @@ export function ReplayBar({
     enabled: id !== null,
     staleTime: Infinity,
   });
+  useReplayTradingTarget(chartId, view);
 
   // the chart follows the session's cursor and fills; leaving shows the live chart again
   useEffect(() => {
@@ -180,6 +187,7 @@ export function ReplayBar({
         <Button size="small" type="primary" loading={starting} onClick={() => void start()}>
           {m.start}
         </Button>
+        <KeptSessions symbol={symbol} period={period} formatTime={formatTime} onResume={setId} />
         <span className="replay-spacer" />
         {exit}
       </div>
@@ -274,6 +282,7 @@ export function ReplayBar({
           </div>
         </dl>
         <span className="replay-trades">{m.trades(view.trades.length)}</span>
+        <ReplayResults view={view} />
       </div>
       <table className="replay-positions" aria-label={m.positions}>
         <tbody>

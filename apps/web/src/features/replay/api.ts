@@ -1,5 +1,7 @@
 import {
   replayDeletedSchema,
+  replayListSchema,
+  type ReplayList,
   replayStartedSchema,
   replayViewSchema,
   type ReplayStarted,
@@ -48,4 +50,8 @@ export function sendReplayOrder(id: string, body: ReplayOrderBody): Promise<Repl
 
 export function deleteReplay(id: string): Promise<{ id: string }> {
   return http.delete(`/api/replays/${encodeURIComponent(id)}`, { schema: replayDeletedSchema });
+}
+
+export function listReplays(): Promise<ReplayList> {
+  return http.get('/api/replays', { noCache: true, schema: replayListSchema });
 }
