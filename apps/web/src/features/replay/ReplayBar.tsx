@@ -243,6 +243,7 @@ export function ReplayBar({
         <span className="replay-cursor" data-testid="replay-cursor" data-cursor={view.cursor}>
           {atEnd ? m.atEnd : m.cursor(formatTime(view.cursor))}
         </span>
+        <ReplayResults view={view} />
         <span className="replay-spacer" />
         {exit}
       </div>
@@ -282,7 +283,6 @@ export function ReplayBar({
           </div>
         </dl>
         <span className="replay-trades">{m.trades(view.trades.length)}</span>
-        <ReplayResults view={view} />
       </div>
       <table className="replay-positions" aria-label={m.positions}>
         <tbody>
