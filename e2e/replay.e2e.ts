@@ -84,9 +84,9 @@ async function newestSession(page: Page): Promise<Session> {
 type Bar = { id: number; high: number; low: number };
 
 /**
- * A limit order the bars after `cursor` will fill: a sell 0.1 % above the bid (the band's
- * nearest) when a later bar trades up to it, else a buy 0.1 % under the ask when a later
- * bar's ask comes down to it; and how many steps until that bar is replayed.
+ * A limit order the bars after `cursor` will fill: a sell just over 0.1 % above the bid (the
+ * band's nearest) when a later bar trades up to it, else a buy just under 0.1 % below the ask
+ * when a later bar's ask comes down to it; and how many steps until that bar is replayed.
  */
 function limitThatFills(
   bars: readonly Bar[],
@@ -95,14 +95,15 @@ function limitThatFills(
   const { bid, ask } = session.quote;
   const spread = ask - bid;
   const after = bars.filter((b) => b.id > session.cursor).slice(0, -1); // closed bars only
-  const sellAt = Math.ceil(bid * 1.001 * 100 + 1) / 100;
-  const buyAt = Math.floor(ask * 0.999 * 100 - 1) / 100;
+  // BTCUSDT's tick is 0.1: one tick inside the band's nearest edge
+  const sellAt = (Math.ceil(bid * 1.001 * 10) + 1) / 10;
+  const buyAt = (Math.floor(ask * 0.999 * 10) - 1) / 10;
   const up = after.findIndex((b) => b.high >= sellAt);
   const down = after.findIndex((b) => b.low + spread <= buyAt);
   if (up < 0 && down < 0) throw new Error('No replayed bar moves 0.1 % from the start');
   return up >= 0 && (down < 0 || up <= down)
-    ? { side: 'Sell', price: sellAt.toFixed(2), steps: up + 1 }
-    : { side: 'Buy', price: buyAt.toFixed(2), steps: down + 1 };
+    ? { side: 'Sell', price: sellAt.toFixed(1), steps: up + 1 }
+    : { side: 'Buy', price: buyAt.toFixed(1), steps: down + 1 };
 }
 
 async function step(page: Page, name: 'Step forward' | 'Step back'): Promise<number> {
@@ -255,11 +256,18 @@ describe('bar replay, desktop', () => {
     await results.getByRole('table', { name: 'Trade Details' }).waitFor(LIVE);
     await results.getByText('Initial capital → final equity').waitFor();
     await screenshot(page, 'replay-results-1440-light');
+    const closeResults = async () => {
+      await results.getByRole('button', { name: 'Close' }).first().click();
+      await results.waitFor({ state: 'detached', ...LIVE });
+    };
+    await closeResults();
+    // the theme switch is under the modal's mask: switch, then open the results again
     await setTheme(page, 'dark');
+    await bar(page).getByRole('button', { name: 'Results' }).click();
+    await results.getByRole('table', { name: 'Trade Details' }).waitFor(LIVE);
     await screenshot(page, 'replay-results-1440-dark');
+    await closeResults();
     await setTheme(page, 'light');
-    await results.getByRole('button', { name: 'Close' }).first().click();
-    await results.waitFor({ state: 'detached', ...LIVE });
 
     await bar(page).getByRole('button', { name: 'Exit replay' }).click();
     await bar(page).waitFor({ state: 'detached', ...LIVE });
@@ -278,7 +286,7 @@ describe('bar replay, desktop', () => {
     await panel.getByRole('heading', { name: 'BTCUSDT Replay Trading' }).waitFor(LIVE);
     await bar(page).getByRole('button', { name: 'Exit replay' }).click();
     await bar(page).waitFor({ state: 'detached', ...LIVE });
-  });
+  }, 300_000); // a walk of many steps and eight screenshots
 
   it('runs a saved strategy in replay and shows its markers', async () => {
     // a journey before that failed midway may have left its replay open
