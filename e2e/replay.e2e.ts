@@ -334,6 +334,19 @@ describe('bar replay, phone', () => {
         await drawnUpToCursor(page, await cursorOf(page));
         await step(page, 'Step forward');
         await screenshot(page, `replay-phone-390-${scheme}`);
+        // the phone's trading modal trades the replay's account too
+        const buy = chart(page).getByRole('button', { name: 'Buy BTCUSDT' });
+        if (!(await buy.isVisible())) {
+          await chart(page).getByRole('button', { name: 'More tools' }).click();
+          await page.getByRole('menuitem', { name: 'Buy BTCUSDT' }).click();
+        } else {
+          await buy.click();
+        }
+        const modal = page.getByRole('dialog', { name: 'BTCUSDT Replay Trading' });
+        await modal.getByRole('note', { name: 'Replay account' }).waitFor(LIVE);
+        await screenshot(page, `replay-trading-phone-390-${scheme}`);
+        await modal.getByRole('button', { name: 'Close' }).click();
+        await modal.waitFor({ state: 'hidden', ...LIVE });
         const list = (await (await page.request.get('/api/replays')).json()) as {
           replays: { id: string }[];
         };
