@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { sessionApi } from './support/chart.ts';
-import { LIVE, setTheme } from './support/trading.ts';
+import { LIVE, setTheme, ticket, toast, tradeRows } from './support/trading.ts';
 
 /*
  * Bar replay on the first chart: Replay on the toolbar, start from a clicked bar (or a hundred
@@ -66,6 +66,49 @@ async function realPositions(page: Page): Promise<number> {
   );
   const body = (await res.json()) as { data?: { orders?: unknown[] } };
   return body.data?.orders?.length ?? 0;
+}
+
+type Session = {
+  id: string;
+  cursor: number;
+  quote: { bid: number; ask: number };
+  positions: { id: number; volume: number }[];
+  pending: { id: number }[];
+  trades: { volume: number }[];
+};
+
+/** The newest kept session, as the server has it now. */
+async function newestSession(page: Page): Promise<Session> {
+  const list = (await (await page.request.get('/api/replays')).json()) as {
+    replays: { id: string }[];
+  };
+  const id = list.replays[0]?.id ?? '';
+  return (await (await page.request.get(`/api/replays/${id}`)).json()) as Session;
+}
+
+type Bar = { id: number; high: number; low: number };
+
+/**
+ * A limit order the bars after `cursor` will fill: a sell just over 0.1 % above the bid (the
+ * band's nearest) when a later bar trades up to it, else a buy just under 0.1 % below the ask
+ * when a later bar's ask comes down to it; and how many steps until that bar is replayed.
+ */
+function limitThatFills(
+  bars: readonly Bar[],
+  session: Session,
+): { side: 'Buy' | 'Sell'; price: string; steps: number } {
+  const { bid, ask } = session.quote;
+  const spread = ask - bid;
+  const after = bars.filter((b) => b.id > session.cursor).slice(0, -1); // closed bars only
+  // BTCUSDT's tick is 0.1: one tick inside the band's nearest edge
+  const sellAt = (Math.ceil(bid * 1.001 * 10) + 1) / 10;
+  const buyAt = (Math.floor(ask * 0.999 * 10) - 1) / 10;
+  const up = after.findIndex((b) => b.high >= sellAt);
+  const down = after.findIndex((b) => b.low + spread <= buyAt);
+  if (up < 0 && down < 0) throw new Error('No replayed bar moves 0.1 % from the start');
+  return up >= 0 && (down < 0 || up <= down)
+    ? { side: 'Sell', price: sellAt.toFixed(1), steps: up + 1 }
+    : { side: 'Buy', price: buyAt.toFixed(1), steps: down + 1 };
 }
 
 async function step(page: Page, name: 'Step forward' | 'Step back'): Promise<number> {
@@ -151,7 +194,111 @@ describe('bar replay, desktop', () => {
     expect(await realPositions(page)).toBe(realBefore);
   });
 
+  it('trades the replay account through the trading panel: limit order, fill, partial close', async () => {
+    const realBefore = await realPositions(page);
+    const panel = page.getByRole('complementary', { name: 'Trading' });
+    await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    // the panel names the replay's account and trades it
+    await panel.getByRole('heading', { name: 'BTCUSDT Replay Trading' }).waitFor(LIVE);
+    await panel.getByRole('note', { name: 'Replay account' }).waitFor();
+    await page.getByRole('region', { name: 'Replay account' }).waitFor();
+    const session = await newestSession(page);
+    const klines = (await (
+      await page.request.get('/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=300')
+    ).json()) as { data: { lists: Bar[] } };
+    const order = limitThatFills(klines.data.lists, session);
+
+    // the ticket quotes the replay's cursor, not the live market
+    const buyPrice = ticket(page).getByRole('radio', { name: 'Buy' });
+    const shownAsk = async () => Number(/[\d.]+/.exec((await buyPrice.textContent()) ?? '')?.[0]);
+    await expect.poll(shownAsk).toBe(session.quote.ask);
+    await ticket(page).getByRole('radio', { name: order.side }).click();
+    await ticket(page).getByText('Limit', { exact: true }).click();
+    await ticket(page).getByLabel('Limit Price').fill(order.price);
+    await screenshot(page, 'replay-trading-ticket-1440-light');
+    await ticket(page)
+      .getByRole('button', { name: `Place ${order.side} Order` })
+      .click();
+    await toast(page, 'Replay limit order placed');
+
+    // pending in the Pending Orders table, with its Cancel
+    await page.getByRole('tab', { name: 'Pending', exact: true }).click();
+    const pendingRow = tradeRows(page).filter({ hasText: order.price });
+    await pendingRow.waitFor(LIVE);
+    const pendingId = String((await newestSession(page)).pending[0]?.id);
+    await page.getByRole('button', { name: `Cancel BTCUSDT ${pendingId}` }).waitFor();
+
+    // step until the bar that trades through it: it fills and leaves the pending table
+    for (let i = 0; i < order.steps; i++) await step(page, 'Step forward');
+    await pendingRow.waitFor({ state: 'detached', ...LIVE });
+    await page.getByRole('tab', { name: 'Positions', exact: true }).click();
+    const filled = await newestSession(page);
+    expect(filled.positions).toHaveLength(1);
+    const positionId = String(filled.positions[0]?.id);
+    await page.getByRole('button', { name: `Close BTCUSDT ${positionId}` }).click();
+    const dialog = page.getByRole('dialog', { name: 'Close Position' });
+    await dialog.getByLabel('Close quantity').fill('0.4');
+    await dialog.getByText('Partial close').waitFor();
+    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await toast(page, 'Replay position closed');
+    await expect.poll(async () => (await newestSession(page)).positions[0]?.volume).toBe(0.6);
+    expect((await newestSession(page)).trades.map((t) => t.volume)).toEqual([0.4]);
+    await tradeRows(page).filter({ hasText: '0.6' }).first().waitFor(LIVE);
+    await screenshot(page, 'replay-trading-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'replay-trading-1440-dark');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'replay-trading-1024-dark');
+    await setTheme(page, 'light');
+    await screenshot(page, 'replay-trading-1024-light');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // the session's results in the backtest's results modal
+    await bar(page).getByRole('button', { name: 'Results' }).click();
+    const results = page.getByRole('dialog', { name: 'Backtest Results' });
+    await results.getByRole('table', { name: 'Trade Details' }).waitFor(LIVE);
+    await results.getByText('Initial capital → final equity').waitFor();
+    await screenshot(page, 'replay-results-1440-light');
+    const closeResults = async () => {
+      await results.getByRole('button', { name: 'Close' }).first().click();
+      await results.waitFor({ state: 'detached', ...LIVE });
+    };
+    await closeResults();
+    // the theme switch is under the modal's mask: switch, then open the results again
+    await setTheme(page, 'dark');
+    await bar(page).getByRole('button', { name: 'Results' }).click();
+    await results.getByRole('table', { name: 'Trade Details' }).waitFor(LIVE);
+    await screenshot(page, 'replay-results-1440-dark');
+    await closeResults();
+    await setTheme(page, 'light');
+
+    await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+    // back on the trader's own account: nothing of the replay reached it
+    await panel.getByRole('heading', { name: 'BTCUSDT Paper Trading' }).waitFor(LIVE);
+    expect(await realPositions(page)).toBe(realBefore);
+    await page.getByRole('region', { name: 'Replay account' }).waitFor({ state: 'detached' });
+
+    // the kept session resumes from the Replay button at its cursor
+    await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+    await bar(page).getByRole('combobox', { name: 'Kept sessions' }).waitFor(LIVE);
+    await bar(page).getByRole('button', { name: 'Resume' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    expect(await cursorOf(page)).toBe((await newestSession(page)).cursor);
+    await drawnUpToCursor(page, await cursorOf(page));
+    await panel.getByRole('heading', { name: 'BTCUSDT Replay Trading' }).waitFor(LIVE);
+    await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+  }, 300_000); // a walk of many steps and eight screenshots
+
   it('runs a saved strategy in replay and shows its markers', async () => {
+    // a journey before that failed midway may have left its replay open
+    if (await bar(page).isVisible()) {
+      await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+      await bar(page).waitFor({ state: 'detached', ...LIVE });
+    }
     await chart(page).getByRole('button', { name: 'Bar replay' }).click();
     await bar(page).getByRole('combobox', { name: 'Strategy' }).click();
     await page
@@ -368,6 +515,19 @@ describe('bar replay, phone', () => {
         await drawnUpToCursor(page, await cursorOf(page));
         await step(page, 'Step forward');
         await screenshot(page, `replay-phone-390-${scheme}`);
+        // the phone's trading modal trades the replay's account too
+        const buy = chart(page).getByRole('button', { name: 'Buy BTCUSDT' });
+        if (!(await buy.isVisible())) {
+          await chart(page).getByRole('button', { name: 'More tools' }).click();
+          await page.getByRole('menuitem', { name: 'Buy BTCUSDT' }).click();
+        } else {
+          await buy.click();
+        }
+        const modal = page.getByRole('dialog', { name: 'BTCUSDT Replay Trading' });
+        await modal.getByRole('note', { name: 'Replay account' }).waitFor(LIVE);
+        await screenshot(page, `replay-trading-phone-390-${scheme}`);
+        await modal.getByRole('button', { name: 'Close' }).click();
+        await modal.waitFor({ state: 'hidden', ...LIVE });
         const list = (await (await page.request.get('/api/replays')).json()) as {
           replays: { id: string }[];
         };

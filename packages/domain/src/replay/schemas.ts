@@ -206,7 +206,7 @@ export const replayViewSchema = replaySummarySchema.extend({
   evaluations: z.array(replayEvaluationSchema),
   /** The last bar that may be replayed (the newest closed bar), epoch seconds. */
   last_bar: z.number().int(),
-  /** The replay's quote at the cursor bar's close (what a market order fills at). */
+  /** The quote orders are checked and market orders filled at: the cursor bar's close (bid) and the ask (bid + spread). */
   quote: z.object({ bid: z.number(), ask: z.number() }),
 });
 export type ReplayView = z.infer<typeof replayViewSchema>;

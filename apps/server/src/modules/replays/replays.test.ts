@@ -132,8 +132,8 @@ describe('bar replay sessions', () => {
       trades: [],
       account: { balance: 100_000, equity: 100_000, currency: 'USD' },
       last_bar: (bars.at(-1) as Bar).time / 1000,
-      // the replay's quote: the cursor bar's close as the bid, the ask a spread above
-      quote: { bid: startBar.close },
+      // the ticket's quote: the cursor bar's close and the ask a spread above
+      quote: { bid: startBar.close, ask: roundTo(startBar.close + SPREAD, 2) },
     });
     expect(shown.quote.ask).toBeGreaterThan(shown.quote.bid);
     const listed = replayListSchema.parse((await alice('GET', '/api/replays')).json());

@@ -332,10 +332,10 @@ export function TradingChart({
       {replaying && symbol && controller && status.phase === 'ready' && (
         <Suspense fallback={null}>
           <ReplayBar
+            chartId={chartId}
             symbol={symbol}
             period={period}
             tick={tick}
-            chartId={chartId}
             barTimes={replayTimes}
             formatTime={replayTime}
             pickBar={pickReplayBar}

@@ -28,7 +28,10 @@ import { leadReplay, stopLeading } from '../../shared/replaySync';
 import { strategiesQuery } from '../strategy';
 import { beginReplay, replayKey, sendOrder, stepReplayBy } from './actions';
 import { fetchFormingBars, fetchReplay } from './api';
+import { KeptSessions } from './KeptSessions';
 import { replayMarkers } from './markers';
+import { ReplayResults } from './ReplayResults';
+import { useReplayTradingTarget } from './target';
 import './replay.css';
 
 const m = messages.replay;
@@ -43,7 +46,8 @@ export const DEFAULT_BARS_BACK = 100;
 export type ReplayQuote = { bid: number; ask: number };
 
 export type ReplayBarProps = {
-  /** The chart the bar replays (a synchronised replay names it as the leader). */
+  /** The chart the bar replays: a synchronised replay names it as the leader; while it is the
+   * active one, the trading panel trades the replay. */
   chartId: string;
   symbol: string;
   period: Period;
@@ -140,6 +144,7 @@ export function ReplayBar({
   // the whole bar is the server's next step)
   const steps = fine && forming && forming.bars.length > 1 ? forming : null;
   const shownForming = steps && formed > 0 ? (steps.bars[formed - 1] ?? null) : null;
+  useReplayTradingTarget(chartId, view);
 
   // the chart follows the session's cursor, forming bar and fills; leaving shows the live chart
   useEffect(() => {
@@ -322,6 +327,7 @@ export function ReplayBar({
         <Button size="small" type="primary" loading={starting} onClick={() => void startAtDate()}>
           {m.start}
         </Button>
+        <KeptSessions symbol={symbol} period={period} formatTime={formatTime} onResume={setId} />
         <span className="replay-spacer" />
         {exit}
       </div>
@@ -404,6 +410,7 @@ export function ReplayBar({
           <Switch size="small" checked={sync} onChange={setSync} aria-label={m.syncCharts} />
           <span>{m.syncCharts}</span>
         </label>
+        <ReplayResults view={view} />
         <span className="replay-spacer" />
         {exit}
       </div>

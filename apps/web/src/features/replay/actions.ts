@@ -61,6 +61,21 @@ export async function stepReplayBy(id: string, bars: number): Promise<ReplayView
   }
 }
 
+/**
+ * Sends an order (market, limit, close, cancel, TP/SL) of the trading panel to the session's
+ * account; the caller shows the outcome: `detail` is the server's refusal.
+ */
+export async function orderReplay(
+  id: string,
+  body: ReplayOrderBody,
+): Promise<{ ok: true; view: ReplayView } | { ok: false; detail: string | null }> {
+  try {
+    return { ok: true, view: put(await sendReplayOrder(id, body)) };
+  } catch (error) {
+    return { ok: false, detail: failureDetail(error) };
+  }
+}
+
 /** Sends an order (market, limit, close…) to the session's account. */
 export async function sendOrder(id: string, body: ReplayOrderBody): Promise<ReplayView | null> {
   try {

@@ -2,6 +2,8 @@ import {
   formingBars,
   nextBucketStart,
   replayDeletedSchema,
+  replayListSchema,
+  type ReplayList,
   replayStartedSchema,
   replayViewSchema,
   type ReplayStarted,
@@ -95,4 +97,8 @@ export async function fetchFormingBars(
     bars: formingBars(inside, period, start),
     ends: inside.map((bar) => nextBucketStart(lower, bar.time)),
   };
+}
+
+export function listReplays(): Promise<ReplayList> {
+  return http.get('/api/replays', { noCache: true, schema: replayListSchema });
 }

@@ -1,8 +1,10 @@
 import { Modal } from 'antd';
 import { messages } from '../../i18n/messages';
+import { useActiveChart } from '../../shared/chartGrid';
 import { clearChartTradeAction, useChartTradeAction } from '../../shared/tradeAction';
 import { closeEditOrder, useTradingDialogs } from './dialogs';
 import { EditOrderPanel } from './EditOrderPanel';
+import { useTradingTarget } from './target';
 import { TradingTabs } from './TradingTabs';
 import './trading.css';
 
@@ -18,18 +20,25 @@ const FULL_SCREEN = {
 
 /**
  * The trading modal of mobile-sized apps (spec section 4): open while a chart trade action
- * exists; closing it clears the action.
+ * exists; closing it clears the action. While the chart replays that instrument, the ticket
+ * trades the replay's account (target.ts).
  */
 export function TradingModal() {
   const action = useChartTradeAction();
+  const chartTarget = useTradingTarget(useActiveChart()?.id);
+  const target = action && chartTarget?.symbol === action.symbol ? chartTarget : null;
   return (
     <Modal
       {...FULL_SCREEN}
       open={action !== null}
-      title={messages.trading.title(action?.symbol ?? null)}
+      title={
+        target
+          ? messages.trading.targetTitle(target.symbol)
+          : messages.trading.title(action?.symbol ?? null)
+      }
       onCancel={clearChartTradeAction}
     >
-      {action && <TradingTabs symbol={action.symbol} />}
+      {action && <TradingTabs symbol={action.symbol} target={target} />}
     </Modal>
   );
 }

@@ -20,6 +20,7 @@ import { useQuote } from '../../realtime/quotes';
 import { useSymbolInfo } from '../../market/instruments';
 import { cancelPendingOrder, closePosition } from './actions';
 import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
+import { isTargetAccount } from './target';
 import { formatTriggerLevel } from './format';
 
 const c = messages.closePosition;
@@ -46,8 +47,9 @@ function ClosePositionForm({ position }: { position: PositionView }) {
   // The rule's message; an empty or unreadable quantity is 'Invalid quantity'.
   const error = validateQuantity(quantity ?? Number.NaN, rule);
   const full = quantity !== null && isFullClose(quantity, available);
+  // a replay's position closes at the replay's price, never the live one
   const market =
-    quote && quote.bid !== null && quote.ask !== null
+    !isTargetAccount(position.uuid) && quote && quote.bid !== null && quote.ask !== null
       ? closingPrice(sideOfCmd(position.cmd), { bid: quote.bid, ask: quote.ask })
       : position.marketPrice;
 

@@ -19,6 +19,7 @@ import {
   placePendingOrderRequest,
 } from './api';
 import { changeIds, refreshLists, writePending, writePosition, writeSettle } from './refresh';
+import { isTargetAccount, targetOfAccount, type TradingTarget } from './target';
 
 /*
  * The trader's operations, one plain function each: buttons, row menus and tests call them
@@ -29,6 +30,15 @@ import { changeIds, refreshLists, writePending, writePosition, writeSettle } fro
  */
 
 const t = messages.trading;
+
+/**
+ * The target a row of another account belongs to; 'gone' when that account is no longer
+ * open (a replay that was left): its operations must never reach the trader's own account.
+ */
+function targetOfRow(uuid: string | null | undefined): TradingTarget | 'gone' | null {
+  if (!isTargetAccount(uuid)) return null;
+  return targetOfAccount(uuid) ?? 'gone';
+}
 
 function newClientOrderId(): string {
   return typeof crypto !== 'undefined' && 'randomUUID' in crypto
@@ -90,9 +100,12 @@ const c = messages.closePosition;
 
 /** Closes `volume` of a position (all of its available volume for a full close). */
 export async function closePosition(
-  position: Pick<PositionView, 'orderId'>,
+  position: Pick<PositionView, 'orderId'> & { uuid?: string },
   volume: number,
 ): Promise<Outcome> {
+  const target = targetOfRow(position.uuid);
+  if (target === 'gone') return failed(t.targetGone);
+  if (target) return target.close(position.orderId, volume);
   const trader = currentTrader();
   if (!trader) {
     return failed(t.noCurrentTrader);
@@ -121,7 +134,12 @@ export async function closePosition(
 const p = messages.cancelPending;
 
 /** Cancels a working pending order. */
-export async function cancelPendingOrder(pending: Pick<PendingView, 'pId'>): Promise<Outcome> {
+export async function cancelPendingOrder(
+  pending: Pick<PendingView, 'pId'> & { uuid?: string },
+): Promise<Outcome> {
+  const target = targetOfRow(pending.uuid);
+  if (target === 'gone') return failed(t.targetGone);
+  if (target) return target.cancel(pending.pId);
   const trader = currentTrader();
   if (!trader) {
     return failed(t.noCurrentTrader);
@@ -196,6 +214,8 @@ export type EditableOrder = {
   tp: number;
   sl: number;
   tick: number;
+  /** The account of another target (a replay's), when the order is not the trader's own. */
+  account?: string;
 };
 
 export type TpslEdit = {
@@ -211,8 +231,9 @@ export type TpslEdit = {
  * them inline) without a call; the call's outcome shows the spec's message.
  */
 export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<Outcome> {
+  const target = targetOfRow(order.account);
   const trader = currentTrader();
-  if (!order.orderId || !trader?.token || !trader.uuid) {
+  if (!order.orderId || (!target && (!trader?.token || !trader.uuid))) {
     return { success: false, message: e.missingInfo };
   }
   if (edit.tpEnabled) {
@@ -229,6 +250,15 @@ export async function updateTpsl(order: EditableOrder, edit: TpslEdit): Promise<
         : validateStopLoss(order.side, order.openPrice, edit.sl, order.tick);
     if (problem) return { success: false, message: problem || e.invalidSl };
   }
+  if (target === 'gone') return failed(t.targetGone);
+  if (target) {
+    return target.tpsl(
+      order.orderId,
+      edit.tpEnabled ? (edit.tp ?? 0) : 0,
+      edit.slEnabled ? (edit.sl ?? 0) : 0,
+    );
+  }
+  if (!trader) return { success: false, message: e.missingInfo };
   try {
     const result = await editTpslRequest(trader, {
       orderId: order.orderId,

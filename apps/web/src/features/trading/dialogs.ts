@@ -8,6 +8,7 @@ import {
 import { create } from 'zustand';
 import { useInstrumentStore } from '../../market/instruments';
 import type { EditableOrder } from './actions';
+import { isTargetAccount } from './target';
 
 /*
  * Which trading dialog is open, outside React: the Edit and Close buttons, the narrow
@@ -42,6 +43,7 @@ export function editableOrderOf(position: PositionView): EditableOrder {
     tp: position.tp,
     sl: position.sl,
     tick: tickOfSymbol(useInstrumentStore.getState().symbols[position.symbol]),
+    ...(isTargetAccount(position.uuid) ? { account: position.uuid } : {}),
   };
 }
 

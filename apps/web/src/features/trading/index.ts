@@ -5,6 +5,7 @@ export { usePositionTotals, type PositionTotals } from './account/totals';
 export { onAccountEvent, useAccountLiveUpdates } from './accountLive';
 export {
   modifyPendingOrder,
+  type PlaceOrderInput,
   updateTpsl,
   type EditableOrder,
   type PendingChange,
@@ -30,4 +31,12 @@ export {
   type PagedListState,
 } from './queries';
 export { TradingDialogs } from './TradingDialogs';
+export {
+  isTargetAccount,
+  setChartTradingTarget,
+  TARGET_ACCOUNT_PREFIX,
+  targetOfAccount,
+  useTradingTarget,
+  type TradingTarget,
+} from './target';
 export { TradingTabs } from './TradingTabs';

@@ -1,8 +1,9 @@
-import { PERCENT_DECIMALS, formatMoney, formatPercent, roundTo } from '@ct/domain';
+import { PERCENT_DECIMALS, formatMoney, formatPercent, marginLevelOf, roundTo } from '@ct/domain';
 import { WarningFilled } from '@ant-design/icons';
 import { Alert, Tooltip, Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { useAuthStore } from '../../auth';
+import type { TradingTarget } from '../target';
 import { useLiveFigures, type LiveFigures } from './liveFigures';
 import { useAccountSummary } from './summary';
 import './account.css';
@@ -65,22 +66,58 @@ function warningText(f: LiveFigures): string {
   );
 }
 
+/** A target's money (a replay's account), as the session last computed it. */
+function targetFiguresOf(target: TradingTarget): Figure[] {
+  const f = target.figures;
+  const level = marginLevelOf(f.equity, f.margin);
+  return [
+    { key: 'balance', label: m.balance, value: formatMoney(f.balance) },
+    { key: 'equity', label: m.equity, value: formatMoney(f.equity) },
+    { key: 'usedMargin', label: m.usedMargin, value: formatMoney(f.margin) },
+    {
+      key: 'freeMargin',
+      label: m.freeMargin,
+      value: formatMoney(f.freeMargin),
+      tone: f.freeMargin < 0 ? 'down' : undefined,
+    },
+    {
+      key: 'marginLevel',
+      label: m.marginLevel,
+      value: level === null ? m.noMarginLevel : formatPercent(level, 'percent', MARGIN_LEVEL),
+    },
+    {
+      key: 'floatingPnl',
+      label: m.floatingPnl,
+      value: formatMoney(f.floating, { signed: true }),
+      tone: f.floating >= 0 ? 'up' : 'down',
+    },
+  ];
+}
+
 /**
  * The account's money: balance, equity, used and free margin, margin level and the total
  * floating P&L, updating live with prices (recomputed in the browser by the server's rule)
  * and with the account's events (a new summary), and a warning while the margin level is
- * below the configured level. Nothing without a current account.
+ * below the configured level. Nothing without a current account. With a `target` (a
+ * replay's account) its figures instead, under its name.
  */
-export function AccountBar({ variant }: { variant: AccountBarVariant }) {
+export function AccountBar({
+  variant,
+  target = null,
+}: {
+  variant: AccountBarVariant;
+  target?: TradingTarget | null;
+}) {
   const hasAccount = useAuthStore((s) => s.currentTrader !== null);
-  const { summary, error } = useAccountSummary();
+  const { summary, error: summaryError } = useAccountSummary();
   const live = useLiveFigures(summary);
-  if (!hasAccount) return null;
-  const figures = figuresOf(live);
-  const warning = live?.marginWarning ? warningText(live) : null;
+  if (!hasAccount && !target) return null;
+  const figures = target ? targetFiguresOf(target) : figuresOf(live);
+  const warning = !target && live?.marginWarning ? warningText(live) : null;
+  const error = target ? null : summaryError;
 
   const list = (
-    <dl className="account-figures" aria-busy={live === null && !error}>
+    <dl className="account-figures" aria-busy={!target && live === null && !error}>
       {figures.map((figure) => (
         <div key={figure.key} className={`account-figure account-figure-${figure.key}`}>
           <dt>{figure.label}</dt>
@@ -92,14 +129,20 @@ export function AccountBar({ variant }: { variant: AccountBarVariant }) {
 
   if (variant === 'bar') {
     return (
-      <section className="account-bar" aria-label={m.region}>
+      <section
+        className={target ? 'account-bar account-bar-target' : 'account-bar'}
+        aria-label={target ? target.label : m.region}
+      >
         {error ? (
           <Typography.Text type="danger" className="account-error">
             {error}
           </Typography.Text>
         ) : (
           <>
-            <span className="account-currency">{live?.currency ?? summary?.currency}</span>
+            {target && <span className="account-target">{target.label}</span>}
+            <span className="account-currency">
+              {target ? target.figures.currency : (live?.currency ?? summary?.currency)}
+            </span>
             {list}
             {warning && live && (
               <Tooltip title={warning}>
@@ -118,7 +161,7 @@ export function AccountBar({ variant }: { variant: AccountBarVariant }) {
   }
 
   return (
-    <section className={`account-${variant}`} aria-label={m.region}>
+    <section className={`account-${variant}`} aria-label={target ? target.label : m.region}>
       {variant === 'card' && (
         <div className="account-card-head">
           <Typography.Title level={5} className="my-section-title">

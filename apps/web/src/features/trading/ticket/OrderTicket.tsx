@@ -21,6 +21,7 @@ import { useAuthStore } from '../../auth';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../../market/instruments';
 import { useChartTradeStore } from '../../../shared/tradeAction';
 import { placeOrder } from '../actions';
+import type { TradingTarget } from '../target';
 import {
   exitView,
   initialTicket,
@@ -162,13 +163,24 @@ function ExitFields({
 /**
  * The order ticket (spec sections 4 and 5): side with the live reference price, Market or
  * Limit, time in force, quantity, limit price, margin, TP/SL by ticks or price, and the
- * place button, enabled exactly when the spec allows an order.
+ * place button, enabled exactly when the spec allows an order. With a `target` (a replay's
+ * account) the ticket quotes the target's price and places its orders there instead of on
+ * the trader's account; the rules are the same.
  */
-export function OrderTicket({ symbol }: { symbol: string }) {
+export function OrderTicket({
+  symbol,
+  target = null,
+}: {
+  symbol: string;
+  target?: TradingTarget | null;
+}) {
   useInstrumentCatalogue();
   const info = useSymbolInfo(symbol);
-  const quote = useQuote(symbol);
-  const hasAccount = useAuthStore((s) => s.currentTrader !== null);
+  const liveQuote = useQuote(symbol);
+  const quote = target ? target.quote : liveQuote;
+  const hasTraderAccount = useAuthStore((s) => s.currentTrader !== null);
+  const hasAccount = target !== null || hasTraderAccount;
+  const targeted = target !== null;
   const tick = tickOfSymbol(info);
   // prices are shown with the instrument's own tick (4 decimals while it is unknown)
   const priceTick = info?.min_price_tick;
@@ -200,15 +212,15 @@ export function OrderTicket({ symbol }: { symbol: string }) {
   // The ticket's instrument is watched while it is open (shared with its chart).
   useEffect(() => watchSymbol(symbol), [symbol]);
 
-  // A limit ticket opened before any quote takes the reference price when one arrives.
-  useEffect(
-    () =>
-      useQuoteStore.subscribe((s) => {
-        const q = s.quotes[symbol];
-        if (q) dispatch({ type: 'quoteArrived' }, { quote: { bid: q.bid, ask: q.ask } });
-      }),
-    [symbol, dispatch],
-  );
+  // A limit ticket opened before any quote takes the reference price when one arrives
+  // (a target's quote is there from the start: live quotes are not its prices).
+  useEffect(() => {
+    if (targeted) return;
+    return useQuoteStore.subscribe((s) => {
+      const q = s.quotes[symbol];
+      if (q) dispatch({ type: 'quoteArrived' }, { quote: { bid: q.bid, ask: q.ask } });
+    });
+  }, [symbol, dispatch, targeted]);
 
   // A Buy or Sell from a chart of this instrument sets the side.
   useEffect(() => {
@@ -254,7 +266,7 @@ export function OrderTicket({ symbol }: { symbol: string }) {
     }
     setSubmitting(true);
     try {
-      await placeOrder({
+      const input = {
         symbol,
         side: state.side,
         orderType: state.orderType,
@@ -263,7 +275,8 @@ export function OrderTicket({ symbol }: { symbol: string }) {
         expireType: state.expireType,
         tp: state.tp.enabled ? tpView.price : null,
         sl: state.sl.enabled ? slView.price : null,
-      });
+      };
+      await (target ? target.place(input) : placeOrder(input));
     } finally {
       setSubmitting(false);
     }
@@ -292,7 +305,11 @@ export function OrderTicket({ symbol }: { symbol: string }) {
 
   return (
     <Form component={false} layout="vertical" size="small">
-      <div className="order-ticket" role="group" aria-label={`${symbol} ${t.order}`}>
+      <div
+        className={targeted ? 'order-ticket order-ticket-target' : 'order-ticket'}
+        role="group"
+        aria-label={`${symbol} ${t.order}`}
+      >
         <div className="ticket-sides" role="radiogroup" aria-label={t.side}>
           {sideButton('sell')}
           {sideButton('buy')}
@@ -325,8 +342,9 @@ export function OrderTicket({ symbol }: { symbol: string }) {
             aria-label={t.timeInForce}
             optionType="button"
             block
-            disabled={!isLimit}
-            value={state.expireType}
+            // a replay's limit orders stay until filled or cancelled: GTC
+            disabled={!isLimit || targeted}
+            value={targeted ? 'GTC' : state.expireType}
             onChange={(e) =>
               dispatch({ type: 'expireType', expireType: e.target.value as ExpireType })
             }

@@ -8,6 +8,7 @@ import {
 import { Button, Empty, Tabs, Tooltip } from 'antd';
 import { messages } from '../../../i18n/messages';
 import { AccountBar } from '../../trading';
+import { useActiveTarget } from '../trade/data';
 import { TRADE_TABLES } from '../trade/TradeTables';
 import {
   clickBottomTab,
@@ -42,6 +43,8 @@ function isSubTab(key: string): key is TradeSubTab {
  */
 export function BottomPanel() {
   const { size, tab, subTab } = useBottomPanelStore();
+  // while the active chart replays, the replay's account (features/trading target.ts)
+  const target = useActiveTarget();
   const open = size !== 'minimized';
   const maximizeLabel = size === 'maximized' ? b.restore : b.maximize;
   const collapseLabel = open ? b.minimize : b.expand;
@@ -65,7 +68,7 @@ export function BottomPanel() {
             </button>
           ))}
         </div>
-        <AccountBar variant="bar" />
+        <AccountBar variant="bar" target={target} />
         <div className="bottom-panel-actions">
           <Tooltip title={collapseLabel}>
             <Button

@@ -1,16 +1,24 @@
 import { Typography } from 'antd';
 import { messages } from '../../../i18n/messages';
-import { closeEditOrder, useTradingDialogs, EditOrderPanel, TradingTabs } from '../../trading';
+import {
+  closeEditOrder,
+  useTradingDialogs,
+  useTradingTarget,
+  EditOrderPanel,
+  TradingTabs,
+} from '../../trading';
 import { useActiveChart } from '../../../shared/chartGrid';
 
 const t = messages.trading;
 
 /**
  * The trading panel: '{symbol} Paper Trading' with the Order and DOM tabs. While an
- * edit-order action is active the Edit Order panel takes its place (spec section 2).
+ * edit-order action is active the Edit Order panel takes its place (spec section 2). While
+ * the active chart replays, the panel trades the replay's own account, named as such.
  */
 export function TradingPanel() {
   const activeChart = useActiveChart();
+  const target = useTradingTarget(activeChart?.id);
   const editing = useTradingDialogs((s) => s.editOrder);
   const editSeq = useTradingDialogs((s) => s.editSeq);
   if (editing) {
@@ -24,10 +32,10 @@ export function TradingPanel() {
     <div className="side-panel-body">
       <header className="side-panel-header">
         <Typography.Title level={5} className="side-panel-title">
-          {t.title(activeChart?.symbol ?? null)}
+          {target ? t.targetTitle(target.symbol) : t.title(activeChart?.symbol ?? null)}
         </Typography.Title>
       </header>
-      <TradingTabs symbol={activeChart?.symbol ?? null} />
+      <TradingTabs symbol={activeChart?.symbol ?? null} target={target} />
     </div>
   );
 }

@@ -41,7 +41,13 @@ import {
   timeColumn,
 } from './columns';
 import { OrderLogCard, PendingOrderCard, PositionCard, SettledOrderCard } from './cards';
-import { useOrderLogs, usePendingOrders, usePositions, useSettledOrders } from './data';
+import {
+  useActiveTarget,
+  useOrderLogs,
+  usePendingOrders,
+  usePositions,
+  useSettledOrders,
+} from './data';
 import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 import './trade.css';
@@ -110,8 +116,13 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
   useInstrumentCatalogue();
   useFollowPositionQuotes();
   const data = usePositions(active);
+  const target = useActiveTarget();
   useWatchSymbols(data.rows.map((row) => row.symbol));
-  const totals = usePositionTotals(data.rows);
+  const ownTotals = usePositionTotals(data.rows);
+  // a replay's floating P&L is the session's, at its cursor (not at live quotes)
+  const totals = target
+    ? { ...ownTotals, floatingPnl: target.figures.floating, currency: target.figures.currency }
+    : ownTotals;
   // Built once per mount: a language switch mounts the tables again.
   const [columns] = useState(positionColumns);
   return (
@@ -124,7 +135,7 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
       emptyText={b.emptyPositions}
       narrow={narrow}
       // a phone has no bottom panel header: the account's figures lead its positions
-      header={narrow ? <AccountBar variant="strip" /> : undefined}
+      header={narrow ? <AccountBar variant="strip" target={target} /> : undefined}
       totals={positionTotalCells(totals)}
       rowActions={(row) => [
         { key: 'edit', label: b.edit, onSelect: () => openEditOrder(row) },

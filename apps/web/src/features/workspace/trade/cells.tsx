@@ -8,7 +8,7 @@ import {
 } from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../../market/instruments';
-import { formatTriggerLevel, usePositionQuote } from '../../trading';
+import { formatTriggerLevel, isTargetAccount, usePositionQuote } from '../../trading';
 import type { PositionRow } from './types';
 
 /* The cells of the trade tables that do more than format a value. */
@@ -60,7 +60,8 @@ function useLivePosition(row: PositionRow) {
   const info = useSymbolInfo(row.symbol);
   const quote = usePositionQuote(row.symbol);
   const side = sideOfCmd(row.cmd);
-  if (!quote || quote.bid === null || quote.ask === null) {
+  // a replay's row carries the replay's own figures: live quotes are not its prices
+  if (isTargetAccount(row.uuid) || !quote || quote.bid === null || quote.ask === null) {
     return { tick: info?.min_price_tick, market: row.marketPrice, profit: row.floatProfit };
   }
   const live = { bid: quote.bid, ask: quote.ask };

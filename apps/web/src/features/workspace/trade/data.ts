@@ -1,8 +1,11 @@
+import { useActiveChart } from '../../../shared/chartGrid';
 import {
   TRADE_PAGE_SIZE,
   usePagedTradeList,
   useTradeList,
+  useTradingTarget,
   type PagedListState,
+  type TradingTarget,
 } from '../../trading';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 
@@ -25,12 +28,24 @@ export type TableData<T> = { rows: T[]; loading: boolean; paging?: TablePaging }
  * pages of the server's.
  */
 
+/**
+ * The account the tables show: the active chart's replay account while that chart replays
+ * (its rows come with the session, nothing is fetched from the trading calls), else null.
+ */
+export function useActiveTarget(): TradingTarget | null {
+  return useTradingTarget(useActiveChart()?.id);
+}
+
 export function usePositions(active = true): TableData<PositionRow> {
-  return useTradeList('positions', active);
+  const target = useActiveTarget();
+  const own = useTradeList('positions', active && !target);
+  return target ? { rows: target.positions, loading: false } : own;
 }
 
 export function usePendingOrders(active = true): TableData<PendingOrderRow> {
-  return useTradeList('pendings', active);
+  const target = useActiveTarget();
+  const own = useTradeList('pendings', active && !target);
+  return target ? { rows: target.pendings, loading: false } : own;
 }
 
 function paged<T>({ rows, loading, total, page, setPage }: PagedListState<T>): TableData<T> {
@@ -38,9 +53,14 @@ function paged<T>({ rows, loading, total, page, setPage }: PagedListState<T>): T
 }
 
 export function useSettledOrders(active = true): TableData<SettledOrderRow> {
-  return paged(usePagedTradeList('settles', active));
+  const target = useActiveTarget();
+  const own = paged(usePagedTradeList('settles', active && !target));
+  return target ? { rows: target.settles, loading: false } : own;
 }
 
+/** A replay keeps no order log: its orders are its positions, pending orders and trades. */
 export function useOrderLogs(active = true): TableData<OrderLogRow> {
-  return paged(usePagedTradeList('logs', active));
+  const target = useActiveTarget();
+  const own = paged(usePagedTradeList('logs', active && !target));
+  return target ? { rows: [], loading: false } : own;
 }

@@ -43,6 +43,11 @@ export const chart: SectionTexts<
     },
     moreTools: '更多工具',
     attribution: 'Charts: TradingView Lightweight Charts™, Copyright (c) 2023 TradingView, Inc.',
+    replayQuote: '回放',
+    replayQuoteHint: '回放时刻的价格，不是实时报价',
+    liveQuoteHint: '实时报价',
+    replaySynced: '回放同步',
+    replaySyncedHint: '只显示到网格中另一图表K线回放时间的K线',
   },
   chartFrame: {
     notInMainWindow: '不在主窗口中',

@@ -106,6 +106,8 @@ export const strategy: SectionTexts<'strategy' | 'backtestLimits'> = {
     feedsHint: '策略运行所用的序列：本图表的，以及目录中更多的品种或周期',
     portfolio: '组合',
     resultsScope: '结果范围',
+    contributions: '各品种的贡献',
+    contributionsNote: '每个品种的曲线：初始资金加上该品种的盈亏',
     deal: {
       openDate: '开仓时间',
       closeDate: '平仓时间',

@@ -34,6 +34,9 @@ export const trading: SectionTexts<
   trading: {
     paperTrading: '模拟交易',
     title: (symbol: string | null) => (symbol ? `${symbol} 模拟交易` : '模拟交易'),
+    targetTitle: (symbol: string) => `${symbol} 回放交易`,
+    targetNote: '订单只进入本次回放，不会进入您的交易账户',
+    targetGone: '本次回放已结束，其订单不能再修改',
     order: '下单',
     dom: '深度',
     loginFirst: '请先登录交易账户',
