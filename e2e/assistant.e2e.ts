@@ -367,6 +367,7 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
       .first()
       .boundingBox())!;
     expect(overlaps(round, modal)).toBe(false);
+    await screenshot(page, 'assistant-button-over-editor');
     await launcher.click();
     await chat().getByRole('textbox', { name: 'Message' }).waitFor();
     await screenshot(page, 'assistant-over-editor');

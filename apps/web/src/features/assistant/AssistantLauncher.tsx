@@ -26,8 +26,8 @@ function activeWorkspaceChart(): AssistantChart | null {
  * Where the round button sits, always on a spot that holds no control: over a full-page
  * chart's price scale (above the time axis, so it covers no bars), at the foot of the
  * workspace's side-button strip (below its buttons), or above the phone layout's bottom bar
- * (never over it). While the Python Code Editor is open it moves above the editor's mask,
- * into the empty band above the editor: the assistant stays reachable there.
+ * (never over it). While the Python Code Editor is open it stays there above the editor's
+ * mask, beside the editor: the assistant stays reachable.
  */
 export type LauncherPlacement = 'price-scale' | 'side-strip' | 'above-bottom-bar';
 
