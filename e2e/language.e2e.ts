@@ -1,4 +1,4 @@
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage, stored } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
@@ -57,6 +57,23 @@ async function chooseInUserMenu(page: Page, menu: string, language: string): Pro
   await page.getByRole('button', { name: /^(Account|账户):/ }).click();
   await page.getByRole('menuitem', { name: menu }).hover();
   await page.getByRole('menuitem', { name: language }).click();
+}
+
+/**
+ * Scrolls a control into view; the switch draws the pages again once more after the texts
+ * change, so an element found before that is asked for anew.
+ */
+async function intoView(control: Locator): Promise<void> {
+  await expect
+    .poll(
+      () =>
+        control.scrollIntoViewIfNeeded({ timeout: 5_000 }).then(
+          () => true,
+          () => false,
+        ),
+      { timeout: 30_000 },
+    )
+    .toBe(true);
 }
 
 describe('the language setting on a desktop (1440)', () => {
@@ -157,7 +174,7 @@ describe('the language setting on a phone (390)', () => {
     await page.getByRole('radiogroup', { name: 'Language' }).waitFor();
     await expect.poll(() => pageText(page)).not.toMatch(CHINESE);
     await noHorizontalScroll(page);
-    await page.getByRole('radiogroup', { name: 'Language' }).scrollIntoViewIfNeeded();
+    await intoView(page.getByRole('radiogroup', { name: 'Language' }));
     await screenshot(page, 'language-phone-en-my');
 
     await page.getByRole('button', { name: 'Trading' }).click();
@@ -177,7 +194,7 @@ describe('the language setting on a phone (390)', () => {
     await page.getByRole('radiogroup', { name: '语言' }).waitFor();
     await page.getByRole('button', { name: '我的' }).waitFor();
     await noHorizontalScroll(page);
-    await page.getByRole('radiogroup', { name: '语言' }).scrollIntoViewIfNeeded();
+    await intoView(page.getByRole('radiogroup', { name: '语言' }));
     await screenshot(page, 'language-phone-zh-my');
 
     await page.getByRole('button', { name: '交易' }).click();
