@@ -92,25 +92,50 @@ function TradingView() {
   );
 }
 
+/** A setting of My: its title over one choice among a few, as a full-width segmented row. */
+function ChoiceSection<T extends string>({
+  id,
+  title,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  title: string;
+  value: T;
+  options: { value: T; label: string }[];
+  onChange: (value: T) => void;
+}) {
+  return (
+    <section className="my-section" aria-labelledby={id}>
+      <Typography.Title level={5} id={id} className="my-section-title">
+        {title}
+      </Typography.Title>
+      <Segmented<T>
+        block
+        size="large"
+        aria-label={title}
+        value={value}
+        onChange={onChange}
+        options={options}
+      />
+    </section>
+  );
+}
+
 function ThemeSection() {
   const mode = useThemeStore((s) => s.mode);
   return (
-    <section className="my-section" aria-labelledby="my-theme-heading">
-      <Typography.Title level={5} id="my-theme-heading" className="my-section-title">
-        {messages.theme.section}
-      </Typography.Title>
-      <Segmented<ThemeMode>
-        block
-        size="large"
-        aria-label={messages.theme.section}
-        value={mode}
-        onChange={setThemeMode}
-        options={[
-          { value: 'light', label: messages.theme.light },
-          { value: 'dark', label: messages.theme.dark },
-        ]}
-      />
-    </section>
+    <ChoiceSection<ThemeMode>
+      id="my-theme-heading"
+      title={messages.theme.section}
+      value={mode}
+      onChange={setThemeMode}
+      options={[
+        { value: 'light', label: messages.theme.light },
+        { value: 'dark', label: messages.theme.dark },
+      ]}
+    />
   );
 }
 
@@ -120,22 +145,16 @@ let reopenMy = false;
 function LanguageSection() {
   const language = useLanguageStore((s) => s.language);
   return (
-    <section className="my-section" aria-labelledby="my-language-heading">
-      <Typography.Title level={5} id="my-language-heading" className="my-section-title">
-        {messages.language.section}
-      </Typography.Title>
-      <Segmented<Language>
-        block
-        size="large"
-        aria-label={messages.language.section}
-        value={language}
-        onChange={(option) => {
-          reopenMy = true;
-          chooseLanguage(option);
-        }}
-        options={LANGUAGES.map((option) => ({ value: option, label: languageName(option) }))}
-      />
-    </section>
+    <ChoiceSection<Language>
+      id="my-language-heading"
+      title={messages.language.section}
+      value={language}
+      onChange={(option) => {
+        reopenMy = true;
+        chooseLanguage(option);
+      }}
+      options={LANGUAGES.map((option) => ({ value: option, label: languageName(option) }))}
+    />
   );
 }
 
