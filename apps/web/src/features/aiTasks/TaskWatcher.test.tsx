@@ -1,6 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import { useState } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { registerNavigate } from '../../shared/navigation';
 import { queryClient } from '../../shared/queryClient';
 import { renderWithProviders } from '../../test/render';
@@ -138,7 +138,11 @@ describe('a notice outliving the editor’s page (the profile)', () => {
     return shown ? <TaskWatcher /> : <div>Profile</div>;
   }
 
-  it('View Details goes back to the workspace, where the details open at once', async () => {
+  /**
+   * Task 7 finishing while the editor's page at `path` is shown: its notice's View Details,
+   * and the routes asked for through the router.
+   */
+  async function finishedNotice(path: string) {
     stubServer({
       'GET /api/ai/strategies': listAnswers(
         { tasks: [pendingTask({ status: 'PROCESSING' })], total: 1 },
@@ -147,49 +151,32 @@ describe('a notice outliving the editor’s page (the profile)', () => {
       'GET /api/ai/strategy/7': () => json(buildTask()),
     });
     const routes: string[] = [];
-    const unregister = registerNavigate((to) => routes.push(to));
-    window.history.replaceState(null, '', '/desktop?layout=2');
-    try {
-      const { user } = renderWithProviders(<Page />);
-      await waitFor(() => expect(queryClient.getQueryData(FIRST_PAGE)).toBeDefined());
-      await act(() => queryClient.invalidateQueries({ queryKey: aiTaskKeys.pages }));
-      const view = await screen.findByRole('button', { name: 'View Details' });
-      expect(routes).toEqual([]);
-      // the user goes to the profile: the editor and its task modals unmount, the notice stays
-      act(() => leave());
-      await user.click(view);
-      expect(routes).toEqual(['/desktop?layout=2']);
-      expect(useAiTasksUi.getState().detailsId).toBe(7);
-    } finally {
-      unregister();
-      window.history.replaceState(null, '', '/');
-    }
+    onTestFinished(registerNavigate((to) => routes.push(to)));
+    onTestFinished(() => window.history.replaceState(null, '', '/'));
+    window.history.replaceState(null, '', path);
+    const { user } = renderWithProviders(<Page />);
+    await waitFor(() => expect(queryClient.getQueryData(FIRST_PAGE)).toBeDefined());
+    await act(() => queryClient.invalidateQueries({ queryKey: aiTaskKeys.pages }));
+    const view = await screen.findByRole('button', { name: 'View Details' });
+    return { user, view, routes };
+  }
+
+  it('View Details goes back to the workspace, where the details open at once', async () => {
+    const { user, view, routes } = await finishedNotice('/desktop?layout=2');
+    expect(routes).toEqual([]);
+    // the user goes to the profile: the editor and its task modals unmount, the notice stays
+    act(() => leave());
+    await user.click(view);
+    expect(routes).toEqual(['/desktop?layout=2']);
+    expect(useAiTasksUi.getState().detailsId).toBe(7);
   });
 
   it("View Details goes back while the profile's code still loads and the workspace is still drawn", async () => {
-    stubServer({
-      'GET /api/ai/strategies': listAnswers(
-        { tasks: [pendingTask({ status: 'PROCESSING' })], total: 1 },
-        { tasks: [buildTask({ code: null, full_code: null })], total: 1 },
-      ),
-      'GET /api/ai/strategy/7': () => json(buildTask()),
-    });
-    const routes: string[] = [];
-    const unregister = registerNavigate((to) => routes.push(to));
-    window.history.replaceState(null, '', '/desktop');
-    try {
-      const { user } = renderWithProviders(<Page />);
-      await waitFor(() => expect(queryClient.getQueryData(FIRST_PAGE)).toBeDefined());
-      await act(() => queryClient.invalidateQueries({ queryKey: aiTaskKeys.pages }));
-      const view = await screen.findByRole('button', { name: 'View Details' });
-      // the address says profile; the router keeps the workspace until the profile is drawn
-      window.history.pushState(null, '', '/profile');
-      await user.click(view);
-      expect(routes).toEqual(['/desktop']);
-      expect(useAiTasksUi.getState().detailsId).toBe(7);
-    } finally {
-      unregister();
-      window.history.replaceState(null, '', '/');
-    }
+    const { user, view, routes } = await finishedNotice('/desktop');
+    // the address says profile; the router keeps the workspace until the profile is drawn
+    window.history.pushState(null, '', '/profile');
+    await user.click(view);
+    expect(routes).toEqual(['/desktop']);
+    expect(useAiTasksUi.getState().detailsId).toBe(7);
   });
 });
