@@ -8,6 +8,16 @@ type Kind = 'success' | 'error' | 'warning' | 'info';
 
 let instance: MessageInstance | null = null;
 let counter = 0;
+/** antd's static message, once a toast was shown with no App mounted. */
+let staticMessage: MessageInstance | null = null;
+/** Toasts waiting for antd's static message to load. */
+const waiting = new Set<Promise<void>>();
+
+function whenLoaded(load: Promise<MessageInstance>, run: (api: MessageInstance) => void): void {
+  const shown = load.then((api) => run(instance ?? api));
+  waiting.add(shown);
+  void shown.finally(() => waiting.delete(shown));
+}
 
 /** The antd `App` registers its themed message API here (app/AppApiHost.tsx). */
 export function registerNotifier(api: MessageInstance): () => void {
@@ -23,7 +33,21 @@ function withApi(run: (api: MessageInstance) => void): void {
   else if (useAppApiStore.getState().hosts > 0)
     void appApi().then((app) => run(instance ?? app.message));
   // no providers (a component drawn alone): antd's static message, as without the App
-  else void import('./antd/message').then((m) => run(instance ?? m.message));
+  else
+    whenLoaded(
+      import('./antd/message').then((m) => (staticMessage = m.message)),
+      run,
+    );
+}
+
+/**
+ * Shows what is on its way and then takes every toast down: a test's cleanup, so that no
+ * toast's timer or late render outlives the test's document.
+ */
+export async function clearToasts(): Promise<void> {
+  while (waiting.size > 0) await Promise.allSettled([...waiting]);
+  instance?.destroy();
+  staticMessage?.destroy();
 }
 
 /**

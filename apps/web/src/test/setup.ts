@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach, beforeEach, vi } from 'vitest';
 import { firstChartDrawn } from '../shared/firstChart';
+import { clearToasts } from '../shared/notify';
 import { resetQueryClient } from '../shared/queryClient';
 
 // jsdom draws no chart: the panels that follow the first drawn chart (shared/firstChart.ts)
@@ -60,6 +61,9 @@ beforeEach(() => {
 
 afterEach(async () => {
   cleanup();
+  // a toast shown with no App loads antd's static message and draws in its own root, which
+  // no cleanup unmounts: it is shown now and taken down, not drawn after the document is gone
+  if (!vi.isFakeTimers()) await clearToasts();
   // React flushes the unmount's passive effects in a scheduler task (setImmediate): let it
   // run now, not after the file's last test, when jsdom's window is gone
   if (!vi.isFakeTimers()) {
