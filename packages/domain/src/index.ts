@@ -8,6 +8,7 @@ export * from './identity/accounts.ts';
 export * from './format/datetime.ts';
 export * from './format/numbers.ts';
 export * from './values/units.ts';
+export * from './values/tolerance.ts';
 export * from './market/prng.ts';
 export * from './market/price.ts';
 export * from './market/periods.ts';

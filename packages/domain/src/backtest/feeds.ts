@@ -16,6 +16,7 @@ import {
   type Deal,
   type Performance,
 } from './metrics.ts';
+import { roundMoney } from '../values/units.ts';
 
 /*
  * Backtests on several feeds at once: (instrument, period) series merged into one
@@ -309,7 +310,6 @@ export function instrumentTrades(
   };
 }
 
-const money = (value: number) => roundTo(value, 2);
 const fraction = (value: number) => roundTo(value, 6);
 const ratio = (value: number) => roundTo(value, 4);
 
@@ -354,11 +354,11 @@ function portfolioPerformance(
   const profits = deals.map((deal) => deal.profit);
   const wins = profits.filter((p) => p > 0);
   const losses = profits.filter((p) => p < 0);
-  const totalProfit = money(wins.reduce((a, b) => a + b, 0));
-  const totalLoss = money(losses.reduce((a, b) => a + b, 0));
-  const netProfit = money(profits.reduce((a, b) => a + b, 0));
+  const totalProfit = roundMoney(wins.reduce((a, b) => a + b, 0));
+  const totalLoss = roundMoney(losses.reduce((a, b) => a + b, 0));
+  const netProfit = roundMoney(profits.reduce((a, b) => a + b, 0));
   const count = deals.length;
-  const averageProfit = count > 0 ? money(netProfit / count) : 0;
+  const averageProfit = count > 0 ? roundMoney(netProfit / count) : 0;
   const winRate = count > 0 ? fraction(wins.length / count) : 0;
   const averageWin = wins.length > 0 ? totalProfit / wins.length : 0;
   const averageLoss = losses.length > 0 ? -totalLoss / losses.length : 0;
@@ -367,7 +367,7 @@ function portfolioPerformance(
   const years = (lastTime - firstTime) / (c.daysPerYear * DAY_MS);
   const barsPerYear = years > 0 && times.length > 1 ? (times.length - 1) / years : null;
   const minYears = c.minAnnualiseDays / c.daysPerYear;
-  const finalEquity = money(capital + netProfit);
+  const finalEquity = roundMoney(capital + netProfit);
   const drawdown = maxDrawdown(equity, capital);
   const periods = [...new Set(results.map((r) => r.performance.周期))];
   return {
@@ -386,7 +386,7 @@ function portfolioPerformance(
     profit_rate: fraction(netProfit / capital),
     annual_return: annualReturn(capital, finalEquity, years, minYears),
     max_drawdown: fraction(drawdown.fraction),
-    max_drawdown_amount: money(drawdown.amount),
+    max_drawdown_amount: roundMoney(drawdown.amount),
     win_rate: winRate,
     sharpe_ratio: years >= minYears ? sharpeRatio(equity, barsPerYear, c.riskFreeRate) : null,
     profit_factor: losses.length === 0 ? null : ratio(totalProfit / -totalLoss),
@@ -394,7 +394,7 @@ function portfolioPerformance(
     winning_trades: wins.length,
     losing_trades: losses.length,
     open_trades: deals.filter((deal) => deal.status === 'NOT').length,
-    commission_total: money(deals.reduce((a, deal) => a + deal.commission, 0)),
+    commission_total: roundMoney(deals.reduce((a, deal) => a + deal.commission, 0)),
     initial_capital: capital,
     final_equity: finalEquity,
     bar_count: times.length,
@@ -437,7 +437,7 @@ function sampleCurve(times: readonly number[], curve: readonly number[]): [strin
   const out: [string, number][] = [];
   for (let k = 0; k < points; k++) {
     const i = points === 1 ? n - 1 : Math.round((k * (n - 1)) / (points - 1));
-    out.push([formatContractDate(times[i] ?? 0), money(curve[i] ?? 0)]);
+    out.push([formatContractDate(times[i] ?? 0), roundMoney(curve[i] ?? 0)]);
   }
   return out;
 }

@@ -1,9 +1,10 @@
 import { DAY_MS } from '../market/periods.ts';
-import { roundTo, TOLERANCE } from '../market/price.ts';
+import { roundTo } from '../market/price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 import { commissionFor, profitLoss, type ContractTerms } from '../trading/values.ts';
 import type { TradeStatus, ValidTrade } from './contract.ts';
 import { formatContractDate } from './dates.ts';
-import { toEpochSec } from '../values/units.ts';
+import { toEpochSec, roundMoney } from '../values/units.ts';
 
 /**
  * The assumptions behind every figure of a backtest (docs/backtest.md). They are returned
@@ -143,7 +144,6 @@ export type BacktestInput = {
   conventions?: BacktestConventions;
 };
 
-const money = (value: number) => roundTo(value, 2);
 const fraction = (value: number) => roundTo(value, 6);
 const ratio = (value: number) => roundTo(value, 4);
 
@@ -174,8 +174,8 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
       close_price: closePrice,
       lots: trade.lots,
       status: trade.status,
-      profit: money(gross - commission),
-      commission: money(commission),
+      profit: roundMoney(gross - commission),
+      commission: roundMoney(commission),
       start: toEpochSec(bars[trade.openIndex]?.time ?? trade.openTime),
       end:
         trade.closeIndex === null
@@ -188,17 +188,17 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
   const profits = deals.map((deal) => deal.profit);
   const wins = profits.filter((p) => p > 0);
   const losses = profits.filter((p) => p < 0);
-  const totalProfit = money(sum(wins));
-  const totalLoss = money(sum(losses));
-  const netProfit = money(sum(profits));
+  const totalProfit = roundMoney(sum(wins));
+  const totalLoss = roundMoney(sum(losses));
+  const netProfit = roundMoney(sum(profits));
   const count = deals.length;
-  const averageProfit = count > 0 ? money(netProfit / count) : 0;
+  const averageProfit = count > 0 ? roundMoney(netProfit / count) : 0;
   const winRate = count > 0 ? fraction(wins.length / count) : 0;
   const averageWin = wins.length > 0 ? totalProfit / wins.length : 0;
   const averageLoss = losses.length > 0 ? -totalLoss / losses.length : 0;
 
   const curve = equityCurve(bars, trades, c);
-  const finalEquity = money(c.initialCapital + netProfit);
+  const finalEquity = roundMoney(c.initialCapital + netProfit);
   const drawdown = maxDrawdown(curve, c.initialCapital);
   const firstTime = bars[0]?.time ?? 0;
   const lastTime = bars[lastIndex]?.time ?? 0;
@@ -223,7 +223,7 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     profit_rate: fraction(netProfit / c.initialCapital),
     annual_return: annualReturn(c.initialCapital, finalEquity, years, minYears),
     max_drawdown: fraction(drawdown.fraction),
-    max_drawdown_amount: money(drawdown.amount),
+    max_drawdown_amount: roundMoney(drawdown.amount),
     win_rate: winRate,
     sharpe_ratio: years >= minYears ? sharpeRatio(curve, barsPerYear, c.riskFreeRate) : null,
     profit_factor: losses.length === 0 ? null : ratio(totalProfit / -totalLoss),
@@ -231,7 +231,7 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     winning_trades: wins.length,
     losing_trades: losses.length,
     open_trades: deals.filter((deal) => deal.status === 'NOT').length,
-    commission_total: money(sum(deals.map((deal) => deal.commission))),
+    commission_total: roundMoney(sum(deals.map((deal) => deal.commission))),
     initial_capital: c.initialCapital,
     final_equity: finalEquity,
     bar_count: bars.length,
@@ -392,7 +392,7 @@ function sampleCurve(bars: readonly MetricsBar[], curve: readonly number[]): [st
   const out: [string, number][] = [];
   for (let k = 0; k < points; k++) {
     const i = points === 1 ? n - 1 : Math.round((k * (n - 1)) / (points - 1));
-    out.push([formatContractDate(bars[i]?.time ?? 0), money(curve[i] ?? 0)]);
+    out.push([formatContractDate(bars[i]?.time ?? 0), roundMoney(curve[i] ?? 0)]);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-import { TOLERANCE } from '../market/price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 import { z } from 'zod';
 
 /**

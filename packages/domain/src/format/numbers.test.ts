@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatLots, formatMoney, formatPercent } from './numbers.ts';
+import { formatLots, formatMoney, formatPercent, winRateUnit } from './numbers.ts';
 import { isFullClose } from '../trading/values.ts';
 
 describe('formatMoney', () => {
@@ -26,6 +26,14 @@ describe('formatPercent', () => {
     expect(formatPercent(1009.19771, 'percent', { decimals: 4, symbol: false })).toBe('1,009.1977');
     expect(formatPercent(0.05, 'fraction', { signed: true })).toBe('+5.00%');
     expect(formatPercent(-0.00001, 'fraction')).toBe('0.00%');
+  });
+});
+
+describe('winRateUnit (spec section 9)', () => {
+  it('reads a win rate above 1 as a percent, any other as a fraction', () => {
+    expect(winRateUnit(0.583333)).toBe('fraction');
+    expect(winRateUnit(1)).toBe('fraction');
+    expect(winRateUnit(58.3333)).toBe('percent');
   });
 });
 

@@ -1,4 +1,5 @@
-import { PNL_DECIMALS, roundLots, roundTo } from '../market/price.ts';
+import { PNL_DECIMALS, roundTo } from '../market/price.ts';
+import { roundLots } from '../values/units.ts';
 
 /**
  * The one way money, percentages and lots are shown. Money: 2 decimals (spec section 9) with
@@ -57,6 +58,14 @@ export function formatPercent(
     options.signed ?? false,
   );
   return options.symbol === false ? text : `${text}%`;
+}
+
+/**
+ * The unit of a run's win rate (`胜率` of its performance), spec section 9: the product's runs
+ * give a fraction, and a saved result may carry a percent, which is the one above 1.
+ */
+export function winRateUnit(winRate: number): PercentUnit {
+  return winRate > 1 ? 'percent' : 'fraction';
 }
 
 /** Lots as written, without float noise (0.1 + 0.2 shows 0.3) and without separators. */

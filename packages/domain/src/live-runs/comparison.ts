@@ -7,7 +7,7 @@ import type {
   MatchedTradeView,
   PnlCauses,
 } from './schemas.ts';
-import { toEpochSec } from '../values/units.ts';
+import { roundLots, roundMoney, toEpochSec } from '../values/units.ts';
 
 /*
  * Backtest vs forward (issue 19): the trades a run made on paper against the trades the same
@@ -85,7 +85,6 @@ export type ComparisonCore = Pick<
   | 'curve_forward'
 >;
 
-const money = (value: number) => roundTo(value, 2);
 const priceOf = (value: number) => roundTo(value, 4);
 const directionOf = (cmd: 1 | 2) => (cmd === 1 ? 1 : -1);
 
@@ -100,7 +99,7 @@ export function backtestTradesOf(
 ): BacktestTrade[] {
   return trades.map((t) => ({
     cmd: t.lots < 0 ? 2 : 1,
-    volume: roundTo(Math.abs(t.lots) * lotsMultiplier, 8),
+    volume: roundLots(Math.abs(t.lots) * lotsMultiplier),
     openBarTime: barTimes[t.openIndex] ?? t.openTime,
     openPrice: t.openPrice,
     closeBarTime: t.closeIndex === null ? null : (barTimes[t.closeIndex] ?? t.closeTime),
@@ -113,7 +112,9 @@ type Priced = { view: ComparedTradeView; gross: number; commission: number };
 function backtestView(t: BacktestTrade, c: CompareInput): Priced {
   const closed = t.closePrice !== null && t.closeBarTime !== null;
   const exit = closed ? (t.closePrice ?? c.lastClose) : c.lastClose;
-  const gross = money(directionOf(t.cmd) * (exit - t.openPrice) * t.volume * c.contractMultiplier);
+  const gross = roundMoney(
+    directionOf(t.cmd) * (exit - t.openPrice) * t.volume * c.contractMultiplier,
+  );
   const commission = commissionFor((closed ? 2 : 1) * t.volume, c.commissionPerLot);
   return {
     gross,
@@ -125,7 +126,7 @@ function backtestView(t: BacktestTrade, c: CompareInput): Priced {
       open_price: t.openPrice,
       close_time: closed ? toEpochSec(t.closeBarTime ?? 0) : null,
       close_price: closed ? t.closePrice : null,
-      profit: money(gross - commission),
+      profit: roundMoney(gross - commission),
       commission,
     },
   };
@@ -133,8 +134,10 @@ function backtestView(t: BacktestTrade, c: CompareInput): Priced {
 
 function forwardView(t: ForwardTrade, c: CompareInput): Priced {
   const exit = t.close ? t.close.price : c.lastClose;
-  const gross = money(directionOf(t.cmd) * (exit - t.open.price) * t.volume * c.contractMultiplier);
-  const commission = money(t.open.commission + (t.close?.commission ?? 0));
+  const gross = roundMoney(
+    directionOf(t.cmd) * (exit - t.open.price) * t.volume * c.contractMultiplier,
+  );
+  const commission = roundMoney(t.open.commission + (t.close?.commission ?? 0));
   return {
     gross,
     commission,
@@ -145,7 +148,7 @@ function forwardView(t: ForwardTrade, c: CompareInput): Priced {
       open_price: t.open.price,
       close_time: t.close ? toEpochSec(t.close.barTime) : null,
       close_price: t.close ? t.close.price : null,
-      profit: money(gross - commission),
+      profit: roundMoney(gross - commission),
       commission,
     },
   };
@@ -222,7 +225,7 @@ function curveOf(trades: readonly ComparedTradeView[], endTime: number): [number
   const curve: [number, number][] = [];
   let total = 0;
   for (const point of points) {
-    total = money(total + point.profit);
+    total = roundMoney(total + point.profit);
     const last = curve.at(-1);
     if (last && last[0] === point.at) last[1] = total;
     else curve.push([point.at, total]);
@@ -267,23 +270,23 @@ export function compareRuns(input: CompareInput, endTime: number): ComparisonCor
         : null,
       open_delay: fv.view.open_time - bv.view.open_time,
       close_delay: bothClosed ? (fv.view.close_time ?? 0) - (bv.view.close_time ?? 0) : null,
-      profit_diff: money(fv.view.profit - bv.view.profit),
+      profit_diff: roundMoney(fv.view.profit - bv.view.profit),
     });
   }
   for (const i of onlyBacktest) total.missed_bars -= bt[i]?.view.profit ?? 0;
   for (const j of onlyForward) total.missed_bars += fw[j]?.view.profit ?? 0;
 
-  const pnlBacktest = money(bt.reduce((sum, t) => sum + t.view.profit, 0));
-  const pnlForward = money(fw.reduce((sum, t) => sum + t.view.profit, 0));
-  const gap = money(pnlForward - pnlBacktest);
+  const pnlBacktest = roundMoney(bt.reduce((sum, t) => sum + t.view.profit, 0));
+  const pnlForward = roundMoney(fw.reduce((sum, t) => sum + t.view.profit, 0));
+  const gap = roundMoney(pnlForward - pnlBacktest);
   const causes: PnlCauses = {
-    spread: money(total.spread),
-    commission: money(total.commission),
-    slippage: money(total.slippage),
-    missed_bars: money(total.missed_bars),
+    spread: roundMoney(total.spread),
+    commission: roundMoney(total.commission),
+    slippage: roundMoney(total.slippage),
+    missed_bars: roundMoney(total.missed_bars),
     other: 0,
   };
-  causes.other = money(
+  causes.other = roundMoney(
     gap - causes.spread - causes.commission - causes.slippage - causes.missed_bars,
   );
   const backtestViews = bt.map((t) => t.view);

@@ -1,5 +1,5 @@
 import type { ValidTrade } from '../backtest/contract.ts';
-import { roundTo } from '../market/price.ts';
+import { roundLots } from '../values/units.ts';
 
 /*
  * The runner's one decision at a bar close: what the strategy wants open (its records with
@@ -38,9 +38,6 @@ export type ReconcilePlan = {
   /** Wanted positions left alone, and why. */
   skipped: { key: string; reason: SkipReason }[];
 };
-
-/** Volumes keep 8 decimals (the engine's volume precision). */
-const VOLUME_DECIMALS = 8;
 
 /**
  * The wanted positions of a strategy's validated records: those with status 'NOT', in the
@@ -97,7 +94,7 @@ export function reconcile(input: {
       continue;
     }
     holding += 1;
-    open.push({ ...w, volume: roundTo(Math.abs(w.lots) * input.lotsMultiplier, VOLUME_DECIMALS) });
+    open.push({ ...w, volume: roundLots(Math.abs(w.lots) * input.lotsMultiplier) });
   }
   return { close, open, skipped };
 }

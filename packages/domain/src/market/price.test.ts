@@ -11,9 +11,9 @@ import {
   snapToTick,
   snapToTickDirected,
   tickDecimals,
-  TOLERANCE,
   wholeSteps,
 } from './price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 import { limitPriceBand, validateLimitPrice } from '../trading/price-rules.ts';
 import { isMultipleOfStep, validateQuantity } from '../trading/quantity.ts';
 

@@ -1,3 +1,5 @@
+import { TOLERANCE } from '../values/tolerance.ts';
+
 /** Default tick size when an instrument gives none (spec section 3). */
 export const DEFAULT_TICK = 0.01;
 /** Display precision upper bounds (spec section 9). */
@@ -6,33 +8,6 @@ export const PNL_DECIMALS = 2;
 export const PERCENT_DECIMALS = 4;
 /** Lots are kept with at most 8 decimals (0.1 + 0.2 lots is 0.3 lots). */
 export const LOT_DECIMALS = 8;
-
-/**
- * The tolerances of float arithmetic on prices and quantities. Every snap, on-grid check
- * and bound comparison goes through the helpers of this module, which name the one they use.
- * A "grid" is a tick (prices) or a lot step (quantities); "steps" are value / grid.
- */
-export const TOLERANCE = {
-  /**
-   * In steps: division noise forgiven when counting whole steps, reading a step's decimals
-   * or rounding half away from zero (0.3 / 0.1 = 2.9999999999999996 is 3 steps).
-   */
-  snap: 1e-9,
-  /**
-   * In steps: a value within a millionth of a step of a grid line lies on it
-   * (1.29896 / 0.00001 = 129895.99999999999; a typed 1.298961 does not).
-   */
-  onGrid: 1e-6,
-  /**
-   * Absolute: a price compared against a band end that is itself on the grid; only
-   * representation noise is forgiven, never a fraction of a tick.
-   */
-  priceBound: 1e-12,
-  /** Absolute: a quantity compared against its minimum or maximum, or a position's size. */
-  quantityBound: 1e-9,
-  /** Absolute: a standard deviation at or below this is no spread at all (no ratio on it). */
-  zeroSpread: 1e-12,
-} as const;
 
 const decimalsByTick = new Map<number, number>();
 
@@ -81,11 +56,6 @@ export function roundTo(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   const rounded = Math.round(Math.abs(value) * factor + TOLERANCE.snap) / factor;
   return Math.sign(value) * rounded || 0;
-}
-
-/** Lots without float residue (LOT_DECIMALS). */
-export function roundLots(lots: number): number {
-  return roundTo(lots, LOT_DECIMALS);
 }
 
 /** Snaps a price to the nearest multiple of the tick, expressed with the tick's decimals. */

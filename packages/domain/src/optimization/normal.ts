@@ -1,3 +1,5 @@
+import { SERIES } from '../values/tolerance.ts';
+
 /*
  * The standard normal distribution for the overfitting statistics (docs/architecture.md
  * "Optimisation rules (domain)"). Written here rather than taken from a package: the small
@@ -17,7 +19,7 @@ function erfSeries(z: number): number {
   for (let n = 1; n < 200; n++) {
     term *= factor / (2 * n + 1);
     sum += term;
-    if (term < sum * 1e-17) break;
+    if (term < sum * SERIES.term) break;
   }
   return (2 / SQRT_PI) * Math.exp(-z * z) * sum;
 }
@@ -27,7 +29,7 @@ function erfSeries(z: number): number {
  * evaluated with the modified Lentz method: full relative precision in the far tail.
  */
 function erfcContinuedFraction(z: number): number {
-  const tiny = 1e-300;
+  const tiny = SERIES.tiny;
   let f = z;
   let c = f;
   let d = 0;
@@ -39,7 +41,7 @@ function erfcContinuedFraction(z: number): number {
     if (Math.abs(c) < tiny) c = tiny;
     const delta = c * d;
     f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
+    if (Math.abs(delta - 1) < SERIES.step) break;
   }
   return Math.exp(-z * z) / SQRT_PI / f;
 }

@@ -1,5 +1,6 @@
 import type { Bar } from '../market/bars.ts';
-import { PNL_DECIMALS, roundLots, roundTo } from '../market/price.ts';
+import { roundTo } from '../market/price.ts';
+import { roundLots, roundMoney } from '../values/units.ts';
 import {
   referencePrice,
   validateStopLoss,
@@ -162,8 +163,6 @@ export type ReplayState = {
   equity: { time: number; equity: number }[];
 };
 
-const money = (value: number) => roundTo(value, PNL_DECIMALS);
-
 /** The quote of a bid price: ask = bid + spread. */
 export function replayQuote(bid: number, terms: ReplayTerms): { bid: number; ask: number } {
   return { bid, ask: roundTo(bid + terms.spread, 10) };
@@ -205,8 +204,8 @@ export function checkReplayAction(
           commissionFor(action.volume, terms.commission_per_lot);
         if (needed > state.account.freeMargin) {
           return TRADING_MESSAGES.insufficientMargin(
-            money(needed).toFixed(2),
-            money(state.account.freeMargin).toFixed(2),
+            roundMoney(needed).toFixed(2),
+            roundMoney(state.account.freeMargin).toFixed(2),
             terms.currency,
           );
         }
@@ -259,7 +258,7 @@ class Account {
     time: number,
   ): void {
     const commission = commissionFor(order.volume, this.terms.commission_per_lot);
-    this.balance = money(this.balance - commission);
+    this.balance = roundMoney(this.balance - commission);
     this.positions.push({
       id: order.id,
       side: order.side,
@@ -296,10 +295,10 @@ class Account {
     const whole = lots >= position.volume;
     const openShare = whole
       ? position.openCommission
-      : money((position.openCommission * lots) / position.volume);
+      : roundMoney((position.openCommission * lots) / position.volume);
     const closeCommission = commissionFor(lots, this.terms.commission_per_lot);
     const gross = profitLoss(position.side, position.price, price, lots, this.terms);
-    this.balance = money(this.balance + gross - closeCommission);
+    this.balance = roundMoney(this.balance + gross - closeCommission);
     this.trades.push({
       positionId: position.id,
       side: position.side,
@@ -308,8 +307,8 @@ class Account {
       closeTime: time,
       openPrice: position.price,
       closePrice: price,
-      profit: money(gross - openShare - closeCommission),
-      commission: money(openShare + closeCommission),
+      profit: roundMoney(gross - openShare - closeCommission),
+      commission: roundMoney(openShare + closeCommission),
       reason,
       source,
     });
@@ -327,7 +326,7 @@ class Account {
       this.positions = this.positions.filter((p) => p !== position);
     } else {
       position.volume = roundLots(position.volume - lots);
-      position.openCommission = money(position.openCommission - openShare);
+      position.openCommission = roundMoney(position.openCommission - openShare);
     }
   }
 
@@ -340,14 +339,14 @@ class Account {
       floating += profitLoss(p.side, p.price, closingPrice(p.side, quote), p.volume, this.terms);
       margin += requiredMargin(p.price, p.volume, this.terms);
     }
-    const equity = money(this.balance + floating);
+    const equity = roundMoney(this.balance + floating);
     return {
       initialBalance: this.initialBalance,
-      balance: money(this.balance),
-      floating: money(floating),
+      balance: roundMoney(this.balance),
+      floating: roundMoney(floating),
       equity,
-      margin: money(margin),
-      freeMargin: money(equity - margin),
+      margin: roundMoney(margin),
+      freeMargin: roundMoney(equity - margin),
     };
   }
 

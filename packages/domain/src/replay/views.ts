@@ -11,6 +11,7 @@ import { roundTo } from '../market/price.ts';
 import type { PendingView, PositionView, SettleView } from '../trading/schemas.ts';
 import { closingPrice } from '../trading/values.ts';
 import type { ReplayView } from './schemas.ts';
+import { roundMoney } from '../values/units.ts';
 
 /*
  * A replay session as the trading panel's tables and the backtest's results modal show it
@@ -89,7 +90,7 @@ export function replayTradingRows(view: ReplayView): {
     // a part of a position is the full close only when nothing of the position is left
     const later = view.trades.slice(i + 1).some((u) => u.position_id === t.position_id);
     const full = !later && !open.has(t.position_id);
-    const openCommission = roundTo(t.commission / 2, 2);
+    const openCommission = roundMoney(t.commission / 2);
     return {
       tradeId: `${t.position_id}-${i + 1}`,
       sortId: i + 1,
@@ -102,11 +103,11 @@ export function replayTradingRows(view: ReplayView): {
       settleVolume: t.volume,
       isSettled: full ? 2 : 1,
       settleDate: settleDateOf(t.close_time),
-      settleProfit: roundTo(t.profit + t.commission, 2),
+      settleProfit: roundMoney(t.profit + t.commission),
       openAt: t.open_time,
       closeAt: t.close_time,
       openCommission,
-      closeCommission: roundTo(t.commission - openCommission, 2),
+      closeCommission: roundMoney(t.commission - openCommission),
       currency,
       closeReason: CLOSE_REASONS[t.reason],
       closeType: 0,
@@ -162,12 +163,11 @@ export function replayResults(
   const wins = profits.filter((p) => p > 0);
   const losses = profits.filter((p) => p < 0);
   const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
-  const money = (value: number) => roundTo(value, 2);
-  const totalProfit = money(sum(wins));
-  const totalLoss = money(sum(losses));
+  const totalProfit = roundMoney(sum(wins));
+  const totalLoss = roundMoney(sum(losses));
   const initial = view.account.initial_balance;
   const finalEquity = view.account.equity;
-  const netProfit = money(finalEquity - initial);
+  const netProfit = roundMoney(finalEquity - initial);
   const count = deals.length;
   const winRate = count > 0 ? roundTo(wins.length / count, 6) : 0;
   const averageWin = wins.length > 0 ? totalProfit / wins.length : 0;
@@ -200,19 +200,19 @@ export function replayResults(
     总亏损: totalLoss,
     净利润: netProfit,
     最大持仓: roundTo(most, 6),
-    平均每笔盈利: count > 0 ? money(sum(profits) / count) : 0,
+    平均每笔盈利: count > 0 ? roundMoney(sum(profits) / count) : 0,
     profit_rate: roundTo(netProfit / initial, 6),
     annual_return: annualReturn(initial, finalEquity, years, minYears),
     max_drawdown: roundTo(drawdown.fraction, 6),
-    max_drawdown_amount: money(drawdown.amount),
+    max_drawdown_amount: roundMoney(drawdown.amount),
     win_rate: winRate,
     sharpe_ratio: years >= minYears ? sharpeRatio(curve, barsPerYear, 0) : null,
     profit_factor: losses.length === 0 ? null : roundTo(totalProfit / -totalLoss, 4),
-    expectancy: count > 0 ? money(sum(profits) / count) : 0,
+    expectancy: count > 0 ? roundMoney(sum(profits) / count) : 0,
     winning_trades: wins.length,
     losing_trades: losses.length,
     open_trades: open.length,
-    commission_total: money(sum(deals.map((d) => d.commission))),
+    commission_total: roundMoney(sum(deals.map((d) => d.commission))),
     initial_capital: initial,
     final_equity: finalEquity,
     bar_count: curve.length,

@@ -1,4 +1,5 @@
-import { PERCENT_DECIMALS, PNL_DECIMALS, roundLots, roundTo } from '../market/price.ts';
+import { PERCENT_DECIMALS, roundTo } from '../market/price.ts';
+import { roundLots, roundMoney } from '../values/units.ts';
 import { toAccountCurrency, type ConversionQuotes } from './currency.ts';
 import type { Side } from './price-rules.ts';
 import {
@@ -83,22 +84,22 @@ export function accountFigures(
   market: FiguresMarket,
 ): AccountFigures {
   const { used, unrealized } = sumLines(exposure, market);
-  const unrealizedPnl = roundTo(unrealized, PNL_DECIMALS);
-  const usedMargin = roundTo(used, PNL_DECIMALS);
-  const equity = roundTo(balance + unrealizedPnl, PNL_DECIMALS);
+  const unrealizedPnl = roundMoney(unrealized);
+  const usedMargin = roundMoney(used);
+  const equity = roundMoney(balance + unrealizedPnl);
   return {
     balance,
     unrealizedPnl,
     usedMargin,
     equity,
-    freeMargin: roundTo(equity - usedMargin, PNL_DECIMALS),
+    freeMargin: roundMoney(equity - usedMargin),
     marginLevel: marginLevelOf(equity, usedMargin),
   };
 }
 
 /** Total floating P&L of the exposure in USD, 2 decimals (accountFigures' unrealizedPnl). */
 export function floatingPnlOf(exposure: readonly ExposureLine[], market: FiguresMarket): number {
-  return roundTo(sumLines(exposure, market).unrealized, PNL_DECIMALS);
+  return roundMoney(sumLines(exposure, market).unrealized);
 }
 
 /** Equity / used margin × 100 in percent, 4 decimals; null when no margin is used. */

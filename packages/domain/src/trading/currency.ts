@@ -1,4 +1,4 @@
-import { PNL_DECIMALS, roundTo } from '../market/price.ts';
+import { roundMoney } from '../values/units.ts';
 
 /** Every trading account keeps its balance in US dollars. */
 export const ACCOUNT_CURRENCY = 'USD';
@@ -54,5 +54,5 @@ export function toAccountCurrency(
   currency: string,
   quotes: ConversionQuotes = {},
 ): number {
-  return roundTo(amount * usdPerUnit(currency, quotes), PNL_DECIMALS);
+  return roundMoney(amount * usdPerUnit(currency, quotes));
 }

@@ -6,8 +6,9 @@ import {
   snapToTick,
   snapToTickDirected,
   tickDecimals,
-  TOLERANCE,
 } from '../market/price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
+import { asPrice, type Price } from '../values/units.ts';
 
 export type Side = 'buy' | 'sell';
 
@@ -36,8 +37,8 @@ export const PRICE_MESSAGES = {
 } as const;
 
 /** The reference price of a side: buy uses the ask, sell the bid. */
-export function referencePrice(side: Side, quote: { bid: number; ask: number }): number {
-  return side === 'buy' ? quote.ask : quote.bid;
+export function referencePrice(side: Side, quote: { bid: number; ask: number }): Price {
+  return asPrice(side === 'buy' ? quote.ask : quote.bid);
 }
 
 export type PriceRange = { min: number; max: number };

@@ -1,12 +1,5 @@
-import {
-  isAbove,
-  isBelow,
-  isOnGrid,
-  roundTo,
-  tickDecimals,
-  TOLERANCE,
-  wholeSteps,
-} from '../market/price.ts';
+import { isAbove, isBelow, isOnGrid, roundTo, tickDecimals, wholeSteps } from '../market/price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 
 /** Quantity bounds when no instrument data is known (spec section 9). */
 export const FALLBACK_MIN_QUANTITY = 1;

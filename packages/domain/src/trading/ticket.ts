@@ -10,13 +10,8 @@ import {
   type Side,
 } from './price-rules.ts';
 import { quantityRule, validateQuantity, type QuantityTerms } from './quantity.ts';
-import {
-  roundTo,
-  snapToTickDirected,
-  tickDecimals,
-  TOLERANCE,
-  wholeSteps,
-} from '../market/price.ts';
+import { roundTo, snapToTickDirected, tickDecimals, wholeSteps } from '../market/price.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 
 /** Order types of the ticket; Market is the default (spec section 9). */
 export const ORDER_TYPES = ['market', 'limit'] as const;

@@ -1,50 +1,67 @@
-import { PNL_DECIMALS, roundLots, roundTo, snapToTick, TOLERANCE } from '../market/price.ts';
+import { snapToTick } from '../market/price.ts';
+import {
+  asLots,
+  asPrice,
+  roundLots,
+  roundMoney,
+  type Lots,
+  type Money,
+  type Of,
+  type Price,
+} from '../values/units.ts';
+import { TOLERANCE } from '../values/tolerance.ts';
 import type { Side } from './price-rules.ts';
+
+/*
+ * The money arithmetic of a position. Prices, lots and money are branded (values/units.ts):
+ * each rule takes `Of<Price>`, `Of<Lots>` or `Of<Money>`, so lots passed where a price goes
+ * (or the reverse) fail to type-check, and its answer says what it is.
+ */
 
 /** Contract terms the money arithmetic needs. */
 export type ContractTerms = { volume_multiple: number; margin_ratio_by_money: number };
 
 /** Volume not yet closed: volume − settledVol, never below 0. */
-export function availableVolume(position: { volume: number; settledVol: number }): number {
-  return Math.max(0, roundLots(position.volume - position.settledVol));
+export function availableVolume(position: { volume: Of<Lots>; settledVol: Of<Lots> }): Lots {
+  return roundLots(Math.max(0, position.volume - position.settledVol));
 }
 
 /** True when closing `lots` of a position with `available` lots open closes all of it. */
-export function isFullClose(lots: number, available: number): boolean {
+export function isFullClose(lots: Of<Lots>, available: Of<Lots>): boolean {
   return lots >= available - TOLERANCE.quantityBound;
 }
 
 /** Trade value in the instrument currency: price × lots × units per lot. */
-export function tradeValue(price: number, lots: number, terms: ContractTerms): number {
+export function tradeValue(price: Of<Price>, lots: Of<Lots>, terms: ContractTerms): number {
   return price * lots * terms.volume_multiple;
 }
 
 /** Initial margin: trade value × margin ratio, 2 decimals. */
-export function requiredMargin(price: number, lots: number, terms: ContractTerms): number {
-  return roundTo(tradeValue(price, lots, terms) * terms.margin_ratio_by_money, PNL_DECIMALS);
+export function requiredMargin(price: Of<Price>, lots: Of<Lots>, terms: ContractTerms): Money {
+  return roundMoney(tradeValue(price, lots, terms) * terms.margin_ratio_by_money);
 }
 
 /** The price at which a margin amount buys `lots` (the ticket's margin ↔ price link). */
-export function priceForMargin(margin: number, lots: number, terms: ContractTerms): number {
+export function priceForMargin(margin: Of<Money>, lots: Of<Lots>, terms: ContractTerms): Price {
   const divisor = lots * terms.volume_multiple * terms.margin_ratio_by_money;
-  return divisor > 0 ? margin / divisor : 0;
+  return asPrice(divisor > 0 ? margin / divisor : 0);
 }
 
 /** Profit of moving from `openPrice` to `closePrice` on `lots` (buy gains when price rises), 2 decimals. */
 export function profitLoss(
   side: Side,
-  openPrice: number,
-  closePrice: number,
-  lots: number,
+  openPrice: Of<Price>,
+  closePrice: Of<Price>,
+  lots: Of<Lots>,
   terms: ContractTerms,
-): number {
+): Money {
   const direction = side === 'buy' ? 1 : -1;
-  return roundTo(direction * (closePrice - openPrice) * lots * terms.volume_multiple, PNL_DECIMALS);
+  return roundMoney(direction * (closePrice - openPrice) * lots * terms.volume_multiple);
 }
 
 /** The price a position closes at: a buy sells at the bid, a sell buys back at the ask. */
-export function closingPrice(side: Side, quote: { bid: number; ask: number }): number {
-  return side === 'buy' ? quote.bid : quote.ask;
+export function closingPrice(side: Side, quote: { bid: number; ask: number }): Price {
+  return asPrice(side === 'buy' ? quote.bid : quote.ask);
 }
 
 /** Lots in standard lots (standard_lot is fixed 1, so lots are standard lots). */
@@ -53,8 +70,8 @@ export function standardLots(lots: number): number {
 }
 
 /** Commission of `lots` at `perLot` per lot and side, in the instrument currency, 2 decimals. */
-export function commissionFor(lots: number, perLot: number): number {
-  return roundTo(lots * perLot, PNL_DECIMALS);
+export function commissionFor(lots: Of<Lots>, perLot: number): Money {
+  return roundMoney(lots * perLot);
 }
 
 /**
@@ -62,10 +79,10 @@ export function commissionFor(lots: number, perLot: number): number {
  * bid, a sell at the ask), in the instrument currency, 2 decimals.
  */
 export function floatingProfit(
-  position: { side: Side; price: number; volume: number; settledVol: number },
+  position: { side: Side; price: Of<Price>; volume: Of<Lots>; settledVol: Of<Lots> },
   quote: { bid: number; ask: number },
   terms: ContractTerms,
-): number {
+): Money {
   return profitLoss(
     position.side,
     position.price,
@@ -76,6 +93,6 @@ export function floatingProfit(
 }
 
 /** Snaps a quantity to its step grid (kills float noise such as 0.30000000000000004). */
-export function normalizeQuantity(quantity: number, step: number): number {
-  return snapToTick(quantity, step);
+export function normalizeQuantity(quantity: Of<Lots>, step: number): Lots {
+  return asLots(snapToTick(quantity, step));
 }

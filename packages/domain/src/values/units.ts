@@ -1,3 +1,5 @@
+import { LOT_DECIMALS, PNL_DECIMALS, roundTo } from '../market/price.ts';
+
 /*
  * Branded numbers: a price, a quantity in lots, an amount of money and the two clocks the
  * product speaks (epoch milliseconds inside, epoch seconds in answers and the spec's
@@ -21,6 +23,36 @@ export type Money = Branded<'Money'>;
 export type EpochMs = Branded<'EpochMs'>;
 /** A moment as whole seconds since 1970-01-01 UTC: the times of answers and the spec. */
 export type EpochSec = Branded<'EpochSec'>;
+
+/** A number that says no unit: what a plain `number` is (a request's field, a stored column). */
+type Unbranded = number & { readonly [unit]?: undefined };
+
+/**
+ * A `B`, or a plain number, but never a number branded as another unit: the parameter type of
+ * rules that take a price, lots or money (`profitLoss(side, open, close, lots, terms)` refuses
+ * lots where a price goes), while callers holding plain numbers pass them as they are.
+ */
+export type Of<B extends Branded<string>> = B | Unbranded;
+
+/** Lots without float residue, at most LOT_DECIMALS decimals (0.1 + 0.2 lots is 0.3 lots). */
+export function roundLots(lots: Of<Lots>): Lots {
+  return roundTo(lots, LOT_DECIMALS) as Lots;
+}
+
+/** Money rounded to PNL_DECIMALS (2) decimals, half away from zero. */
+export function roundMoney(amount: Of<Money>): Money {
+  return roundTo(amount, PNL_DECIMALS) as Money;
+}
+
+/** A number read as a price (a quote's bid or ask, a request's or a stored price); unchanged. */
+export function asPrice(price: Of<Price>): Price {
+  return price as Price;
+}
+
+/** A number read as lots (a quantity already on its step); unchanged. */
+export function asLots(lots: Of<Lots>): Lots {
+  return lots as Lots;
+}
 
 /** `T`, unless it is already known to be `B`: the conversions refuse what is in the other unit. */
 type Not<T, B> = T extends B ? never : T;

@@ -12,7 +12,7 @@ import {
   nextBucketStart,
   profitLoss,
   LIVE_RUN_CREATED,
-  roundTo,
+  roundMoney,
   sideOfCmd,
   type ForwardTrade,
   type LiveRunComparison,
@@ -76,8 +76,6 @@ export type LiveRunServiceDeps = {
   /** The runner of this process, when it runs one: told of starts and stops at once. */
   runner: () => LiveRunner | null;
 };
-
-const money = (value: number) => roundTo(value, 2);
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError(`Live run not found: ${id}`);
@@ -159,7 +157,7 @@ export function createLiveRunService(deps: LiveRunServiceDeps) {
       stopped_at: row.stoppedAt === null ? null : toEpochSec(row.stoppedAt),
       evaluations: row.evaluations,
       orders: row.orders,
-      net_profit: money(figures?.net ?? 0),
+      net_profit: roundMoney(figures?.net ?? 0),
       open_positions: figures?.open ?? 0,
       last_evaluation_at: row.lastEvaluationAt === null ? null : toEpochSec(row.lastEvaluationAt),
       consecutive_failures: row.consecutiveFailures,

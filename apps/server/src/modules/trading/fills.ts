@@ -10,12 +10,15 @@ import {
   positionTransition,
   profitLoss,
   roundLots,
-  roundTo,
+  roundMoney,
   settleDateOf,
   sideOfCmd,
   type CloseReason,
   type ConversionQuotes,
   type SimQuote,
+  type Lots,
+  type Of,
+  type Price,
 } from '@ct/domain';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import type { TradingContext } from './context.ts';
@@ -45,9 +48,9 @@ export type OpenArgs = {
   uuid: string;
   instrument: CatalogueInstrument;
   cmd: 1 | 2;
-  volume: number;
+  volume: Of<Lots>;
   /** Fill price: the ask for a buy, the bid for a sell. */
-  price: number;
+  price: Of<Price>;
   tp: number;
   sl: number;
   comment: string;
@@ -125,7 +128,7 @@ export type SettleArgs = {
   position: Position;
   instrument: CatalogueInstrument;
   /** Lots to close, already validated against the available volume. */
-  volume: number;
+  volume: Of<Lots>;
   quote: SimQuote;
   reason: CloseReason;
   closeType: number;
@@ -159,8 +162,8 @@ export async function settlePosition(
   // The open commission was charged at open; each settlement carries its share, and the
   // shares of one position add up to exactly the commission charged.
   const shareUpTo = (settled: number) =>
-    settled >= p.volume ? p.commissionFee : roundTo((p.commissionFee * settled) / p.volume, 2);
-  const openCommission = roundTo(shareUpTo(settledVol) - shareUpTo(p.settledVol), 2);
+    settled >= p.volume ? p.commissionFee : roundMoney((p.commissionFee * settled) / p.volume);
+  const openCommission = roundMoney(shareUpTo(settledVol) - shareUpTo(p.settledVol));
 
   const updated = await updatePositionClose(
     tx,

@@ -3,12 +3,16 @@ import {
   accountFigures,
   commissionFor,
   requiredMargin,
-  roundTo,
+  roundMoney,
   sideOfCmd,
   type AccountFigures,
   type ConversionQuotes,
   type ExposureLine,
   type FiguresMarket,
+  type Lots,
+  type Of,
+  type Price,
+  type Money,
 } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
@@ -82,11 +86,11 @@ export function riskOf(
 export function orderCost(
   ctx: TradingContext,
   instrument: CatalogueInstrument,
-  price: number,
-  volume: number,
+  price: Of<Price>,
+  volume: Of<Lots>,
   nowMs: number,
   quotes: ConversionQuotes,
-): number {
+): Money {
   const margin = toUsd(
     ctx.market,
     nowMs,
@@ -101,7 +105,7 @@ export function orderCost(
     instrument.currency,
     quotes,
   );
-  return roundTo(margin + commission, 2);
+  return roundMoney(margin + commission);
 }
 
 /**
@@ -112,7 +116,7 @@ export async function marginShortfall(
   scope: { account: Account; exposure(): Promise<Exposure[]> },
   ctx: TradingContext,
   instrument: CatalogueInstrument,
-  order: { price: number; volume: number },
+  order: { price: Of<Price>; volume: Of<Lots> },
   nowMs: number,
   quotes: ConversionQuotes,
 ): Promise<string | null> {

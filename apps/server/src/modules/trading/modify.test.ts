@@ -1,4 +1,5 @@
 import {
+  asPrice,
   orderLogSchema,
   pendingModifyResponseSchema,
   pendingSchema,
@@ -463,7 +464,7 @@ describe('a modified pending order triggers at its new price exactly once, never
     // this node's index as another node's change would leave it: the old price
     index.trackPending({
       ...(await listWorkingPendings(t.db, s.uuid))[0]!,
-      pendPrice: 1990,
+      pendPrice: asPrice(1990),
       version: 0,
     });
     expect(index.pendingsOf('XAUUSD').find((p) => p.id === Number(pending.pId))?.price).toBe(1990);

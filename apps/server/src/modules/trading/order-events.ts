@@ -6,6 +6,9 @@ import {
   orderTransition,
   type OrderEvent,
   type OrderState,
+  type Lots,
+  type Of,
+  type Price,
 } from '@ct/domain';
 import type { Journal } from './journal.ts';
 import {
@@ -106,12 +109,12 @@ export type NewOrder = {
   cmd: number;
   actionType: number;
   orderType: number;
-  volume: number;
+  volume: Of<Lots>;
   /** The order's own price: a pending order's price, 0 for a market order. */
-  requestedPrice: number;
+  requestedPrice: Of<Price>;
   /** The fill price (Filled only). */
-  fillPrice?: number;
-  marketPrice: number;
+  fillPrice?: Of<Price>;
+  marketPrice: Of<Price>;
   commissionFee: number;
   currency: string;
   tp: number;
@@ -139,11 +142,11 @@ export type Modification = {
   cmd: number;
   /** What was changed: a position (1, market) or a pending order (2). */
   orderType: number;
-  volume: number;
+  volume: Of<Lots>;
   /** The position's open price, or the pending order's new price. */
-  price: number;
+  price: Of<Price>;
   /** The quote of the moment (0 when the instrument never quoted). */
-  marketPrice: number;
+  marketPrice: Of<Price>;
   currency: string;
   /** The new levels (0: not set). */
   tp: number;

@@ -1,3 +1,4 @@
+import type { Lots, Of, Price } from '@ct/domain';
 import type { CatalogueInstrument } from '../market/catalogue.ts';
 import { OrderRejectedError } from './errors.ts';
 import type { Outcome } from './idempotency.ts';
@@ -10,11 +11,11 @@ export type Rejection = {
   cmd: number;
   actionType: number;
   orderType: number;
-  volume: number;
+  volume: Of<Lots>;
   /** The order's price if it had one (a pending price), else 0. */
-  price: number;
+  price: Of<Price>;
   /** The quote on the order's side, 0 when there was none. */
-  marketPrice: number;
+  marketPrice: Of<Price>;
   tp: number;
   sl: number;
   positionId: number | null;

@@ -1,3 +1,4 @@
+import { asLots, asPrice, type Lots, type Of, type Price } from '@ct/domain';
 import { and, desc, eq, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/types.ts';
 import { pendingOrders, type PendingOrderRow } from '../../../db/schema.ts';
@@ -12,8 +13,8 @@ export type Pending = {
   uuid: string;
   symbol: string;
   cmd: number;
-  volume: number;
-  pendPrice: number;
+  volume: Lots;
+  pendPrice: Price;
   tp: number;
   sl: number;
   expireType: 'GFD' | 'GTC';
@@ -31,8 +32,8 @@ export type Pending = {
 function toPending(row: PendingOrderRow): Pending {
   return {
     ...row,
-    volume: num(row.volume),
-    pendPrice: num(row.pendPrice),
+    volume: asLots(num(row.volume)),
+    pendPrice: asPrice(num(row.pendPrice)),
     tp: num(row.tp),
     sl: num(row.sl),
     expireType: row.expireType === 'GFD' ? 'GFD' : 'GTC',
@@ -41,7 +42,10 @@ function toPending(row: PendingOrderRow): Pending {
   };
 }
 
-export type NewPending = Omit<Pending, 'id' | 'status' | 'positionId' | 'version' | 'updatedAt'>;
+export type NewPending = Omit<
+  Pending,
+  'id' | 'status' | 'positionId' | 'version' | 'updatedAt' | 'volume' | 'pendPrice'
+> & { volume: Of<Lots>; pendPrice: Of<Price> };
 
 export async function insertPending(tx: Db, p: NewPending): Promise<Pending> {
   const [row] = await tx
@@ -107,7 +111,7 @@ export async function modifyPending(
   tx: Db,
   p: { id: number; version: number },
   change: {
-    pendPrice: number;
+    pendPrice: Of<Price>;
     tp: number;
     sl: number;
     triggerType: Pending['triggerType'];

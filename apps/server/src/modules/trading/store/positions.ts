@@ -1,3 +1,4 @@
+import { asLots, asPrice, type Lots, type Of, type Price } from '@ct/domain';
 import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import { rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
@@ -17,9 +18,9 @@ export type Position = {
   uuid: string;
   symbol: string;
   cmd: number;
-  volume: number;
-  settledVol: number;
-  price: number;
+  volume: Lots;
+  settledVol: Lots;
+  price: Price;
   tp: number;
   sl: number;
   commissionFee: number;
@@ -38,9 +39,9 @@ export type Position = {
 function toPosition(row: PositionRow): Position {
   return {
     ...row,
-    volume: num(row.volume),
-    settledVol: num(row.settledVol),
-    price: num(row.price),
+    volume: asLots(num(row.volume)),
+    settledVol: asLots(num(row.settledVol)),
+    price: asPrice(num(row.price)),
     tp: num(row.tp),
     sl: num(row.sl),
     commissionFee: num(row.commissionFee),
@@ -58,9 +59,9 @@ function positionOfRaw(r: SqlRow): Position {
     uuid: String(r.uuid),
     symbol: String(r.symbol),
     cmd: Number(r.cmd),
-    volume: n(r.volume),
-    settledVol: n(r.settled_vol),
-    price: n(r.price),
+    volume: asLots(n(r.volume)),
+    settledVol: asLots(n(r.settled_vol)),
+    price: asPrice(n(r.price)),
     tp: n(r.tp),
     sl: n(r.sl),
     commissionFee: n(r.commission_fee),
@@ -81,8 +82,8 @@ export type NewPosition = {
   uuid: string;
   symbol: string;
   cmd: number;
-  volume: number;
-  price: number;
+  volume: Of<Lots>;
+  price: Of<Price>;
   tp: number;
   sl: number;
   commissionFee: number;
