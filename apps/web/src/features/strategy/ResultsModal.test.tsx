@@ -3,7 +3,7 @@ import { fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useInstrumentStore } from '../../market/instruments';
 import { BTC_INFO } from '../trading/testSupport';
-import { metricRows, ResultsModal } from './ResultsModal';
+import { metricRows, ResultsModal, winRate } from './ResultsModal';
 
 const performance = {
   合约: 'GOOG',
@@ -46,6 +46,22 @@ const performance = {
     open_trades_valued_at: 'last_close',
   },
 } satisfies Performance;
+
+describe('winRate (spec section 9)', () => {
+  it('multiplies fractions by 100 with 2 decimals', () => {
+    expect(winRate(0.583333)).toBe('58.33%');
+    expect(winRate(1)).toBe('100.00%');
+    expect(winRate(0)).toBe('0.00%');
+  });
+  it('shows values above 1 as they are', () => {
+    expect(winRate(58.3333)).toBe('58.33%');
+  });
+  it('shows a dash for missing values', () => {
+    expect(winRate(null)).toBe('-');
+    expect(winRate(undefined)).toBe('-');
+    expect(winRate(Number.NaN)).toBe('-');
+  });
+});
 
 describe('ResultsModal', () => {
   it('metric rows show the win rate by the display rule and undefined figures as -', () => {

@@ -1,10 +1,17 @@
-import { formatMoney, formatPercent, formatPrice, type Deal, type Performance } from '@ct/domain';
+import {
+  formatMoney,
+  formatPercent,
+  formatPrice,
+  winRateUnit,
+  type Deal,
+  type Performance,
+} from '@ct/domain';
 import { Alert, Button, Empty, Modal, Segmented, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
 import { messages } from '../../i18n/messages';
 import { useSymbolInfo } from '../../market/instruments';
 import { EquityChart, type EquityOverlay } from './EquityChart';
-import { dealCode, formatWinRate, TRADE_PAGE_SIZE } from './logic';
+import { dealCode, TRADE_PAGE_SIZE } from './logic';
 
 const m = messages.strategy;
 
@@ -27,6 +34,9 @@ const shown = (value: number | null | undefined, format: (value: number) => stri
 const ratio = (value: number | null | undefined) => shown(value, (v) => v.toFixed(4));
 const money = (value: number | null | undefined) => shown(value, (v) => formatMoney(v));
 const pct = (value: number | null | undefined) => shown(value, (v) => formatPercent(v, 'fraction'));
+/** A run's win rate (`胜率`), in the unit it is given in (see winRateUnit). */
+export const winRate = (value: number | null | undefined) =>
+  shown(value, (v) => formatPercent(v, winRateUnit(v)));
 
 /** An annualised figure, or why it is withheld (data spanning too short a time). */
 function annualised(p: Performance, value: number | null, text: string): string {
@@ -43,7 +53,7 @@ export function metricRows(p: Performance): { key: string; label: string; value:
     ['开始时间 (Start)', p.开始时间],
     ['结束时间 (End)', p.结束时间],
     ['交易次数 (Trades)', p.交易次数],
-    ['胜率 (Win rate)', formatWinRate(p.胜率)],
+    ['胜率 (Win rate)', winRate(p.胜率)],
     ['盈亏比 (Profit/loss ratio)', ratio(p.盈亏比)],
     ['总盈利 (Total profit)', money(p.总盈利)],
     ['总亏损 (Total loss)', money(p.总亏损)],

@@ -4,7 +4,8 @@ import dayjs from 'dayjs';
 import { useState } from 'react';
 import { messages } from '../../i18n/messages';
 import type { StrategyResultSummary, StrategyResultSummaryPage } from './api';
-import { formatWinRate, RUN_HISTORY_PAGE_SIZE } from './logic';
+import { RUN_HISTORY_PAGE_SIZE } from './logic';
+import { winRate } from './ResultsModal';
 import { useResultsPage } from './queries';
 
 const m = messages.strategy;
@@ -93,7 +94,7 @@ export function RunHistoryModal({
               );
             },
           },
-          { title: m.winRate, render: (_, r) => formatWinRate(r.performance?.胜率) },
+          { title: m.winRate, render: (_, r) => winRate(r.performance?.胜率) },
           { title: m.tradeCount, render: (_, r) => r.performance?.交易次数 ?? r.deal_count },
           {
             title: m.actions,

@@ -3,7 +3,6 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   AutoSaver,
   BUY_COLOR,
-  formatWinRate,
   isDefaultStrategy,
   markersFromDeals,
   SELL_COLOR,
@@ -26,22 +25,6 @@ function deal(over: Partial<Deal>): Deal {
     ...over,
   };
 }
-
-describe('formatWinRate (spec section 9)', () => {
-  it('multiplies fractions by 100 with 2 decimals', () => {
-    expect(formatWinRate(0.583333)).toBe('58.33%');
-    expect(formatWinRate(1)).toBe('100.00%');
-    expect(formatWinRate(0)).toBe('0.00%');
-  });
-  it('shows values above 1 as they are', () => {
-    expect(formatWinRate(58.3333)).toBe('58.33%');
-  });
-  it('shows a dash for missing values', () => {
-    expect(formatWinRate(null)).toBe('-');
-    expect(formatWinRate(undefined)).toBe('-');
-    expect(formatWinRate(Number.NaN)).toBe('-');
-  });
-});
 
 describe('isDefaultStrategy', () => {
   it('matches Default and Default Strategy in any case', () => {

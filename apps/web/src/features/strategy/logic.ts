@@ -1,4 +1,4 @@
-import { formatMoney, formatPercent, wouldBlankSavedCode, type Deal } from '@ct/domain';
+import { formatMoney, wouldBlankSavedCode, type Deal } from '@ct/domain';
 import dayjs from 'dayjs';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { messages } from '../../i18n/messages';
@@ -16,15 +16,6 @@ export function isDefaultStrategy(name: string | null | undefined): boolean {
   if (!name) return false;
   const lower = name.trim().toLowerCase();
   return lower === 'default' || lower === 'default strategy';
-}
-
-/**
- * Win rate display (spec section 9): the spec's rule decides the unit — a value above 1 is a
- * percent shown as is, otherwise a fraction (× 100); 2 decimals.
- */
-export function formatWinRate(value: number | null | undefined): string {
-  if (value === null || value === undefined || !Number.isFinite(value)) return '-';
-  return formatPercent(value, value > 1 ? 'percent' : 'fraction');
 }
 
 export const BUY_COLOR = '#26a69a';

@@ -1,13 +1,20 @@
-import { formatContractDate, type Bar, type Performance } from '@ct/domain';
+import {
+  formatContractDate,
+  formatMoney,
+  formatPercent,
+  type Bar,
+  type Performance,
+} from '@ct/domain';
 
-/* How a task's conversation words its figures and spans. */
+/* How a task's conversation words its figures (the domain's formatters) and spans. */
 
-export function money(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : value.toFixed(2);
+function money(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : formatMoney(value);
 }
 
-export function percent(value: number | null | undefined): string {
-  return value === null || value === undefined ? 'n/a' : `${(value * 100).toFixed(2)} %`;
+/** A fraction (a run's win rate and drawdown are fractions) as a percent. */
+function percent(value: number | null | undefined): string {
+  return value === null || value === undefined ? 'n/a' : formatPercent(value, 'fraction');
 }
 
 export function summary(p: Performance | null): string {

@@ -4,6 +4,7 @@ import {
   drawingUpTo,
   fibonacciLevels,
   formatDuration,
+  formatPercent,
   formatPrice,
   measureSpan,
   PERCENT_DECIMALS,
@@ -517,7 +518,9 @@ export class DrawingLayer implements ChartLayer, BarListener {
     const m = measureSpan(a, b, b.index - a.index);
     const sign = m.priceDistance > 0 ? '+' : m.priceDistance < 0 ? '−' : '';
     const percent =
-      m.percent === null ? '' : ` (${sign}${Math.abs(m.percent).toFixed(PERCENT_DECIMALS)}%)`;
+      m.percent === null
+        ? ''
+        : ` (${sign}${formatPercent(Math.abs(m.percent), 'percent', { decimals: PERCENT_DECIMALS })})`;
     const text = `${sign}${formatPrice(Math.abs(m.priceDistance), this.tick)}${percent} · ${d.bars(
       Math.abs(m.bars),
     )} · ${formatDuration(m.seconds)}`;

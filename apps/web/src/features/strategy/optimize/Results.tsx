@@ -1,5 +1,6 @@
 import { BarChartOutlined, CheckOutlined, StopOutlined } from '@ant-design/icons';
 import {
+  formatMoney,
   formatPercent,
   type OptimizationDetail,
   type OptimizationObjective,
@@ -21,7 +22,6 @@ import {
 } from 'antd';
 import { useMemo, useState } from 'react';
 import { messages } from '../../../i18n/messages';
-import { formatWinRate } from '../logic';
 import { cancelRunning, openTrialResult, showTrialOnChart, applyTrialParameters } from './actions';
 import { Folds } from './Folds';
 import { Heatmap } from './Heatmap';
@@ -148,7 +148,7 @@ export function TrialsTable({ optimization }: { optimization: OptimizationDetail
             className="num"
             style={v === undefined ? undefined : { color: v >= 0 ? '#389e0d' : '#cf1322' }}
           >
-            {num(v)}
+            {v === undefined ? '-' : formatMoney(v)}
           </span>
         );
       },
@@ -159,7 +159,7 @@ export function TrialsTable({ optimization }: { optimization: OptimizationDetail
     },
     {
       ...metric('win_rate'),
-      render: (_, t) => <span className="num">{formatWinRate(t.performance?.win_rate)}</span>,
+      render: (_, t) => <span className="num">{pct(t.performance?.win_rate)}</span>,
     },
     {
       ...metric('sharpe'),

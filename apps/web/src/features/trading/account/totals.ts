@@ -3,8 +3,7 @@ import {
   exposureOfPositions,
   floatingPnlOf,
   openVolumeBySide,
-  PNL_DECIMALS,
-  roundTo,
+  roundMoney,
   sideOfCmd,
   toAccountCurrency,
   type ConversionQuotes,
@@ -46,12 +45,11 @@ export function positionTotals(
         quote: live,
         conversion,
       })
-    : roundTo(
+    : roundMoney(
         rows.reduce(
           (sum, row) => sum + toAccountCurrency(row.floatProfit, row.currency, conversion),
           0,
         ),
-        PNL_DECIMALS,
       );
   return { ...volumes, floatingPnl, currency: ACCOUNT_CURRENCY };
 }
