@@ -1,3 +1,4 @@
+import { formatPercent } from '../format/numbers.ts';
 /*
  * The plain verdict on an optimisation (docs/architecture.md "Optimisation rules (domain)"):
  * "likely overfit", "inconclusive" or "holds out of sample", with the reasons in a trader's
@@ -39,7 +40,7 @@ export type VerdictInput = {
 
 export type VerdictResult = { verdict: Verdict; reasons: string[] };
 
-const percent = (value: number) => `${Math.round(value * 100)}%`;
+const percent = (value: number) => formatPercent(value, 'fraction', { decimals: 0 });
 const fixed = (value: number) => value.toFixed(2);
 
 /** The verdict and its reasons, one sentence per measure, in the order trials, PBO, DSR, walk-forward. */
