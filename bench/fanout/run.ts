@@ -1,7 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 
+/**
+ * The server measured: our gateway, or a bare `ws` broadcast sending each publication as its
+ * own message (`ws`) or one message per socket and event-loop turn (`ws-turn`).
+ */
+export type FanoutMode = 'gateway' | 'ws' | 'ws-turn';
+
 export type FanoutResult = {
-  mode: 'gateway' | 'ws';
+  mode: FanoutMode;
   connections: number;
   publications: number;
   expected: number;
@@ -47,7 +53,7 @@ function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<M
  * channel for `seconds`. Server and clients run in separate processes.
  */
 export async function runFanout(
-  mode: 'gateway' | 'ws',
+  mode: FanoutMode,
   connections: number,
   ratePerChannel: number,
   seconds: number,
