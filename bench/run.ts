@@ -59,13 +59,13 @@ async function fanout(): Promise<void> {
     `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baselines; ${runs} runs of each size, gateway and baselines in turns)`,
   );
   console.log(
-    '| connections | run | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms |',
+    '| connections | run | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs |',
   );
-  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const connections of connectionCounts) {
     if (connections + 256 > limit) {
       console.log(
-        `| ${connections} | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | |`,
+        `| ${connections} | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | |`,
       );
       continue;
     }
@@ -85,7 +85,7 @@ async function fanout(): Promise<void> {
         if (!r) continue;
         console.log(
           `| ${connections} | ${run} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
-            `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} |`,
+            `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} |`,
         );
       }
       for (const mode of baselines) {
@@ -93,7 +93,7 @@ async function fanout(): Promise<void> {
         if (!base) continue;
         console.log(
           `| ${connections} | ${run} | ratio gateway / ${MODE_NAMES[mode]} | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
-            `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× | ${fmt(ours.lightP50Ms / base.lightP50Ms, 2)}× | ${fmt(ours.lightP99Ms / base.lightP99Ms, 2)}× |`,
+            `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× | ${fmt(ours.lightP50Ms / base.lightP50Ms, 2)}× | ${fmt(ours.lightP99Ms / base.lightP99Ms, 2)}× | ${fmt(ours.serverCpuMsPer1000 / base.serverCpuMsPer1000, 2)}× |`,
         );
       }
     }

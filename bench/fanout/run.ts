@@ -21,6 +21,8 @@ export type FanoutResult = {
   /** The light clients' latency. */
   lightP50Ms: number;
   lightP99Ms: number;
+  /** The server's CPU time (user + system) per 1,000 messages delivered. */
+  serverCpuMsPer1000: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -73,12 +75,15 @@ export async function runFanout(
       await next(clients, 'connected');
       clients.send({ type: 'start' });
       server.send({ type: 'publish', ratePerChannel, seconds });
+      const cpuReport = next(server, 'cpu');
+      cpuReport.catch(() => undefined); // awaited below; a failure before is reported by then
       const published = await next(server, 'published');
       const publications = Number(published.publications);
       // let queued deliveries drain
       await new Promise((resolve) => setTimeout(resolve, 2000));
       clients.send({ type: 'stop' });
       const report = await next(clients, 'report');
+      const cpuMs = Number((await cpuReport).cpuMs);
       const received = Number(report.received);
       return {
         mode,
@@ -93,6 +98,7 @@ export async function runFanout(
         sampled: Number(report.sampled),
         lightP50Ms: Number(report.lightP50),
         lightP99Ms: Number(report.lightP99),
+        serverCpuMsPer1000: (1000 * cpuMs) / Math.max(1, received),
       };
     } finally {
       clients.kill();

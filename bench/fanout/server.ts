@@ -78,6 +78,7 @@ process.on('message', (message: { type: string; ratePerChannel: number; seconds:
   if (message.type !== 'publish') return;
   const intervalMs = 1000 / message.ratePerChannel;
   const started = now();
+  const cpu = process.cpuUsage();
   let sent = 0;
   const timer = setInterval(
     () => {
@@ -108,6 +109,12 @@ process.on('message', (message: { type: string; ratePerChannel: number; seconds:
           publications: sent * CHANNELS.length,
           elapsedMs: now() - started,
         });
+        // the server's CPU time for the publishing and its deliveries (they end within a turn
+        // or two of the last publication, or are still queued: then the stop comes later)
+        setTimeout(() => {
+          const used = process.cpuUsage(cpu);
+          process.send?.({ type: 'cpu', cpuMs: (used.user + used.system) / 1000 });
+        }, 1000);
       }
     },
     Math.max(1, Math.floor(intervalMs / 2)),
