@@ -1,14 +1,16 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
 // `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
-// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50`; neighbour operations:
+// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --runs=2
+// --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication); neighbour operations:
 // `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent).
+import { execSync } from 'node:child_process';
 import { aiReport, runAiBench } from './ai/run.ts';
 import { alertsReport, runAlertsBench } from './alerts/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { browserReport, runBrowserBench } from './browser/run.ts';
 import { clusterReport, runClusterBench } from './cluster/run.ts';
-import { runFanout } from './fanout/run.ts';
+import { runFanout, type FanoutMode, type FanoutResult } from './fanout/run.ts';
 import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
 import { optimizeReport, runOptimizeBench } from './optimize/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
@@ -29,32 +31,72 @@ const only = new Set(
 );
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+/** Open files a process may hold (`ulimit -n`): each fan-out process holds one per connection. */
+function openFileLimit(): number {
+  try {
+    return Number(execSync('ulimit -n', { shell: '/bin/sh' }).toString().trim());
+  } catch {
+    return Number.POSITIVE_INFINITY;
+  }
+}
+
+const MODE_NAMES: Record<FanoutMode, string> = {
+  gateway: 'gateway',
+  'ws-turn': 'bare ws, a message per turn',
+  ws: 'bare ws, a message per publication',
+};
+
 async function fanout(): Promise<void> {
   const connectionCounts = (args.get('connections') ?? '500,2000,5000').split(',').map(Number);
   const rate = Number(args.get('rate') ?? 10);
   const seconds = Number(args.get('seconds') ?? 10);
   const sample = Number(args.get('sample') ?? 50);
+  const runs = Number(args.get('runs') ?? 2);
+  const baselines = (args.get('baselines') ?? 'ws-turn').split(',') as FanoutMode[];
+  const limit = openFileLimit();
   console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
   console.log(
-    `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baseline)`,
+    `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baselines; ${runs} runs of each size, gateway and baselines in turns)`,
   );
   console.log(
-    '| connections | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms |',
+    '| connections | run | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs |',
   );
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const connections of connectionCounts) {
-    const ours = await runFanout('gateway', connections, rate, seconds, sample);
-    const base = await runFanout('ws', connections, rate, seconds, sample);
-    for (const r of [ours, base]) {
+    if (connections + 256 > limit) {
       console.log(
-        `| ${r.connections} | ${r.mode === 'gateway' ? 'gateway' : 'bare ws broadcast'} | ` +
-          `${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} |`,
+        `| ${connections} | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | |`,
       );
+      continue;
     }
-    console.log(
-      `| ${connections} | ratio gateway / baseline | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
-        `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× | ${fmt(ours.lightP50Ms / base.lightP50Ms, 2)}× | ${fmt(ours.lightP99Ms / base.lightP99Ms, 2)}× |`,
-    );
+    for (let run = 1; run <= runs; run++) {
+      // in turns, the other way round every other run: a load that grows or ebbs during the
+      // run weighs on both sides alike
+      const order: FanoutMode[] =
+        run % 2 === 1 ? ['gateway', ...baselines] : [...baselines, 'gateway'];
+      const results = new Map<FanoutMode, FanoutResult>();
+      for (const mode of order) {
+        results.set(mode, await runFanout(mode, connections, rate, seconds, sample));
+      }
+      const ours = results.get('gateway');
+      if (!ours) continue;
+      for (const mode of ['gateway', ...baselines] as FanoutMode[]) {
+        const r = results.get(mode);
+        if (!r) continue;
+        console.log(
+          `| ${connections} | ${run} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
+            `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} |`,
+        );
+      }
+      for (const mode of baselines) {
+        const base = results.get(mode);
+        if (!base) continue;
+        console.log(
+          `| ${connections} | ${run} | ratio gateway / ${MODE_NAMES[mode]} | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
+            `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× | ${fmt(ours.lightP50Ms / base.lightP50Ms, 2)}× | ${fmt(ours.lightP99Ms / base.lightP99Ms, 2)}× | ${fmt(ours.serverCpuMsPer1000 / base.serverCpuMsPer1000, 2)}× |`,
+        );
+      }
+    }
   }
 }
 

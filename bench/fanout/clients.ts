@@ -3,7 +3,8 @@
 // take its `tm`): their own work would otherwise dominate the two cores the server shares
 // with them. The sample measures the publish-to-receive latency users see: on the gateway
 // the official `centrifuge` client, on the bare `ws` baseline a plain socket (there is no
-// protocol). Light clients' latencies are reported too, apart.
+// protocol; a message may hold several newline-joined frames). Light clients' latencies are
+// reported too, apart.
 import { Centrifuge } from 'centrifuge';
 import WebSocket from 'ws';
 import { CHANNELS } from './channels.ts';
@@ -110,7 +111,11 @@ async function openBareClient(tally: Tally): Promise<void> {
   const ws = new WebSocket(url);
   ws.on('message', (data) => {
     if (tally === light) onLightMessage(data);
-    else record(tally, (JSON.parse(data.toString()) as { data: { tm: number } }).data.tm);
+    else {
+      for (const frame of data.toString().split('\n')) {
+        record(tally, (JSON.parse(frame) as { data: { tm: number } }).data.tm);
+      }
+    }
   });
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
@@ -120,7 +125,7 @@ async function openBareClient(tally: Tally): Promise<void> {
 
 const open = (i: number) => {
   const sampled = i < sample;
-  if (mode === 'ws') return openBareClient(sampled ? official : light);
+  if (mode !== 'gateway') return openBareClient(sampled ? official : light);
   return sampled ? openOfficialClient() : openLightGatewayClient();
 };
 for (let i = 0; i < count; i += 100) {

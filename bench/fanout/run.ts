@@ -1,7 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 
+/**
+ * The server measured: our gateway, or a bare `ws` broadcast sending each publication as its
+ * own message (`ws`) or one message per socket and event-loop turn (`ws-turn`).
+ */
+export type FanoutMode = 'gateway' | 'ws' | 'ws-turn';
+
 export type FanoutResult = {
-  mode: 'gateway' | 'ws';
+  mode: FanoutMode;
   connections: number;
   publications: number;
   expected: number;
@@ -15,6 +21,8 @@ export type FanoutResult = {
   /** The light clients' latency. */
   lightP50Ms: number;
   lightP99Ms: number;
+  /** The server's CPU time (user + system) per 1,000 messages delivered. */
+  serverCpuMsPer1000: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -47,7 +55,7 @@ function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<M
  * channel for `seconds`. Server and clients run in separate processes.
  */
 export async function runFanout(
-  mode: 'gateway' | 'ws',
+  mode: FanoutMode,
   connections: number,
   ratePerChannel: number,
   seconds: number,
@@ -67,12 +75,15 @@ export async function runFanout(
       await next(clients, 'connected');
       clients.send({ type: 'start' });
       server.send({ type: 'publish', ratePerChannel, seconds });
+      const cpuReport = next(server, 'cpu');
+      cpuReport.catch(() => undefined); // awaited below; a failure before is reported by then
       const published = await next(server, 'published');
       const publications = Number(published.publications);
       // let queued deliveries drain
       await new Promise((resolve) => setTimeout(resolve, 2000));
       clients.send({ type: 'stop' });
       const report = await next(clients, 'report');
+      const cpuMs = Number((await cpuReport).cpuMs);
       const received = Number(report.received);
       return {
         mode,
@@ -87,6 +98,7 @@ export async function runFanout(
         sampled: Number(report.sampled),
         lightP50Ms: Number(report.lightP50),
         lightP99Ms: Number(report.lightP99),
+        serverCpuMsPer1000: (1000 * cpuMs) / Math.max(1, received),
       };
     } finally {
       clients.kill();

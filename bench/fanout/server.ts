@@ -1,5 +1,8 @@
-// Benchmark server: our live gateway (`gateway`) or a bare `ws` broadcast (`ws`), with a
-// publisher driven by the orchestrator over IPC. Prints nothing; talks over process.send.
+// Benchmark server: our live gateway (`gateway`) or a bare `ws` broadcast, with a publisher
+// driven by the orchestrator over IPC. Prints nothing; talks over process.send. Two bare
+// broadcasts: `ws` sends each publication as its own message to every socket; `ws-turn`
+// joins the publications of one event-loop turn into one message, encoded once and handed to
+// every socket (the least any server can do for the same frames: the gateway's floor).
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -11,7 +14,7 @@ import {
 } from '@ct/server/gateway';
 import { CHANNELS } from './channels.ts';
 
-const mode = process.argv[2] === 'ws' ? 'ws' : 'gateway';
+const mode = process.argv[2] ?? 'gateway';
 const now = () => performance.timeOrigin + performance.now();
 
 type Publish = (channel: string, data: unknown) => void;
@@ -33,7 +36,7 @@ async function startGateway(): Promise<{ port: number; publish: Publish }> {
   };
 }
 
-async function startBareWs(): Promise<{ port: number; publish: Publish }> {
+async function startBareWs(perTurn: boolean): Promise<{ port: number; publish: Publish }> {
   const wss = new WebSocketServer({ port: 0, host: '127.0.0.1' });
   await new Promise((resolve) => wss.once('listening', resolve));
   const clients = new Set<WebSocket>();
@@ -43,22 +46,39 @@ async function startBareWs(): Promise<{ port: number; publish: Publish }> {
   });
   const address = wss.address();
   if (address === null) throw new Error('no address');
+  const port = typeof address === 'object' ? address.port : 0;
+  if (!perTurn) {
+    return {
+      port,
+      publish: (channel, data) => {
+        const text = JSON.stringify({ channel, data }); // encoded once, like the gateway
+        for (const ws of clients) ws.send(text);
+      },
+    };
+  }
+  let pending: string[] = [];
+  const flush = () => {
+    const bytes = Buffer.from(pending.join('\n'));
+    pending = [];
+    for (const ws of clients) ws.send(bytes, { binary: false });
+  };
   return {
-    port: typeof address === 'object' ? address.port : 0,
+    port,
     publish: (channel, data) => {
-      const text = JSON.stringify({ channel, data }); // encoded once, like the gateway
-      for (const ws of clients) ws.send(text);
+      if (pending.length === 0) setImmediate(flush);
+      pending.push(JSON.stringify({ channel, data }));
     },
   };
 }
 
-const server = mode === 'ws' ? await startBareWs() : await startGateway();
+const server = mode === 'gateway' ? await startGateway() : await startBareWs(mode === 'ws-turn');
 process.send?.({ type: 'ready', port: server.port });
 
 process.on('message', (message: { type: string; ratePerChannel: number; seconds: number }) => {
   if (message.type !== 'publish') return;
   const intervalMs = 1000 / message.ratePerChannel;
   const started = now();
+  const cpu = process.cpuUsage();
   let sent = 0;
   const timer = setInterval(
     () => {
@@ -89,6 +109,12 @@ process.on('message', (message: { type: string; ratePerChannel: number; seconds:
           publications: sent * CHANNELS.length,
           elapsedMs: now() - started,
         });
+        // the server's CPU time for the publishing and its deliveries (they end within a turn
+        // or two of the last publication, or are still queued: then the stop comes later)
+        setTimeout(() => {
+          const used = process.cpuUsage(cpu);
+          process.send?.({ type: 'cpu', cpuMs: (used.user + used.system) / 1000 });
+        }, 1000);
       }
     },
     Math.max(1, Math.floor(intervalMs / 2)),

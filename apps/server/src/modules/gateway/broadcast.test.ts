@@ -15,14 +15,19 @@ afterEach(() => {
 });
 
 type Sent = string | Buffer;
+/** What a subscriber's socket saw: messages, closes, and how often its backlog was asked. */
+type Socket = { sent: Sent[]; closes: number[]; asked: number; backlog: number };
 
 /** A session of `hub` on a recording transport, connected and subscribed to `channels`. */
-async function subscriber(hub: GatewayHub, channels: string[]): Promise<Sent[]> {
-  const sent: Sent[] = [];
+async function subscriberSocket(hub: GatewayHub, channels: string[]): Promise<Socket> {
+  const socket: Socket = { sent: [], closes: [], asked: 0, backlog: 0 };
   const transport: Transport = {
-    send: (message) => sent.push(message),
-    close: () => undefined,
-    bufferedAmount: () => 0,
+    send: (message) => socket.sent.push(message),
+    close: (code) => socket.closes.push(code),
+    bufferedAmount: () => {
+      socket.asked += 1;
+      return socket.backlog;
+    },
   };
   const session = hub.open(transport);
   const commands = [
@@ -33,19 +38,29 @@ async function subscriber(hub: GatewayHub, channels: string[]): Promise<Sent[]> 
   await waitFor(() =>
     channels.every((channel) => hub.subscribers(channel) > 0 && session.channels.has(channel)),
   );
-  await waitFor(() => sent.length > 0);
-  sent.length = 0;
-  return sent;
+  await waitFor(() => socket.sent.length > 0);
+  socket.sent.length = 0;
+  socket.asked = 0;
+  return socket;
 }
 
-const textOf = (message: Sent | undefined) => message?.toString() ?? '';
+async function subscriber(hub: GatewayHub, channels: string[]): Promise<Sent[]> {
+  return (await subscriberSocket(hub, channels)).sent;
+}
 
-it('sends subscribers of the same channels one message per turn, encoded once for all', async () => {
+function newHub(): GatewayHub {
   const hub = new GatewayHub(
     createGatewayPolicy({ secret: 's', now: Date.now, isKnownSymbol: (s) => KNOWN.has(s) }),
     DEFAULT_GATEWAY_OPTIONS,
   );
   hubs.push(hub);
+  return hub;
+}
+
+const textOf = (message: Sent | undefined) => message?.toString() ?? '';
+
+it('sends subscribers of the same channels one message per turn, encoded once for all', async () => {
+  const hub = newHub();
   const both = ['public:BTCUSDT', 'public:ETHUSDT'];
   const alike = await Promise.all([subscriber(hub, both), subscriber(hub, both)]);
   const other = await subscriber(hub, ['public:ETHUSDT']);
@@ -69,4 +84,37 @@ it('sends subscribers of the same channels one message per turn, encoded once fo
   expect(JSON.parse(textOf(other[0]))).toEqual({
     push: { channel: 'public:ETHUSDT', pub: { data: { price: 2 } } },
   });
+});
+
+it("does a subscriber's work once per turn, however many publications the turn has", async () => {
+  const hub = newHub();
+  const both = ['public:BTCUSDT', 'public:ETHUSDT'];
+  const sockets = await Promise.all([subscriberSocket(hub, both), subscriberSocket(hub, both)]);
+
+  for (let i = 0; i < 5; i++) {
+    hub.publish('public:BTCUSDT', { price: i });
+    hub.publish('public:ETHUSDT', { price: i });
+  }
+  await waitFor(() => sockets.every((s) => s.sent.length === 1));
+
+  // one look at the socket's backlog and one message for the turn's ten publications
+  expect(sockets.map((s) => s.asked)).toEqual([1, 1]);
+  expect(textOf(sockets[0]?.sent[0]).split('\n')).toHaveLength(10);
+});
+
+it('closes a subscriber whose socket holds more than the limit with 3008; the others get the turn', async () => {
+  const hub = newHub();
+  const [slow, reading] = await Promise.all([
+    subscriberSocket(hub, ['public:BTCUSDT']),
+    subscriberSocket(hub, ['public:BTCUSDT']),
+  ]);
+  if (!slow || !reading) throw new Error('no subscribers');
+  slow.backlog = DEFAULT_GATEWAY_OPTIONS.maxQueuedBytes;
+
+  hub.publish('public:BTCUSDT', { price: 1 });
+  await waitFor(() => reading.sent.length === 1);
+
+  expect(slow.closes).toEqual([3008]);
+  expect(slow.sent).toEqual([]);
+  expect(hub.subscribers('public:BTCUSDT')).toBe(1);
 });

@@ -128,6 +128,9 @@ export class ClientSession {
   private readonly refusals: TokenBucket;
   /** It sent too many: nothing more is read, the close (3013) is on its way. */
   private cutOff = false;
+  /** The hub's flush: the turn this session was last reached in, and its channels' subset then. */
+  flushTurn = 0;
+  subset: Subset | null = null;
 
   constructor(
     private readonly hub: GatewayHub,
@@ -361,20 +364,39 @@ export class ClientSession {
     this.hub.markDirty(this);
   }
 
-  /**
-   * Sends the queued frames as one newline-joined WebSocket message; `encode` gives its bytes
-   * (the hub's flush shares them between sessions whose queues hold the same frames).
-   */
-  flush(encode?: (frames: readonly string[]) => Buffer): void {
+  /** Sends the queued frames (replies, pings, pushes) as one newline-joined WebSocket message. */
+  flush(): void {
     if (this.state === 'closed' || this.batch.length === 0) return;
     const frames = this.batch;
-    const message = encode
-      ? encode(frames)
-      : frames.length === 1
-        ? (frames[0] ?? '')
-        : frames.join('\n');
     this.batch = [];
     this.batchBytes = 0;
+    this.send(frames.length === 1 ? (frames[0] ?? '') : frames.join('\n'));
+  }
+
+  /**
+   * Sends this turn's publications for the session's channels: `shared`, the bytes every
+   * session subscribed alike gets, after its own queued frames if it has any (a reply to a
+   * subscribe comes before the channel's publications). Past the queue limit it is cut off.
+   */
+  deliver(shared: Buffer, publications: string): void {
+    if (this.state === 'closed') return;
+    const queued = this.transport.bufferedAmount() + this.batchBytes + shared.length;
+    if (queued > this.hub.options.maxQueuedBytes) {
+      this.disconnect(DISCONNECT.slow);
+      return;
+    }
+    if (this.batch.length === 0) {
+      this.send(shared);
+      return;
+    }
+    const frames = this.batch;
+    this.batch = [];
+    this.batchBytes = 0;
+    frames.push(publications);
+    this.send(frames.join('\n'));
+  }
+
+  private send(message: string | Buffer): void {
     try {
       this.transport.send(message);
     } catch {
@@ -404,25 +426,76 @@ export class ClientSession {
   }
 }
 
-/** Distinct queued messages a flush keeps encoded for the sessions after (flushAll). */
-const ENCODED_KEPT = 8;
-
-/** The same frames in the same order (mostly the very same strings: compared by reference first). */
-function sameFrames(a: readonly string[], b: readonly string[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+/** The publications of a subset's channels, in the turn's order, newline-joined. */
+function messageOf(
+  subset: Subset,
+  channelCount: number,
+  indexes: readonly number[],
+  frames: readonly string[],
+): string {
+  const included = new Uint8Array(channelCount);
+  for (let node: Subset | null = subset; node && node.index >= 0; node = node.parent) {
+    included[node.index] = 1;
+  }
+  const chosen: string[] = [];
+  for (let i = 0; i < frames.length; i++) {
+    if (included[indexes[i] ?? 0] === 1) chosen.push(frames[i] ?? '');
+  }
+  return chosen.length === 1 ? (chosen[0] ?? '') : chosen.join('\n');
 }
 
 /**
- * The live gateway's core: sessions, channel membership and fan-out. Each publication is
- * encoded once and queued to every subscriber; queues are flushed together on the next
- * turn of the event loop, so frames of one feed tick share one WebSocket message.
+ * A subset of the channels published in one turn: sessions reach it by stepping through the
+ * turn's channels they are members of (in the turn's order), so sessions subscribed alike
+ * meet at the same node, whose message is joined and encoded once for all of them.
+ */
+export class Subset {
+  private readonly children = new Map<number, Subset>();
+  /** The child taken last: most sessions take the same steps. */
+  private lastIndex = -1;
+  private lastChild: Subset | null = null;
+  /** The message's text (its publications, newline-joined) and bytes, once asked. */
+  text: string | null = null;
+  bytes: Buffer | null = null;
+
+  constructor(
+    readonly parent: Subset | null,
+    /** The index, in the turn's channels, of the channel this step added. */
+    readonly index: number,
+  ) {}
+
+  child(index: number): Subset {
+    if (index === this.lastIndex && this.lastChild) return this.lastChild;
+    let child = this.children.get(index);
+    if (!child) {
+      child = new Subset(this, index);
+      this.children.set(index, child);
+    }
+    this.lastIndex = index;
+    this.lastChild = child;
+    return child;
+  }
+}
+
+/**
+ * The live gateway's core: sessions, channel membership and fan-out. A publication is encoded
+ * once and kept with the turn's others; on the next turn of the event loop every subscriber
+ * gets one WebSocket message with the turn's publications of its channels, joined and encoded
+ * once for all sessions subscribed alike. Nothing is allocated per subscriber and publication.
  */
 export class GatewayHub {
   private readonly sessions = new Set<ClientSession>();
   private readonly channels = new Map<string, Set<ClientSession>>();
+  /** Sessions with frames of their own (replies, pings, pushes) queued this turn. */
   private readonly dirty = new Set<ClientSession>();
+  /** This turn's publications, in order: the channel's index in `turnChannels`, the frame. */
+  private turnIndexes: number[] = [];
+  private turnFrames: string[] = [];
+  /** The channels published this turn, in order of their first publication, and their index. */
+  private turnChannels = new Map<string, number>();
+  private turn = 0;
+  /** Sessions reached by this turn's publications (reused from turn to turn). */
+  private readonly reached: ClientSession[] = [];
   private flushScheduled = false;
   private timer: NodeJS.Timeout | null = null;
 
@@ -485,44 +558,79 @@ export class GatewayHub {
   /** Publications handed to the hub since it started, with or without subscribers (metrics). */
   publicationCount = 0;
 
-  /** Delivers a publication to the channel's subscribers. */
+  /** Delivers a publication to the channel's subscribers (on the next turn). */
   publish(channel: string, data: unknown): void {
     this.publicationCount += 1;
     const members = this.channels.get(channel);
     if (!members || members.size === 0) return;
-    const frame = encodePublication(channel, data);
-    for (const session of members) session.enqueue(frame);
+    let index = this.turnChannels.get(channel);
+    if (index === undefined) {
+      index = this.turnChannels.size;
+      this.turnChannels.set(channel, index);
+    }
+    this.turnIndexes.push(index);
+    this.turnFrames.push(encodePublication(channel, data));
+    this.scheduleFlush();
   }
 
   markDirty(session: ClientSession): void {
     this.dirty.add(session);
-    if (!this.flushScheduled) {
-      this.flushScheduled = true;
-      setImmediate(() => this.flushAll());
-    }
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    setImmediate(this.flushAll);
   }
 
   /**
-   * Sends every queue filled this turn. Sessions subscribed alike queue the same frames (the
-   * same string objects: a publication is encoded once per channel): their message is joined
-   * and encoded to UTF-8 once and the bytes are handed to each socket, instead of a join and
-   * an encoding per session.
+   * Sends what this turn queued: to each subscriber of the turn's channels one message with
+   * the publications of its channels (membership as it is now: a session that left a channel
+   * this turn gets none of its frames), shared by the sessions subscribed alike; then the
+   * sessions' own frames not sent with them.
    */
-  private flushAll(): void {
+  private readonly flushAll = (): void => {
     this.flushScheduled = false;
-    const sessions = [...this.dirty];
-    this.dirty.clear();
-    const encoded: { frames: readonly string[]; bytes: Buffer }[] = [];
-    const encode = (frames: readonly string[]): Buffer => {
-      for (const e of encoded) if (sameFrames(e.frames, frames)) return e.bytes;
-      const bytes = Buffer.from(frames.length === 1 ? (frames[0] ?? '') : frames.join('\n'));
-      // a few distinct queues are kept: subscribers of different channel sets interleave
-      if (encoded.length >= ENCODED_KEPT) encoded.shift();
-      encoded.push({ frames, bytes });
-      return bytes;
-    };
-    for (const session of sessions) session.flush(encode);
-  }
+    const channels = this.turnChannels;
+    const indexes = this.turnIndexes;
+    const frames = this.turnFrames;
+    this.turnChannels = new Map();
+    this.turnIndexes = [];
+    this.turnFrames = [];
+    if (frames.length > 0) {
+      const turn = ++this.turn;
+      const root = new Subset(null, -1);
+      const reached = this.reached;
+      for (const [channel, index] of channels) {
+        const members = this.channels.get(channel);
+        if (!members) continue;
+        for (const session of members) {
+          if (session.flushTurn !== turn) {
+            session.flushTurn = turn;
+            session.subset = root;
+            reached.push(session);
+          }
+          session.subset = (session.subset ?? root).child(index);
+        }
+      }
+      for (const session of reached) {
+        const subset = session.subset ?? root;
+        session.subset = null;
+        if (subset.bytes === null) {
+          subset.text = messageOf(subset, channels.size, indexes, frames);
+          subset.bytes = Buffer.from(subset.text);
+        }
+        session.deliver(subset.bytes, subset.text ?? '');
+      }
+      reached.length = 0;
+    }
+    if (this.dirty.size > 0) {
+      const sessions = [...this.dirty];
+      this.dirty.clear();
+      for (const session of sessions) session.flush();
+    }
+  };
 
   /** The periodic work, every `pingSeconds`: expiries, then pings. */
   private startTimer(): void {

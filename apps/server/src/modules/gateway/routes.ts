@@ -24,6 +24,9 @@ export function originGuard(publicOrigins: readonly string[]) {
   };
 }
 
+/** Options of every send: bytes go as a text message too (the Centrifuge JSON protocol). */
+const AS_TEXT = { binary: false } as const;
+
 export function gatewayRoutes(
   app: FastifyInstance,
   hub: GatewayHub,
@@ -32,8 +35,7 @@ export function gatewayRoutes(
 ): void {
   app.get(LIVE_PATH, { websocket: true, preHandler: originGuard(publicOrigins) }, (socket) => {
     const session = hub.open({
-      // bytes go as a text message too (the Centrifuge JSON protocol)
-      send: (text) => socket.send(text, { binary: false }),
+      send: (text) => socket.send(text, AS_TEXT),
       close: (code, reason) => socket.close(code, reason),
       bufferedAmount: () => socket.bufferedAmount,
     });
