@@ -336,10 +336,10 @@ describe('bar replay, desktop', () => {
     /** The panel shows the evaluation of the bar at the cursor (its time as the bar says it). */
     const showsCursor = async (): Promise<Evaluation> => {
       const cursor = await cursorOf(page);
-      const time = ((await bar(page).getByTestId('replay-cursor').textContent()) ?? '').replace(
-        /^Replay at /,
-        '',
-      );
+      // 'Replay at {time}', and ' · Replaying N bars…' while a jump finishes
+      const time = ((await bar(page).getByTestId('replay-cursor').textContent()) ?? '')
+        .replace(/^Replay at /, '')
+        .replace(/ · .*$/, '');
       await toggle.getByText(`${STRATEGY} at ${time}`).waitFor(LIVE);
       const evaluation = (await newestSession(page)).evaluations.find((e) => e.bar_time === cursor);
       if (!evaluation) throw new Error(`No evaluation at ${cursor}`);
@@ -659,7 +659,7 @@ describe('bar replay: where it starts, what it draws, synchronised charts', () =
     const minutes = (
       (await (
         await page.request.get(
-          `/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=10&lastId=${next + 300}`,
+          `/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=10&last_id=${next + 300}`,
         )
       ).json()) as { data: { lists: { id: number; close: number }[] } }
     ).data.lists.filter((b) => b.id >= next && b.id < next + 300);
