@@ -305,6 +305,7 @@ export function ReplayBar({
       <Button
         size="small"
         type="text"
+        className="replay-exit"
         icon={<CloseOutlined />}
         aria-label={m.exit}
         onClick={() => {
@@ -472,39 +473,39 @@ export function ReplayBar({
           </div>
         </dl>
         <span className="replay-trades">{m.trades(view.trades.length)}</span>
-      </div>
-      <table className="replay-positions" aria-label={m.positions}>
-        <tbody>
-          {view.positions.length === 0 ? (
-            <tr>
-              <td className="replay-empty">{m.noPositions}</td>
-            </tr>
-          ) : (
-            view.positions.map((p) => (
-              <tr key={p.id}>
-                <td>{m.side(p.side)}</td>
-                <td>{formatLots(p.volume)}</td>
-                <td>{formatPrice(p.open_price, tick)}</td>
-                <td className={p.profit >= 0 ? 'replay-up' : 'replay-down'}>
-                  {formatMoney(p.profit, { signed: true })}
-                </td>
-                <td>
-                  <Button
-                    size="small"
-                    type="link"
-                    aria-label={m.closePosition(p.id)}
-                    onClick={() =>
-                      void sendOrder(view.id, { type: 'close', orderId: p.id, volume: p.volume })
-                    }
-                  >
-                    {m.close}
-                  </Button>
-                </td>
+        <table className="replay-positions" aria-label={m.positions}>
+          <tbody>
+            {view.positions.length === 0 ? (
+              <tr>
+                <td className="replay-empty">{m.noPositions}</td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
+            ) : (
+              view.positions.map((p) => (
+                <tr key={p.id}>
+                  <td>{m.side(p.side)}</td>
+                  <td>{formatLots(p.volume)}</td>
+                  <td>{formatPrice(p.open_price, tick)}</td>
+                  <td className={p.profit >= 0 ? 'replay-up' : 'replay-down'}>
+                    {formatMoney(p.profit, { signed: true })}
+                  </td>
+                  <td>
+                    <Button
+                      size="small"
+                      type="link"
+                      aria-label={m.closePosition(p.id)}
+                      onClick={() =>
+                        void sendOrder(view.id, { type: 'close', orderId: p.id, volume: p.volume })
+                      }
+                    >
+                      {m.close}
+                    </Button>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
       {view.strategy_name !== null && (
         <StrategyPanel view={view} tick={tick} formatTime={formatTime} />
       )}
