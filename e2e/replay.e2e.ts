@@ -2,7 +2,8 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { sessionApi } from './support/chart.ts';
+import { dragUntilAsked, sessionApi } from './support/chart.ts';
+import { askedPrice, placeOf, yOf } from './support/chartLines.ts';
 import { LIVE, setTheme, ticket, toast, tradeRows } from './support/trading.ts';
 
 /*
@@ -19,6 +20,7 @@ import { LIVE, setTheme, ticket, toast, tradeRows } from './support/trading.ts';
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 const STRATEGY = 'Replay up bars';
+const PHONE_STRATEGY = 'Replay up bars phone';
 let browser: Browser;
 
 /** Opens at the close of each bar that closed above the one before; closes a bar later. */
@@ -33,6 +35,8 @@ def main(data_array):
                 record.update(status='YES', close_date=data_array[i + 1][0],
                               close_price=data_array[i + 1][6])
             records.append(record)
+    print('bars', len(data_array))
+    print('records', len(records))
     return records
 `;
 
@@ -68,13 +72,28 @@ async function realPositions(page: Page): Promise<number> {
   return body.data?.orders?.length ?? 0;
 }
 
+type Evaluation = {
+  bar_time: number;
+  wanted: { side: 'buy' | 'sell'; lots: number; open_time: number }[];
+  orders: {
+    action: 'open' | 'close';
+    side: string;
+    volume: number;
+    price: number | null;
+    status: string;
+  }[];
+  printed: string[];
+};
+
 type Session = {
   id: string;
   cursor: number;
+  start: number;
   quote: { bid: number; ask: number };
-  positions: { id: number; volume: number }[];
-  pending: { id: number }[];
+  positions: { id: number; volume: number; open_price: number }[];
+  pending: { id: number; price: number }[];
   trades: { volume: number }[];
+  evaluations: Evaluation[];
 };
 
 /** The newest kept session, as the server has it now. */
@@ -159,7 +178,11 @@ describe('bar replay, desktop', () => {
     const next = await step(page, 'Step forward');
     expect(next).toBeGreaterThan(start);
 
-    await bar(page).getByRole('button', { name: 'Buy' }).click();
+    // one place to trade: the trading panel's ticket acts on the replay
+    expect(await bar(page).getByRole('button', { name: 'Buy', exact: true }).count()).toBe(0);
+    await ticket(page).getByText('Market', { exact: true }).click();
+    await ticket(page).getByRole('button', { name: 'Place Buy Order' }).click();
+    await toast(page, 'Replay order placed');
     const positions = bar(page).getByRole('table', { name: 'Replay positions' });
     await positions.getByRole('button', { name: /^Close replay position \d+$/ }).waitFor(LIVE);
     const profit = bar(page).getByTestId('replay-profit');
@@ -257,7 +280,7 @@ describe('bar replay, desktop', () => {
 
     // the session's results in the backtest's results modal
     await bar(page).getByRole('button', { name: 'Results' }).click();
-    const results = page.getByRole('dialog', { name: 'Backtest Results' });
+    const results = page.getByRole('dialog', { name: 'Replay Results' });
     await results.getByRole('table', { name: 'Trade Details' }).waitFor(LIVE);
     await results.getByText('Initial capital → final equity').waitFor();
     await screenshot(page, 'replay-results-1440-light');
@@ -293,7 +316,7 @@ describe('bar replay, desktop', () => {
     await bar(page).waitFor({ state: 'detached', ...LIVE });
   }, 300_000); // a walk of many steps and eight screenshots
 
-  it('runs a saved strategy in replay and shows its markers', async () => {
+  it('runs a saved strategy in replay: its markers, and beside the chart what it wants, sent and printed', async () => {
     // a journey before that failed midway may have left its replay open
     if (await bar(page).isVisible()) {
       await bar(page).getByRole('button', { name: 'Exit replay' }).click();
@@ -307,14 +330,187 @@ describe('bar replay, desktop', () => {
     await bar(page).getByRole('button', { name: 'Start replay' }).click();
     await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
     await bar(page).getByText(`Replay · ${STRATEGY}`).waitFor(LIVE);
-    for (let i = 0; i < 4; i++) await step(page, 'Step forward');
+    const panel = bar(page).getByRole('region', { name: 'Strategy at the cursor' });
+    const toggle = panel.getByRole('button', { name: 'Strategy details' });
+    const printed = panel.getByTestId('replay-printed');
+    /** The panel shows the evaluation of the bar at the cursor (its time as the bar says it). */
+    const showsCursor = async (): Promise<Evaluation> => {
+      const cursor = await cursorOf(page);
+      // 'Replay at {time}', and ' · Replaying N bars…' while a jump finishes
+      const time = ((await bar(page).getByTestId('replay-cursor').textContent()) ?? '')
+        .replace(/^Replay at /, '')
+        .replace(/ · .*$/, '');
+      await toggle.getByText(`${STRATEGY} at ${time}`).waitFor(LIVE);
+      const evaluation = (await newestSession(page)).evaluations.find((e) => e.bar_time === cursor);
+      if (!evaluation) throw new Error(`No evaluation at ${cursor}`);
+      // every line printed at that bar, not only the last
+      await expect.poll(() => printed.textContent(), LIVE).toBe(evaluation.printed.join('\n'));
+      return evaluation;
+    };
+
+    // step until the strategy sends an order (it opens at the close of a bar that closed up)
+    let evaluation: Evaluation | null = null;
+    for (let i = 0; i < 40; i++) {
+      await step(page, 'Step forward');
+      evaluation = await showsCursor();
+      if (evaluation.orders.length > 0 && evaluation.wanted.length > 0) break;
+    }
+    if (!evaluation?.orders.length) throw new Error('The strategy sent no order in 40 bars');
+    expect(evaluation.printed).toHaveLength(2);
+    expect(evaluation.printed[0]).toMatch(/^bars \d+$/);
+    // the positions it wants at the cursor
+    const wanted = panel.getByRole('list', { name: 'Wanted positions' }).getByRole('listitem');
+    await expect.poll(() => wanted.count(), LIVE).toBe(evaluation.wanted.length);
+    await wanted
+      .first()
+      .getByText(/^Buy 1 since /)
+      .waitFor();
+    // the orders it sent at this bar: side, volume, price, filled
+    const orders = panel.getByRole('table', { name: 'Orders sent' }).getByRole('row');
+    expect(await orders.count()).toBe(evaluation.orders.length);
+    for (const [i, order] of evaluation.orders.entries()) {
+      expect(order.status).toBe('filled');
+      const cells = await orders.nth(i).getByRole('cell').allTextContents();
+      expect(cells).toEqual([
+        order.action === 'open' ? 'Open' : 'Close',
+        order.side === 'buy' ? 'Buy' : 'Sell',
+        String(order.volume),
+        (order.price ?? 0).toFixed(1),
+        'Filled',
+      ]);
+    }
     // the strategy's fills are drawn as markers on the replayed bars
     await canvas(page).and(page.locator(':not([data-markers="0"])')).waitFor(LIVE);
     expect(Number(await canvas(page).getAttribute('data-markers'))).toBeGreaterThan(0);
-    await screenshot(page, 'replay-desktop-1440-light-strategy');
+    await screenshot(page, 'replay-strategy-1440-light');
+    await setTheme(page, 'dark');
+    await screenshot(page, 'replay-strategy-1440-dark');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await drawnUpToCursor(page, await cursorOf(page));
+    await screenshot(page, 'replay-strategy-1024-dark');
+    await setTheme(page, 'light');
+    await screenshot(page, 'replay-strategy-1024-light');
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    // a step back shows the evaluation of the bar it lands on
+    await step(page, 'Step back');
+    await showsCursor();
+
+    // Jump to date: forward ten bars (the strategy runs at each), then back five
+    const jump = async (to: number) => {
+      const text = await page.evaluate((seconds) => {
+        const d = new Date(seconds * 1000);
+        const two = (n: number) => String(n).padStart(2, '0');
+        return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())} ${two(d.getHours())}:${two(d.getMinutes())}`;
+      }, to);
+      const field = bar(page).getByRole('textbox', { name: 'Jump to date' });
+      await field.click();
+      await field.fill(text);
+      await field.press('Enter');
+      await bar(page)
+        .getByTestId('replay-cursor')
+        .and(page.locator(`[data-cursor="${to}"]`))
+        .waitFor(LIVE);
+      await drawnUpToCursor(page, to);
+      await showsCursor();
+    };
+    const from = await cursorOf(page);
+    await jump(from + 10 * 60);
+    const jumped = await newestSession(page);
+    expect(jumped.cursor).toBe(from + 10 * 60);
+    // evaluated at every skipped bar's close, as stepping would
+    expect(
+      jumped.evaluations.filter((e) => e.bar_time > from && e.bar_time <= jumped.cursor),
+    ).toHaveLength(10);
+    await jump(from + 5 * 60);
+    expect((await newestSession(page)).cursor).toBe(from + 5 * 60);
+
     await bar(page).getByRole('button', { name: 'Exit replay' }).click();
     await bar(page).waitFor({ state: 'detached', ...LIVE });
   });
+
+  it('drags a replay pending order on the chart: it moves and fills at its new price', async () => {
+    if (await bar(page).isVisible()) {
+      await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+      await bar(page).waitFor({ state: 'detached', ...LIVE });
+    }
+    await chart(page).getByRole('button', { name: 'Bar replay' }).click();
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    const session = await newestSession(page);
+    const klines = (await (
+      await page.request.get('/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=300')
+    ).json()) as { data: { lists: (Bar & { open: number })[] } };
+    const { bid, ask } = session.quote;
+    const spread = ask - bid;
+    const after = klines.data.lists.filter((b) => b.id > session.cursor).slice(0, 60);
+    // the side the next bars move furthest to: a buy below the ask or a sell above the bid
+    const lowest = Math.min(...after.map((b) => b.low + spread));
+    const highest = Math.max(...after.map((b) => b.high));
+    const buying = ask * 0.999 - lowest >= highest - bid * 1.001;
+    const side = buying ? 'Buy' : 'Sell';
+    // placed far from the market, with a second order as the price scale's other reference
+    const place = async (price: number) => {
+      await ticket(page).getByRole('radio', { name: side }).click();
+      await ticket(page).getByText('Limit', { exact: true }).click();
+      await ticket(page).getByLabel('Limit Price').fill(price.toFixed(1));
+      await ticket(page)
+        .getByRole('button', { name: `Place ${side} Order` })
+        .click();
+      await toast(page, 'Replay limit order placed');
+    };
+    await place(buying ? ask * 0.99 : bid * 1.01);
+    await expect.poll(async () => (await newestSession(page)).pending.length, LIVE).toBe(1);
+    await place(buying ? ask * 0.98 : bid * 1.02);
+    await expect.poll(async () => (await newestSession(page)).pending.length, LIVE).toBe(2);
+    await ticket(page).getByText('Market', { exact: true }).click();
+    const [moving, reference] = (await newestSession(page)).pending;
+    const lineOf = (id: number) =>
+      chart(page).getByRole('group', {
+        name: new RegExp(`^Pending order ${id}: ${side} (Limit|Stop) 1 GTC at`),
+      });
+    const line = lineOf(moving!.id);
+    await line.waitFor({ state: 'visible', ...LIVE });
+    await lineOf(reference!.id).waitFor({ state: 'visible', ...LIVE });
+    // dragged halfway between the band's edge and the furthest the next bars go
+    const target = buying ? (ask * 0.999 + lowest) / 2 : (bid * 1.001 + highest) / 2;
+    await dragUntilAsked(line, async () => {
+      const a = await placeOf(line);
+      const b = await placeOf(lineOf(reference!.id));
+      const box = await canvas(page).boundingBox();
+      if (!box) throw new Error('No chart');
+      const x = box.x + box.width * 0.55;
+      await page.mouse.move(x, a.y);
+      await page.mouse.down();
+      await page.mouse.move(x, yOf(target, a, b), { steps: 8 });
+      await page.mouse.up();
+    });
+    const asked = Number(await askedPrice(line));
+    await screenshot(page, 'replay-pending-drag-1440-light');
+    await line.getByRole('button', { name: 'Confirm' }).click();
+    await toast(page, 'Replay pending order moved');
+    await expect.poll(() => line.getAttribute('data-price'), LIVE).toBe(String(asked));
+    const moved = await newestSession(page);
+    expect(moved.pending.find((p) => p.id === moving!.id)?.price).toBe(asked);
+    // the other order is cancelled: only the moved one can fill
+    await page.request.post(`/api/replays/${moved.id}/orders`, {
+      data: { type: 'cancel', pId: reference!.id },
+    });
+
+    // it fills at the first replayed bar that reaches its new price, at that price
+    const hit = after.findIndex((b) => (buying ? b.low + spread <= asked : b.high >= asked));
+    expect(hit, `a bar reaching ${asked}`).toBeGreaterThanOrEqual(0);
+    const bar0 = after[hit]!;
+    const gap = buying ? bar0.open + spread <= asked : bar0.open >= asked;
+    const fillPrice = gap ? (buying ? bar0.open + spread : bar0.open) : asked;
+    for (let i = 0; i <= hit; i++) await step(page, 'Step forward');
+    const filled = await newestSession(page);
+    expect(filled.pending).toEqual([]);
+    expect(filled.positions.map((p) => p.id)).toEqual([moving!.id]);
+    expect(filled.positions[0]!.open_price).toBeCloseTo(fillPrice, 6);
+    await bar(page).getByRole('button', { name: 'Exit replay' }).click();
+    await bar(page).waitFor({ state: 'detached', ...LIVE });
+  }, 300_000);
 });
 
 /** Opens the replay bar (the chart then waits for a click on a bar). */
@@ -449,6 +645,60 @@ describe('bar replay: where it starts, what it draws, synchronised charts', () =
     expect(await ticker.getByText('Replay', { exact: true }).count()).toBe(0);
   });
 
+  it('forms the next bar of a 5m chart in 1m steps: the last drawn bar grows step by step', async () => {
+    const periods = page.getByRole('radiogroup', { name: 'Period' }).first();
+    await periods.getByText('5m', { exact: true }).click();
+    await canvas(page).and(page.locator('[data-phase=ready][data-period="5m"]')).waitFor(LIVE);
+    await openReplay(page);
+    await bar(page).getByRole('button', { name: 'Start replay' }).click();
+    await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
+    const cursor = await cursorOf(page);
+    await drawnUpToCursor(page, cursor);
+    const next = cursor + 300;
+    // the 1m bars inside the next 5m bar
+    const minutes = (
+      (await (
+        await page.request.get(
+          `/trading/kline/lists?symbol=BTCUSDT&cycel=1m&limit=10&last_id=${next + 300}`,
+        )
+      ).json()) as { data: { lists: { id: number; close: number }[] } }
+    ).data.lists.filter((b) => b.id >= next && b.id < next + 300);
+    expect(minutes.map((b) => b.id - next)).toEqual([0, 60, 120, 180, 240]);
+
+    await bar(page).getByRole('combobox', { name: 'Steps' }).click();
+    await page
+      .locator('.ant-select-dropdown:visible .ant-select-item-option', { hasText: '1m steps' })
+      .click();
+    for (let k = 1; k <= 4; k++) {
+      await bar(page).getByRole('button', { name: 'Step forward' }).click();
+      // the cursor stays; the last drawn bar is the next one, as far as k minutes formed it
+      await bar(page)
+        .getByTestId('replay-cursor')
+        .and(page.locator(`[data-cursor="${cursor}"][data-formed="${k}"]`))
+        .waitFor(LIVE);
+      await canvas(page)
+        .and(
+          page.locator(
+            `[data-replay-cursor="${cursor}"][data-newest="${next}"][data-forming="${next}"][data-forming-close="${minutes[k - 1]!.close}"]`,
+          ),
+        )
+        .waitFor(LIVE);
+    }
+    await screenshot(page, 'replay-forming-1440-light');
+    // the fifth step is the whole bar: the cursor moves onto it
+    await bar(page).getByRole('button', { name: 'Step forward' }).click();
+    await bar(page)
+      .getByTestId('replay-cursor')
+      .and(page.locator(`[data-cursor="${next}"][data-formed="0"]`))
+      .waitFor(LIVE);
+    await canvas(page)
+      .and(page.locator(`[data-replay-cursor="${next}"][data-newest="${next}"][data-forming=""]`))
+      .waitFor(LIVE);
+    await exitReplay(page);
+    await periods.getByText('1m', { exact: true }).click();
+    await canvas(page).and(page.locator('[data-phase=ready][data-period="1m"]')).waitFor(LIVE);
+  });
+
   it('replays the grid in sync: the other chart shows only bars closed at the replay time', async () => {
     await page.getByTitle('2 charts').click();
     const other = page.getByTestId('chart-canvas').nth(1);
@@ -503,6 +753,9 @@ describe('bar replay, phone', () => {
         await loginThroughPage(page, password);
         await page.waitForURL(/\/phone/);
         await canvas(page).and(page.locator('[data-phase=ready]')).waitFor(LIVE);
+        await page.request.post('/api/strategies/', {
+          data: { name: PHONE_STRATEGY, code: UP_BARS, create: true },
+        });
         const replay = chart(page).getByRole('button', { name: 'Bar replay' });
         if (!(await replay.isVisible())) {
           await chart(page).getByRole('button', { name: 'More tools' }).click();
@@ -510,11 +763,30 @@ describe('bar replay, phone', () => {
         } else {
           await replay.click();
         }
+        await bar(page).getByRole('combobox', { name: 'Strategy' }).click();
+        await page
+          .locator('.ant-select-dropdown:visible .ant-select-item-option', {
+            hasText: PHONE_STRATEGY,
+          })
+          .click();
         await bar(page).getByRole('button', { name: 'Start replay' }).click();
         await bar(page).getByTestId('replay-cursor').waitFor(LIVE);
         await drawnUpToCursor(page, await cursorOf(page));
         await step(page, 'Step forward');
+        // the strategy's section is folded on a phone, opened on demand
+        const toggle = bar(page).getByRole('button', { name: 'Strategy details' });
+        expect(await toggle.getAttribute('aria-expanded')).toBe('false');
         await screenshot(page, `replay-phone-390-${scheme}`);
+        await toggle.click();
+        await bar(page)
+          .getByTestId('replay-printed')
+          .getByText(/^bars \d+/)
+          .waitFor(LIVE);
+        await screenshot(page, `replay-strategy-phone-390-${scheme}`);
+        await toggle.click();
+        await bar(page)
+          .getByTestId('replay-printed')
+          .waitFor({ state: 'detached', ...LIVE });
         // the phone's trading modal trades the replay's account too
         const buy = chart(page).getByRole('button', { name: 'Buy BTCUSDT' });
         if (!(await buy.isVisible())) {
@@ -533,6 +805,7 @@ describe('bar replay, phone', () => {
         };
         for (const r of list.replays) await page.request.delete(`/api/replays/${r.id}`);
       } finally {
+        await page.request.delete(`/api/strategies/${encodeURIComponent(PHONE_STRATEGY)}`);
         await context.close();
       }
     });

@@ -3,6 +3,8 @@ import type { Bar } from '../market/bars.ts';
 import { HOUR_MS, MINUTE_MS, PERIODS } from '../market/periods.ts';
 import type { DrawingShape } from '../charts/drawings.ts';
 import {
+  replayJumpBars,
+  stepChunks,
   barAtOrBefore,
   drawingUpTo,
   formingBars,
@@ -153,5 +155,31 @@ describe('barAtOrBefore', () => {
     expect(barAtOrBefore(times, H + HOUR_MS + 59 * MINUTE_MS)).toBe(H + HOUR_MS);
     expect(barAtOrBefore(times, H + 9 * HOUR_MS)).toBe(H + 2 * HOUR_MS);
     expect(barAtOrBefore(times, H - 1)).toBeNull();
+  });
+});
+
+describe('replayJumpBars', () => {
+  const times = [0, 10, 20, 30, 40, 50, 60];
+  const session = { start: 10, lastBar: 50 };
+  it('counts the bars to the bar at or before the date, forward or back', () => {
+    expect(replayJumpBars(times, { ...session, cursor: 20, at: 45 })).toBe(2);
+    expect(replayJumpBars(times, { ...session, cursor: 40, at: 20 })).toBe(-2);
+    expect(replayJumpBars(times, { ...session, cursor: 30, at: 30 })).toBe(0);
+  });
+  it('stays between the start and the newest closed bar', () => {
+    expect(replayJumpBars(times, { ...session, cursor: 30, at: 0 })).toBe(-2);
+    expect(replayJumpBars(times, { ...session, cursor: 30, at: 1000 })).toBe(2);
+  });
+  it('is null when the cursor is not among the bars', () => {
+    expect(replayJumpBars(times, { ...session, cursor: 35, at: 20 })).toBeNull();
+  });
+});
+
+describe('stepChunks', () => {
+  it('splits a move into calls of at most the limit, keeping its direction', () => {
+    expect(stepChunks(2500, 1000)).toEqual([1000, 1000, 500]);
+    expect(stepChunks(-1200, 1000)).toEqual([-1000, -200]);
+    expect(stepChunks(3, 1000)).toEqual([3]);
+    expect(stepChunks(0, 1000)).toEqual([]);
   });
 });

@@ -99,3 +99,32 @@ export function drawingUpTo<T extends DrawingShape>(shape: T, cursor: number): T
       return null;
   }
 }
+
+/**
+ * The bars a jump to the moment `at` (UTC ms) moves a replay's cursor: to the bar at or
+ * before `at` among `times` (ascending bar starts), kept between the session's `start` and
+ * its `lastBar`; negative goes back, 0 stays. Null when `at` is before every bar or the
+ * cursor is not among `times`.
+ */
+export function replayJumpBars(
+  times: readonly number[],
+  input: { cursor: number; at: number; start: number; lastBar: number },
+): number | null {
+  const shown = times.filter((t) => t >= input.start && t <= input.lastBar);
+  const landing = barAtOrBefore(shown, Math.max(input.at, input.start));
+  const from = shown.indexOf(input.cursor);
+  if (landing === null || from < 0) return null;
+  return shown.indexOf(landing) - from;
+}
+
+/** A move of `bars` as step calls of at most `most` bars each, in order. */
+export function stepChunks(bars: number, most: number): number[] {
+  const chunks: number[] = [];
+  let left = bars;
+  while (left !== 0) {
+    const chunk = Math.sign(left) * Math.min(Math.abs(left), most);
+    chunks.push(chunk);
+    left -= chunk;
+  }
+  return chunks;
+}

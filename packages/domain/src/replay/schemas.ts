@@ -8,6 +8,7 @@ import {
   closeRequestSchema,
   openOrderRequestSchema,
   pendingDelRequestSchema,
+  pendingModifyRequestSchema,
   pendingOrderRequestSchema,
   tpslRequestSchema,
 } from '../trading/schemas.ts';
@@ -73,7 +74,8 @@ const account = { uuid: true, token: true, clientOrderId: true } as const;
 /**
  * Body of POST /api/replays/{id}/orders: the trading calls' bodies (docs/api.md, "Order
  * calls") without the account, tagged by `type`: `market` (open), `limit` (pending add),
- * `close` (orderId is the position), `cancel` (pId), `tpsl`.
+ * `close` (orderId is the position), `cancel` (pId), `tpsl`, `modify` (a pending order's
+ * new price and TP/SL, pId).
  */
 export const replayOrderRequestSchema = z.discriminatedUnion(
   'type',
@@ -85,8 +87,9 @@ export const replayOrderRequestSchema = z.discriminatedUnion(
     closeRequestSchema.omit(account).extend({ type: z.literal('close') }),
     pendingDelRequestSchema.omit(account).extend({ type: z.literal('cancel') }),
     tpslRequestSchema.omit(account).extend({ type: z.literal('tpsl') }),
+    pendingModifyRequestSchema.omit(account).extend({ type: z.literal('modify') }),
   ],
-  { error: 'type must be one of market, limit, close, cancel, tpsl' },
+  { error: 'type must be one of market, limit, close, cancel, tpsl, modify' },
 );
 export type ReplayOrderRequest = z.infer<typeof replayOrderRequestSchema>;
 
@@ -154,14 +157,20 @@ export type ReplayFillView = z.infer<typeof replayFillSchema>;
 export const replayEvaluationSchema = z.object({
   bar_time: z.number().int(),
   wanted: z.array(z.object({ side: sideSchema, lots: z.number(), open_time: z.number().int() })),
+  /** The orders it sent at this close, in order. */
   orders: z.array(
     z.object({
       action: z.enum(['open', 'close']),
       side: sideSchema,
       volume: z.number(),
+      /** The fill price (a pending order's price while it waits); null when refused. */
+      price: z.number().nullable(),
+      /** Filled at the close, waiting as a pending order, or refused (`error` says why). */
+      status: z.enum(['filled', 'pending', 'refused']),
       error: z.string().nullable(),
     }),
   ),
+  /** Every line it printed at this close (the first 200). */
   printed: z.array(z.string()),
   error: z.string().nullable(),
 });

@@ -179,6 +179,35 @@ describe('replay account', () => {
     expect(run(T(2), actions).trades).toMatchObject([{ reason: 'sl', closePrice: 99.3 }]);
   });
 
+  it('moves a pending order to a new price: it fills there, not at the old one', () => {
+    const move = (id: number, at: number, price: number, tp = 0, sl = 0): ReplayAction => ({
+      kind: 'modify',
+      id,
+      at,
+      pendingId: 1,
+      price,
+      tp,
+      sl,
+    });
+    // placed after bar 0 at 98.5, moved after bar 1 to 97.5 with an SL: bar 2 falls to 97
+    const actions = [limit(1, T(0), 'buy', 98.5), move(2, T(1), 97.5, 0, 96)];
+    expect(run(T(1), actions).pending).toMatchObject([{ id: 1, price: 97.5, sl: 96 }]);
+    const state = run(T(2), actions);
+    expect(state.positions).toMatchObject([{ id: 1, price: 97.5, sl: 96, openTime: T(2) }]);
+    // moved below bar 2's low it waits on
+    expect(run(T(2), [limit(1, T(0), 'buy', 98.5), move(2, T(1), 96)]).pending).toMatchObject([
+      { id: 1, price: 96 },
+    ]);
+    // the ticket's band and a pending order that is not there are refused
+    const at1 = run(T(1), [limit(1, T(0), 'buy', 98.5)]);
+    expect(checkReplayAction(at1, move(2, T(1), 50), 101, TERMS)).toMatch(
+      /^Limit price must be between/,
+    );
+    expect(
+      checkReplayAction(at1, { ...move(2, T(1), 97.5), pendingId: 7 }, 101, TERMS),
+    ).not.toBeNull();
+  });
+
   it('refuses what the trading rules refuse', () => {
     const state = run(T(0), []);
     expect(checkReplayAction(state, market(1, T(0), 'buy', 0.005), 100, TERMS)).toMatch(

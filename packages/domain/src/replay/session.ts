@@ -9,6 +9,7 @@ import {
 } from '../trading/price-rules.ts';
 import { closeQuantityRule, validateQuantity, type QuantityTerms } from '../trading/quantity.ts';
 import { checkTicket } from '../trading/ticket.ts';
+import { validatePendingChange } from '../trading/pending-change.ts';
 import { TRADING_MESSAGES } from '../trading/messages.ts';
 import {
   exitTriggered,
@@ -77,6 +78,16 @@ export type ReplayAction =
       source: ReplaySource;
     }
   | { kind: 'cancel'; id: number; at: number; pendingId: number }
+  /** A pending order's new price and TP/SL (0: not set); its trigger follows the new price. */
+  | {
+      kind: 'modify';
+      id: number;
+      at: number;
+      pendingId: number;
+      price: number;
+      tp: number;
+      sl: number;
+    }
   | { kind: 'tpsl'; id: number; at: number; positionId: number; tp: number; sl: number };
 
 export type ReplayPosition = {
@@ -221,6 +232,16 @@ export function checkReplayAction(
       return state.pending.some((p) => p.id === action.pendingId)
         ? null
         : TRADING_MESSAGES.pendingNotFound(String(action.pendingId));
+    case 'modify': {
+      const pending = state.pending.find((p) => p.id === action.pendingId);
+      if (!pending) return TRADING_MESSAGES.pendingNotFound(String(action.pendingId));
+      return validatePendingChange(
+        pending.side,
+        { price: action.price, tp: action.tp, sl: action.sl },
+        quote,
+        terms.min_price_tick,
+      );
+    }
     case 'tpsl': {
       const position = state.positions.find((p) => p.id === action.positionId);
       if (!position) return TRADING_MESSAGES.orderNotFound(String(action.positionId));
@@ -426,6 +447,20 @@ class Account {
       case 'cancel':
         this.pending = this.pending.filter((p) => p.id !== action.pendingId);
         return;
+      case 'modify': {
+        const pending = this.pending.find((p) => p.id === action.pendingId);
+        if (pending) {
+          pending.price = action.price;
+          pending.tp = action.tp;
+          pending.sl = action.sl;
+          pending.trigger = pendingTriggerType(
+            pending.side,
+            action.price,
+            referencePrice(pending.side, quote),
+          );
+        }
+        return;
+      }
       case 'tpsl': {
         const position = this.positions.find((p) => p.id === action.positionId);
         if (position) {

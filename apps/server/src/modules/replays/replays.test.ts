@@ -186,6 +186,66 @@ describe('bar replay sessions', () => {
     expect(after.account.balance).toBe(99_995);
   });
 
+  it('moves a pending order to a new price: it fills there', async () => {
+    const id = await start(alice, { start: startBar.time / 1000 });
+    const ask = roundTo(startBar.close + SPREAD, 2);
+    const ahead = bars.slice(startIndex + 1);
+    // placed far from the market, then moved 0.1 % from it (a buy under the ask if the market
+    // falls that far, else a sell above the bid) with an SL
+    const buyAt = snapToTickDirected(ask * 0.999, 0.01, 'down');
+    const falls = ahead.some((b) => b.low + SPREAD <= buyAt);
+    const far = falls
+      ? snapToTickDirected(ask * 0.9, 0.01, 'down')
+      : snapToTickDirected(startBar.close * 1.1, 0.01, 'up');
+    const near = falls ? buyAt : snapToTickDirected(startBar.close * 1.001, 0.01, 'up');
+    const sl = falls
+      ? snapToTickDirected(near * 0.99, 0.01, 'down')
+      : snapToTickDirected(near * 1.01, 0.01, 'up');
+    const placed = await alice('POST', `/api/replays/${id}/orders`, {
+      type: 'limit',
+      cmd: falls ? 1 : 2,
+      volume: 1,
+      pendPrice: far,
+    });
+    expect(placed.statusCode, placed.body).toBe(200);
+    const pId = replayViewSchema.parse(placed.json()).pending[0]?.id;
+    const moved = await alice('POST', `/api/replays/${id}/orders`, {
+      type: 'modify',
+      pId,
+      pendPrice: near,
+      sl,
+    });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(replayViewSchema.parse(moved.json()).pending).toMatchObject([
+      { id: pId, trigger: 'limit', price: near, sl, tp: 0 },
+    ]);
+    // outside the band, or not a pending order of the session: refused, nothing changes
+    const refused = await alice('POST', `/api/replays/${id}/orders`, {
+      type: 'modify',
+      pId,
+      pendPrice: 1,
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(detail.parse(refused.json()).detail).toMatch(/^Limit price must be between/);
+    const missing = await alice('POST', `/api/replays/${id}/orders`, {
+      type: 'modify',
+      pId: 99,
+      pendPrice: near,
+    });
+    expect(missing.statusCode).toBe(422);
+    // it fills at the first bar that reaches the new price (the old one is far away)
+    const k = ahead.findIndex((b) => (falls ? b.low + SPREAD <= near : b.high >= near));
+    expect(k).toBeGreaterThanOrEqual(0);
+    const hit = ahead[k] as Bar;
+    const gap = falls ? hit.open + SPREAD <= near : hit.open >= near;
+    const fillPrice = gap ? roundTo(falls ? hit.open + SPREAD : hit.open, 2) : near;
+    const after = await step(alice, id, k + 1);
+    expect(after.pending).toEqual([]);
+    expect(after.positions).toMatchObject([
+      { id: pId, open_price: fillPrice, open_time: hit.time / 1000, sl },
+    ]);
+  });
+
   it('trades by hand: market orders, TP/SL, partial close, with the instrument commission and spread', async () => {
     const id = await start(alice, { start: startBar.time / 1000 });
     const bought = await alice('POST', `/api/replays/${id}/orders`, {
@@ -284,6 +344,16 @@ describe('bar replay sessions', () => {
       expect.stringMatching(new RegExp(`^bars ${WINDOW} records \\d+$`)),
     ]);
     expect(replayed.evaluations.every((e) => e.error === null)).toBe(true);
+    // each order an evaluation sent: filled at its bar's close, at the price of its fill
+    const sentOrders = replayed.evaluations.flatMap((e) => e.orders.map((o) => ({ e, o })));
+    expect(sentOrders.length).toBeGreaterThan(3);
+    for (const { e, o } of sentOrders) {
+      expect(o).toMatchObject({ status: 'filled', error: null });
+      const fill = replayed.fills.find(
+        (f) => f.time === e.bar_time && f.action === o.action && f.source === 'strategy',
+      );
+      expect(o.price).toBe(fill?.price);
+    }
 
     // the backtest of the same code over the same bars (from the first window on)
     const backtestBars = bars.slice(startIndex - WINDOW + 1, cursorIndex + 1);
@@ -335,6 +405,8 @@ describe('bar replay sessions', () => {
     // stepping back rewinds the strategy's trades and evaluations with the cursor
     const back = await step(alice, id, -10);
     expect(back.evaluations).toHaveLength(STEPS + 1 - 10);
+    // the newest evaluation is the new cursor's
+    expect(back.evaluations.at(-1)?.bar_time).toBe(back.cursor);
     expect(back.trades.every((tr) => tr.close_time <= back.cursor)).toBe(true);
     expect(back.trades.length).toBeLessThan(replayed.trades.length);
   });

@@ -74,6 +74,23 @@ export type ReplayServiceDeps = {
 };
 
 type StoredEvaluation = ReplayEvaluationView & { at: number };
+type EvaluationOrder = ReplayEvaluationView['orders'][number];
+
+/**
+ * An evaluation as the answer shows it. Sessions kept before the orders carried their price
+ * and status have neither: an order without an error was filled (a strategy's orders are
+ * market orders), its price is not known.
+ */
+function shownEvaluation({ at: _at, ...evaluation }: StoredEvaluation): ReplayEvaluationView {
+  return {
+    ...evaluation,
+    orders: evaluation.orders.map((o) => ({
+      ...o,
+      price: o.price ?? null,
+      status: o.status ?? (o.error === null ? 'filled' : 'refused'),
+    })),
+  };
+}
 
 function notFound(id: string): NotFoundError {
   return new NotFoundError(`Replay not found: ${id}`);
@@ -210,21 +227,41 @@ export function createReplayService(deps: ReplayServiceDeps) {
     });
     const terms = termsOf(row.symbol);
     const sent: ReplayAction[] = [];
+    const entries: { action: ReplayAction; order: EvaluationOrder }[] = [];
     for (const action of planned) {
       const error = checkReplayAction(state, action, cursorBar.close, terms);
       if (action.kind === 'order' || action.kind === 'close') {
         const position =
           action.kind === 'close' ? state.positions.find((p) => p.id === action.positionId) : null;
-        evaluation.orders.push({
+        const order: EvaluationOrder = {
           action: action.kind === 'order' ? 'open' : 'close',
           side: action.kind === 'order' ? action.side : (position?.side ?? 'buy'),
           volume: action.volume,
+          price: null,
+          status: error === null ? 'filled' : 'refused',
           error,
-        });
+        };
+        evaluation.orders.push(order);
+        if (error === null) entries.push({ action, order });
       }
       if (error !== null) continue;
       sent.push(action);
       state = stateOf(row, bars, cursorBar.time, [...actions, ...sent]);
+    }
+    // what became of each order sent: filled at the close, or waiting as a pending order
+    for (const { action, order } of entries) {
+      const waiting = state.pending.find((p) => p.id === action.id);
+      if (waiting) {
+        order.status = 'pending';
+        order.price = waiting.price;
+        continue;
+      }
+      const positionId = action.kind === 'close' ? action.positionId : action.id;
+      const fill = state.fills.find(
+        (f) =>
+          f.time === cursorBar.time && f.positionId === positionId && f.action === order.action,
+      );
+      order.price = fill?.price ?? null;
     }
     return { actions: sent, evaluation };
   }
@@ -314,9 +351,7 @@ export function createReplayService(deps: ReplayServiceDeps) {
         reason: f.reason,
       })),
       equity: state.equity.map((e) => ({ time: toEpochSec(e.time), equity: e.equity })),
-      evaluations: row.evaluations
-        .slice(-REPLAY_EVALUATIONS_SHOWN)
-        .map(({ at: _at, ...evaluation }) => evaluation),
+      evaluations: row.evaluations.slice(-REPLAY_EVALUATIONS_SHOWN).map(shownEvaluation),
       last_bar: toEpochSec(last.at(-1)?.time ?? row.cursorTime),
       quote,
     };
@@ -399,6 +434,15 @@ export function createReplayService(deps: ReplayServiceDeps) {
         };
       case 'cancel':
         return { ...base, kind: 'cancel', pendingId: Number(body.pId) };
+      case 'modify':
+        return {
+          ...base,
+          kind: 'modify',
+          pendingId: Number(body.pId),
+          price: body.pendPrice,
+          tp: body.tp,
+          sl: body.sl,
+        };
       case 'tpsl':
         return {
           ...base,

@@ -831,5 +831,6 @@ export class ChartController {
     d.newest = this.bars.at(-1) ? String(this.bars.at(-1)!.time / 1000) : '';
     d.replayCursor = this.replayCursor === null ? '' : String(this.replayCursor / 1000);
     d.forming = this.forming ? String(this.forming.time / 1000) : '';
+    d.formingClose = this.forming ? String(this.forming.close) : '';
   }
 }

@@ -227,6 +227,7 @@ export function TradingChart({
     }
   }, [controller, following, syncMoment, replaying, period]);
   const exitReplay = useCallback(() => setReplayOn(null), []);
+
   const replayTimes = useCallback(() => controller?.barTimes() ?? [], [controller]);
   const replayTime = useCallback((seconds: number) => formatBarTime(seconds, period), [period]);
 
@@ -366,9 +367,17 @@ export function TradingChart({
         <div ref={canvasWrapRef} className="chart-canvas-wrap">
           <div ref={attachCanvas} className="chart-canvas" data-testid="chart-canvas" />
           {status.phase === 'ready' && drawings.overlay}
-          {controller && symbol && status.phase === 'ready' && !replaying && (
+          {/* the trader's trades; while replaying, the replay account's */}
+          {controller && symbol && status.phase === 'ready' && (
             <Suspense fallback={null}>
-              <ChartTrades controller={controller} symbol={symbol} tick={tick} colors={colors} />
+              <ChartTrades
+                key={replaying ? 'replay' : 'own'}
+                controller={controller}
+                symbol={symbol}
+                tick={tick}
+                colors={colors}
+                replayOf={replaying ? chartId : null}
+              />
             </Suspense>
           )}
           {controller && symbol && status.phase === 'ready' && !framed && (

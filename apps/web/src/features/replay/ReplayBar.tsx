@@ -11,13 +11,16 @@ import {
   formatMoney,
   formatPrice,
   isIntraday,
+  MAX_REPLAY_STEP,
   nextBucketStart,
   REPLAY_STEP_PERIOD,
+  replayJumpBars,
+  stepChunks,
   type Bar,
   type Period,
 } from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
-import { Button, DatePicker, InputNumber, Select, Switch, Tooltip } from 'antd';
+import { Button, DatePicker, Select, Switch, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { messages } from '../../i18n/messages';
@@ -31,6 +34,7 @@ import { fetchFormingBars, fetchReplay } from './api';
 import { KeptSessions } from './KeptSessions';
 import { replayMarkers } from './markers';
 import { ReplayResults } from './ReplayResults';
+import { StrategyPanel } from './StrategyPanel';
 import { useReplayTradingTarget } from './target';
 import './replay.css';
 
@@ -86,9 +90,11 @@ function timeToDate(time: number, period: Period): Dayjs {
 /**
  * The replay control bar over a chart. First it asks where to start: a click on a bar (a
  * line follows the pointer, Esc cancels) or a date; and a strategy. Then Play / Pause /
- * Step back / Step forward at a speed, steps of a lower period inside a bar when that
- * period has bars, Sync charts (the grid's other charts follow the replay's time), trading
- * on the session's own account (Buy, Sell, Close) and Exit to the live chart. The session
+ * Step back / Step forward at a speed, Jump to date (forward or back, through the step call),
+ * steps of a lower period inside a bar when that period has bars, Sync charts (the grid's
+ * other charts follow the replay's time), the session's account and positions (trading is the
+ * trading panel's ticket, which acts on the session: target.ts), the strategy's evaluation at
+ * the cursor (StrategyPanel) and Exit to the live chart. The session
  * lives on the server; this bar shows it through the query cache and tells the chart what
  * to draw.
  */
@@ -116,8 +122,9 @@ export function ReplayBar({
   const [starting, setStarting] = useState(false);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState<number>(10);
-  const [quantity, setQuantity] = useState<number>(1);
   const [busy, setBusy] = useState(false);
+  // bars a jump to a date is replaying (0: none)
+  const [jumping, setJumping] = useState(0);
   const [sync, setSync] = useState(false);
   // steps of a lower period inside the bar after the cursor: how many of them are shown
   const lower = REPLAY_STEP_PERIOD[period];
@@ -269,9 +276,28 @@ export function ReplayBar({
     setBusy(false);
   };
 
-  const trade = async (cmd: 1 | 2) => {
-    if (id === null) return;
-    await sendOrder(id, { type: 'market', cmd, volume: quantity });
+  // Jump to date: the cursor moves to the bar at or before the date, forward (the strategy
+  // runs and pending orders fill through the skipped bars, as stepping) or back
+  const jumpTo = async (value: Dayjs | null) => {
+    if (id === null || !view || !value || busy) return;
+    const bars = replayJumpBars(barTimes(), {
+      cursor: view.cursor * 1000,
+      at: dateToTime(value, period),
+      start: view.start * 1000,
+      lastBar: view.last_bar * 1000,
+    });
+    if (bars === null) {
+      notify.error(m.noBarAt);
+      return;
+    }
+    setFormed(0);
+    setBusy(true);
+    setJumping(Math.abs(bars));
+    for (const chunk of stepChunks(bars, MAX_REPLAY_STEP)) {
+      if ((await stepReplayBy(id, chunk)) === null) break;
+    }
+    setJumping(0);
+    setBusy(false);
   };
 
   const exit = (
@@ -279,6 +305,7 @@ export function ReplayBar({
       <Button
         size="small"
         type="text"
+        className="replay-exit"
         icon={<CloseOutlined />}
         aria-label={m.exit}
         onClick={() => {
@@ -335,8 +362,6 @@ export function ReplayBar({
   }
 
   const account = view.account;
-  const evaluation = view.evaluations.at(-1);
-  const printed = evaluation?.error ?? evaluation?.printed.at(-1);
   return (
     <div className="replay-bar replay-running" role="region" aria-label={m.region}>
       <div className="replay-row">
@@ -404,7 +429,20 @@ export function ReplayBar({
         >
           {atEnd ? m.atEnd : m.cursor(formatTime(view.cursor))}
           {shownForming && steps && ` · ${m.forming(formed, steps.bars.length)}`}
+          {jumping > 0 && ` · ${m.jumping(jumping)}`}
         </span>
+        <DatePicker
+          size="small"
+          className="replay-date replay-jump"
+          value={null}
+          placeholder={m.jumpTo}
+          onChange={(value: Dayjs | null) => void jumpTo(value)}
+          disabled={playing || busy}
+          showTime={isIntraday(period) ? { format: 'HH:mm' } : false}
+          format={isIntraday(period) ? 'YYYY-MM-DD HH:mm' : 'YYYY-MM-DD'}
+          defaultPickerValue={timeToDate(view.cursor * 1000, period)}
+          aria-label={m.jumpTo}
+        />
         {/* a title, not a tooltip: an overlay here would cover the step buttons above */}
         <label className="replay-field replay-sync" title={m.syncChartsHint}>
           <Switch size="small" checked={sync} onChange={setSync} aria-label={m.syncCharts} />
@@ -415,21 +453,6 @@ export function ReplayBar({
         {exit}
       </div>
       <div className="replay-row">
-        <InputNumber
-          size="small"
-          className="replay-quantity"
-          min={0.01}
-          step={0.01}
-          value={quantity}
-          onChange={(value) => setQuantity(value ?? 1)}
-          aria-label={m.quantity}
-        />
-        <Button size="small" className="replay-buy" onClick={() => void trade(1)}>
-          {m.buy}
-        </Button>
-        <Button size="small" className="replay-sell" onClick={() => void trade(2)}>
-          {m.sell}
-        </Button>
         <dl className="replay-figures">
           <div>
             <dt>{m.balance}</dt>
@@ -450,43 +473,41 @@ export function ReplayBar({
           </div>
         </dl>
         <span className="replay-trades">{m.trades(view.trades.length)}</span>
-      </div>
-      <table className="replay-positions" aria-label={m.positions}>
-        <tbody>
-          {view.positions.length === 0 ? (
-            <tr>
-              <td className="replay-empty">{m.noPositions}</td>
-            </tr>
-          ) : (
-            view.positions.map((p) => (
-              <tr key={p.id}>
-                <td>{m.side(p.side)}</td>
-                <td>{formatLots(p.volume)}</td>
-                <td>{formatPrice(p.open_price, tick)}</td>
-                <td className={p.profit >= 0 ? 'replay-up' : 'replay-down'}>
-                  {formatMoney(p.profit, { signed: true })}
-                </td>
-                <td>
-                  <Button
-                    size="small"
-                    type="link"
-                    aria-label={m.closePosition(p.id)}
-                    onClick={() =>
-                      void sendOrder(view.id, { type: 'close', orderId: p.id, volume: p.volume })
-                    }
-                  >
-                    {m.close}
-                  </Button>
-                </td>
+        <table className="replay-positions" aria-label={m.positions}>
+          <tbody>
+            {view.positions.length === 0 ? (
+              <tr>
+                <td className="replay-empty">{m.noPositions}</td>
               </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-      {printed !== undefined && (
-        <div className="replay-printed" title={m.strategyPrinted}>
-          {printed}
-        </div>
+            ) : (
+              view.positions.map((p) => (
+                <tr key={p.id}>
+                  <td>{m.side(p.side)}</td>
+                  <td>{formatLots(p.volume)}</td>
+                  <td>{formatPrice(p.open_price, tick)}</td>
+                  <td className={p.profit >= 0 ? 'replay-up' : 'replay-down'}>
+                    {formatMoney(p.profit, { signed: true })}
+                  </td>
+                  <td>
+                    <Button
+                      size="small"
+                      type="link"
+                      aria-label={m.closePosition(p.id)}
+                      onClick={() =>
+                        void sendOrder(view.id, { type: 'close', orderId: p.id, volume: p.volume })
+                      }
+                    >
+                      {m.close}
+                    </Button>
+                  </td>
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
+      {view.strategy_name !== null && (
+        <StrategyPanel view={view} tick={tick} formatTime={formatTime} />
       )}
     </div>
   );

@@ -35,6 +35,7 @@ export function ReplayResults({ view }: { view: ReplayView }) {
         open={open}
         view={result && { ...result, error: null, symbol: view.symbol_id }}
         onClose={() => setOpen(false)}
+        title={m.resultsTitle}
         saveDisabled
       />
     </>

@@ -82,15 +82,21 @@ describe('the replay session as the trading panel’s target', () => {
       message: 'Pending order not found: 9',
     });
     await target.tpsl('3', 0, 95);
+    expect(await target.modify('5', { price: 98, tp: 0, sl: 97 })).toEqual({
+      success: true,
+      message: 'Replay pending order moved',
+    });
     expect(bodies).toEqual([
       { type: 'close', orderId: '3', volume: 0.4 },
       { type: 'cancel', pId: '9' },
       { type: 'tpsl', orderId: '3', tp: 0, sl: 95 },
+      { type: 'modify', pId: '5', pendPrice: 98, sl: 97 },
     ]);
     expect(toasts.toasts.map((t) => t.text)).toEqual([
       'Replay position closed',
       'Pending order not found: 9',
       'Replay TP/SL saved',
+      'Replay pending order moved',
     ]);
   });
 });

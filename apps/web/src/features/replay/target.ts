@@ -61,6 +61,18 @@ export function replayTarget(view: ReplayView): TradingTarget {
     close: (orderId, volume) => send(id, { type: 'close', orderId, volume }, m.closed),
     cancel: (pId) => send(id, { type: 'cancel', pId }, m.canceled),
     tpsl: (orderId, tp, sl) => send(id, { type: 'tpsl', orderId, tp, sl }, m.tpslSaved),
+    modify: (pId, change) =>
+      send(
+        id,
+        {
+          type: 'modify',
+          pId,
+          pendPrice: change.price,
+          ...(change.tp > 0 ? { tp: change.tp } : {}),
+          ...(change.sl > 0 ? { sl: change.sl } : {}),
+        },
+        m.pendingMoved,
+      ),
   };
 }
 

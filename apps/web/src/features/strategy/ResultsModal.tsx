@@ -106,6 +106,7 @@ export function ResultsModal({
   saveDisabled,
   saving,
   onShowOnChart,
+  title = m.resultsTitle,
 }: {
   open: boolean;
   view: ResultView | null;
@@ -114,6 +115,8 @@ export function ResultsModal({
   saveDisabled: boolean;
   saving?: boolean;
   onShowOnChart?: () => void;
+  /** The modal's title: Backtest Results unless another run's (a replay's) results. */
+  title?: string;
 }) {
   // a run on several instruments: the portfolio's results or one instrument's
   const codes = Object.keys(view?.perSymbol ?? {});
@@ -150,7 +153,7 @@ export function ResultsModal({
   return (
     <Modal
       open={open}
-      title={m.resultsTitle}
+      title={title}
       width="80vw"
       onCancel={onClose}
       destroyOnHidden

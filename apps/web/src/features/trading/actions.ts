@@ -164,14 +164,18 @@ const pm = messages.pendingModify;
 export type PendingChange = { price: number; tp: number; sl: number };
 
 /**
- * Saves a working pending order's new price and levels (POST /trading/order/pending/modify).
+ * Saves a working pending order's new price and levels (POST /trading/order/pending/modify;
+ * a target's row, such as a replay's, through its target).
  * The server's answer goes into the cached pendings and the success message shows; a refusal
  * is returned for the caller to show where the change was made (the chart's line snaps back).
  */
 export async function modifyPendingOrder(
-  pending: Pick<PendingView, 'pId'>,
+  pending: Pick<PendingView, 'pId'> & { uuid?: string },
   change: PendingChange,
 ): Promise<Outcome> {
+  const target = targetOfRow(pending.uuid);
+  if (target === 'gone') return failed(t.targetGone);
+  if (target) return target.modify(pending.pId, change);
   const trader = currentTrader();
   if (!trader) return { success: false, message: t.noCurrentTrader };
   try {

@@ -32,6 +32,7 @@ export {
 } from './queries';
 export { TradingDialogs } from './TradingDialogs';
 export {
+  chartTradingTarget,
   isTargetAccount,
   setChartTradingTarget,
   TARGET_ACCOUNT_PREFIX,

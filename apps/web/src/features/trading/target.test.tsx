@@ -6,7 +6,7 @@ import { resetQuotes } from '../../realtime/quotes';
 import { useChartTradeStore } from '../../shared/tradeAction';
 import { buildUser } from '../../test/fixtures';
 import { renderWithProviders, storeSession } from '../../test/render';
-import { cancelPendingOrder, closePosition, updateTpsl } from './actions';
+import { cancelPendingOrder, closePosition, modifyPendingOrder, updateTpsl } from './actions';
 import { editableOrderOf } from './dialogs';
 import {
   setChartTradingTarget,
@@ -51,6 +51,7 @@ function replayTarget(overrides: Partial<TradingTarget> = {}): TradingTarget {
     close: vi.fn().mockResolvedValue(ok),
     cancel: vi.fn().mockResolvedValue(ok),
     tpsl: vi.fn().mockResolvedValue(ok),
+    modify: vi.fn().mockResolvedValue(ok),
     ...overrides,
   };
 }
@@ -116,6 +117,10 @@ describe('the trading panel’s target', () => {
     expect(order.account).toBe(ACCOUNT);
     await updateTpsl(order, { tp: null, sl: null, tpEnabled: false, slEnabled: false });
     expect(target.tpsl).toHaveBeenCalledWith('3', 0, 0);
+    // a pending order's line dragged on the chart moves the target's order
+    const change = { price: 39_000, tp: 0, sl: 38_000 };
+    await modifyPendingOrder(buildPending({ pId: '4', uuid: ACCOUNT }), change);
+    expect(target.modify).toHaveBeenCalledWith('4', change);
     expect(calls).toEqual([]);
   });
 
@@ -129,6 +134,12 @@ describe('the trading panel’s target', () => {
       message: 'This replay has ended; its orders can no longer be changed',
     });
     expect((await cancelPendingOrder(buildPending({ uuid: ACCOUNT }))).success).toBe(false);
+    const moved = await modifyPendingOrder(buildPending({ uuid: ACCOUNT }), {
+      price: 1,
+      tp: 0,
+      sl: 0,
+    });
+    expect(moved.success).toBe(false);
     expect(calls).toEqual([]);
   });
 

@@ -36,6 +36,8 @@ export type TradingTarget = {
   close: (orderId: string, volume: number) => Promise<Outcome>;
   cancel: (pId: string) => Promise<Outcome>;
   tpsl: (orderId: string, tp: number, sl: number) => Promise<Outcome>;
+  /** A pending order's new price and TP/SL (0: not set): the chart's dragged pending line. */
+  modify: (pId: string, change: { price: number; tp: number; sl: number }) => Promise<Outcome>;
 };
 
 type TargetState = { byChart: Record<string, TradingTarget> };
@@ -55,6 +57,11 @@ export function setChartTradingTarget(chartId: string, target: TradingTarget | n
 /** The target of a chart, or null when the chart trades the trader's own account. */
 export function useTradingTarget(chartId: string | null | undefined): TradingTarget | null {
   return useTradingTargets((s) => (chartId ? (s.byChart[chartId] ?? null) : null));
+}
+
+/** The target of a chart now, outside React (null: the trader's own account). */
+export function chartTradingTarget(chartId: string): TradingTarget | null {
+  return useTradingTargets.getState().byChart[chartId] ?? null;
 }
 
 /** The `account` of every target starts so; the trader's own uuids never do. */

@@ -13,14 +13,17 @@ import {
   openClosePosition,
   useTradingDialogs,
   useTradeList,
+  useTradingTarget,
+  chartTradingTarget,
 } from '../../trading';
 import type { ChartController } from '../ChartController';
 import { lineProfit, linePriceText, tradeLinesOf, type TradeLine } from './model';
-import { TradesView } from './view';
+import { defaultTradesDeps, TradesView } from './view';
 import './trades.css';
 import { loadTradingDialogs } from '../../trading/lazy';
 
 const m = messages.chartTrades;
+const NONE: never[] = [];
 
 // The close and cancel dialogs (with their Modal and number input) load when one is opened.
 const TradingDialogs = lazy(() =>
@@ -94,22 +97,32 @@ function LivePnl(props: {
  * change its price (the ticket's limit rule, its TP/SL moved along, saved with the pending
  * change call); the keys move a focused line the same way; a position's label closes
  * it and a pending order's cancels it through the trading dialogs. The lines come from the
- * trading lists of the query cache, so they follow every action and live event.
+ * trading lists of the query cache, so they follow every action and live event. While the
+ * chart replays (`replayOf`), the replay's account (the chart's trading target) is drawn
+ * instead, nothing before its session has started; drops are checked at its quote, and every move, close and cancel goes to it (the trading actions route a target's
+ * rows to their target).
  */
 export function ChartTrades({
   controller,
   symbol,
   tick,
   colors,
+  replayOf = null,
 }: {
   controller: ChartController;
   symbol: string;
   tick: number;
   colors: ChartColors;
+  /** The chart id while the chart replays: its replay account's trades are shown. */
+  replayOf?: string | null;
 }) {
   useAccountLiveUpdates();
-  const positions = useTradeList('positions').rows;
-  const pendings = useTradeList('pendings').rows;
+  const target = useTradingTarget(replayOf);
+  const replaying = replayOf !== null;
+  const ownPositions = useTradeList('positions', !replaying).rows;
+  const ownPendings = useTradeList('pendings', !replaying).rows;
+  const positions = replaying ? (target?.positions ?? NONE) : ownPositions;
+  const pendings = replaying ? (target?.pendings ?? NONE) : ownPendings;
   const terms = useSymbolInfo(symbol) ?? null;
   const lines = useMemo(
     () => tradeLinesOf(positions, pendings, symbol),
@@ -124,7 +137,17 @@ export function ChartTrades({
     [pendings],
   );
 
-  const [view] = useState(() => new TradesView());
+  // a drop is checked at the replay's quote (its cursor's close), else at the live one
+  const [view] = useState(
+    () =>
+      new TradesView({
+        ...defaultTradesDeps,
+        quote: (s) =>
+          replayOf === null
+            ? defaultTradesDeps.quote(s)
+            : (chartTradingTarget(replayOf)?.quote ?? null),
+      }),
+  );
   const { dragging, confirm, saving } = useStore(view.state);
   const [hostsDialogs] = useState(() => !pageHasTradingDialogs());
 
@@ -206,9 +229,12 @@ export function ChartTrades({
             {!(asking && line.kind === 'pending') && (
               <span className="chart-trade-text">{text}</span>
             )}
-            {line.kind === 'position' && (
-              <LivePnl line={line} openPrice={open} terms={terms} symbol={symbol} />
-            )}
+            {line.kind === 'position' &&
+              (target ? (
+                <Pnl value={lineProfit(line, open, target.quote, terms)} />
+              ) : (
+                <LivePnl line={line} openPrice={open} terms={terms} symbol={symbol} />
+              ))}
             {line.kind === 'pending' && dragging?.id === line.id && (
               <span className="chart-trade-price num">{priceText}</span>
             )}

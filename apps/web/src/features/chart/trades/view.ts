@@ -50,7 +50,7 @@ export type TradesViewDeps = {
   error: (message: string) => void;
 };
 
-const defaultDeps: TradesViewDeps = {
+export const defaultTradesDeps: TradesViewDeps = {
   quote(symbol) {
     const q = getQuote(symbol);
     return q && q.bid !== null && q.ask !== null ? { bid: q.bid, ask: q.ask } : null;
@@ -115,7 +115,7 @@ export class TradesView {
   private symbol = '';
   private tick = 0.01;
 
-  constructor(private readonly deps: TradesViewDeps = defaultDeps) {
+  constructor(private readonly deps: TradesViewDeps = defaultTradesDeps) {
     this.layer = new TradeLinesLayer({
       place: (places) => {
         this.places = places;
