@@ -1,4 +1,3 @@
-import { aiTaskSchema, type AiTask } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -10,6 +9,7 @@ import {
 import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 import { GOOD_STRATEGY, answerWith } from '../../test/ai-strategies.ts';
+import { finishedTask } from '../../test/ai.ts';
 
 /* An AI task on several feeds: the chart's and more, all in data_array. */
 
@@ -96,13 +96,7 @@ describe('an AI task with feeds', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json<{ id: number }>();
-    let done: AiTask;
-    for (;;) {
-      const got = await asAlice('GET', `/api/ai/strategy/${id}`);
-      done = aiTaskSchema.parse(got.json());
-      if (done.status === 'COMPLETED' || done.status === 'FAILED') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const done = await finishedTask(asAlice, id, 110_000);
     expect(done.status, done.error_message ?? '').toBe('COMPLETED');
     expect(done.backtest_result?.performance.交易次数).toBeGreaterThan(0);
   }, 120_000);
