@@ -4,6 +4,7 @@ import { launchBrowser, screenshot } from './support/browser.ts';
 import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chartPage.ts';
 import {
   LIVE,
+  clickInDialog,
   moveMarket,
   placeOrder,
   rowWithId,
@@ -156,17 +157,16 @@ describe('dragging lines changes orders, desktop', () => {
   it('leaves nothing behind: the order canceled, the position closed', async () => {
     const line = lineLabel(page, new RegExp(`^Pending order ${pId}: Buy Limit 1 GTC at`));
     await line.getByRole('button', { name: `Cancel pending order ${pId}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel Pending Order' });
-    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    const canceling = await clickInDialog(page, 'Cancel Pending Order', 'Cancel Order');
     await screenshot(page, 'pending-drag-desktop-cancel');
+    await toast(page, 'Pending order canceled successfully');
+    await canceling.waitFor({ state: 'detached' });
     await line.waitFor({ state: 'detached', ...LIVE });
     const position = lineLabel(page, `Position ${orderId}: Buy 1`);
     await position.getByRole('button', { name: `Close position ${orderId}` }).click();
-    await page
-      .getByRole('dialog', { name: 'Close Position' })
-      .getByRole('button', { name: 'Close Position' })
-      .click();
+    const closing = await clickInDialog(page, 'Close Position', 'Close Position');
     await toast(page, 'Position closed successfully');
+    await closing.waitFor({ state: 'detached' });
     await position.waitFor({ state: 'detached' });
   });
 });
@@ -224,10 +224,7 @@ describe('dragging a pending line, phone', () => {
     await line.waitFor({ state: 'visible' });
     await screenshot(page, 'pending-drag-phone-390-dark-chart');
     await line.getByRole('button', { name: `Cancel pending order ${pId}` }).click();
-    await page
-      .getByRole('dialog', { name: 'Cancel Pending Order' })
-      .getByRole('button', { name: 'Cancel Order' })
-      .click();
+    await clickInDialog(page, 'Cancel Pending Order', 'Cancel Order');
     await toast(page, 'Pending order canceled successfully');
     await bar.getByRole('button', { name: 'My' }).click();
     await page.getByText('Light', { exact: true }).click();

@@ -2,12 +2,27 @@ import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { setQuote } from './market.ts';
 import { idOfNewToast } from './toasts.ts';
+import { animationsDone } from './wait.ts';
 
 /*
  * What the trading journeys (trading, chart-trades) share: the order ticket, pinning the
  * quote until the ticket shows it, placing an order and reading its id from its toast,
  * the trade tables' rows, toasts and the theme switch.
  */
+
+/**
+ * Clicks `button` of the dialog titled `title` once the dialog has opened: its zoom has ended,
+ * so the button stays where it is pressed (pressed while it still grows, it may move away
+ * between the press and the release, and the click goes to what is under the release).
+ * Answers the dialog.
+ */
+export async function clickInDialog(page: Page, title: string, button: string): Promise<Locator> {
+  const dialog = page.getByRole('dialog', { name: title });
+  await dialog.waitFor();
+  await animationsDone(dialog);
+  await dialog.getByRole('button', { name: button }).click();
+  return dialog;
+}
 
 /** How long a price pinned on the server may take to reach the page. */
 export const LIVE = { timeout: 15_000 };

@@ -244,11 +244,12 @@ export async function buildApp({
     ...(config.strategyLimits ? { strategyLimits: config.strategyLimits } : {}),
     loadImported: (userId, symbol, period, limit, endBefore) =>
       imports.bars(userId, symbol, period, endBefore, limit),
-    evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
+    evaluateInWorker: (bytes, input, piece, withTrades) =>
+      bodyWorkers.backtest(bytes, input, piece, withTrades),
     evaluateTrialInWorker: (bytes, input, objective, withDetail) =>
       bodyWorkers.trial(bytes, input, objective, withDetail),
-    evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece) =>
-      bodyWorkers.feeds(bytes, instruments, memoryBytes, piece),
+    evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece, withTrades) =>
+      bodyWorkers.feeds(bytes, instruments, memoryBytes, piece, withTrades),
   });
   const ai = registerAi(app, {
     db,

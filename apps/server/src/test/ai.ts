@@ -1,9 +1,10 @@
-import { parseChatEvent, type ChatEvent } from '@ct/domain';
+import { aiTaskSchema, parseChatEvent, type AiTask, type ChatEvent } from '@ct/domain';
 import { eq } from 'drizzle-orm';
 import { jobs, type AiTaskRow } from '../db/schema.ts';
 import type { Db } from '../db/types.ts';
 import { enqueueJobs } from '../modules/jobs/store.ts';
 import { taskBatchKey, taskJob } from '../modules/ai/tasks-store.ts';
+import type { caller } from './backtest.ts';
 
 export type ChatReply =
   | { status: number; stream: false; body: { code: number; msg: string; detail: string } }
@@ -88,4 +89,25 @@ export async function queueTaskJobs(
       })
       .where(eq(jobs.batchKey, taskBatchKey(task.id)));
   }
+}
+
+/**
+ * Polls GET /api/ai/strategy/{id} as the caller's user until the task is COMPLETED or
+ * FAILED (no sleeps: a deadline); throws with the last view when it passes.
+ */
+export async function finishedTask(
+  as: ReturnType<typeof caller>,
+  id: number,
+  deadlineMs = 60_000,
+): Promise<AiTask> {
+  let last: AiTask | null = null;
+  const deadline = Date.now() + deadlineMs;
+  while (Date.now() < deadline) {
+    const res = await as('GET', `/api/ai/strategy/${id}`);
+    if (res.statusCode !== 200) throw new Error(`task ${id}: ${res.statusCode} ${res.body}`);
+    last = aiTaskSchema.parse(res.json());
+    if (last.status === 'COMPLETED' || last.status === 'FAILED') return last;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`task ${id} did not finish: ${JSON.stringify(last)}`);
 }

@@ -46,6 +46,8 @@ export type BodyTask =
       memoryBytes: number;
       /** Deals per JSON piece. */
       piece: number;
+      /** The validated trades and the portfolio's equity too (an AI task's check). */
+      withTrades?: boolean;
     }
   | {
       id: number;
@@ -151,7 +153,13 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
       ...instrument,
       bars: barsOfFlat(instrument.bars),
     }));
-    const evaluation = evaluateFeedsBytes(task.bytes, instruments, task.memoryBytes, task.piece);
+    const evaluation = evaluateFeedsBytes(
+      task.bytes,
+      instruments,
+      task.memoryBytes,
+      task.piece,
+      task.withTrades === true,
+    );
     return { answer: { id: task.id, kind: 'feeds', evaluation }, transfer: [] };
   }
   if (task.kind === 'trial') {

@@ -50,6 +50,7 @@ export type BodyWorkers = BodyOffload & {
     instruments: readonly FeedInstrument[],
     memoryBytes: number,
     piece: number,
+    withTrades?: boolean,
   ): Promise<PiecedEvaluation>;
   close(): Promise<void>;
 };
@@ -153,14 +154,14 @@ export function createBodyWorkers(size: number): BodyWorkers {
       if (answer.kind !== 'backtest') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
-    async feeds(bytes, instruments, memoryBytes, piece) {
+    async feeds(bytes, instruments, memoryBytes, piece, withTrades = false) {
       const own = new Uint8Array(bytes);
       const flat = instruments.map((instrument) => ({
         ...instrument,
         bars: flatBars(instrument.bars),
       }));
       const answer = await submit(
-        { kind: 'feeds', bytes: own, instruments: flat, memoryBytes, piece },
+        { kind: 'feeds', bytes: own, instruments: flat, memoryBytes, piece, withTrades },
         [own.buffer, ...flat.map((instrument) => instrument.bars.buffer as ArrayBuffer)],
       );
       if (answer.kind !== 'feeds') throw new Error('unexpected body worker answer');

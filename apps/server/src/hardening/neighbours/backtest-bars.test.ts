@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   NO_TRADES,
   ROUNDS_WHILE_HEAVY,
-  call,
+  describeNeighbour,
   minuteBars,
-  neighbourRound,
-  startNeighbourServer,
   whileHeavy,
-  type NeighbourServer,
 } from './support.ts';
 
 /*
@@ -19,42 +16,44 @@ import {
  * free for the event loop either way, so the rounds are counted up to that line.
  */
 
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('backtest-bars', { BACKTEST_UID_BASE: '57000' });
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
+describeNeighbour(
+  'a 200,000-bar backtest',
+  { name: 'backtest-bars', env: { BACKTEST_UID_BASE: '57000' } },
+  (suite) => {
+    it("leaves the neighbour's calls answered while its body is read and checked", async () => {
+      const { server } = suite;
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/heavy-tab`, {
+        headers: { cookie: `ct_sid=${server.heavy.cookie}` },
+      });
+      let runStarted = false;
+      socket.on('message', (data) => {
+        if (String(data).startsWith('[backtest] Started')) runStarted = true;
+      });
+      await new Promise((resolve) => socket.once('message', resolve)); // the greeting
 
-describe('a 200,000-bar backtest', () => {
-  it("leaves the neighbour's calls answered while its body is read and checked", async () => {
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/heavy-tab`, {
-      headers: { cookie: `ct_sid=${server.heavy.cookie}` },
-    });
-    let runStarted = false;
-    socket.on('message', (data) => {
-      if (String(data).startsWith('[backtest] Started')) runStarted = true;
-    });
-    await new Promise((resolve) => socket.once('message', resolve)); // the greeting
-
-    const body = JSON.stringify({
-      code: NO_TRADES,
-      client_id: 'heavy-tab',
-      historical_data: minuteBars(200_000),
-    });
-    let roundsBeforeRunStarted = 0;
-    const outcome = await whileHeavy(
-      async () => {
-        const res = await call(server.url, server.heavy, '/api/backtest/code', body);
-        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-      },
-      async () => {
-        await neighbourRound(server.url, server.neighbour, { backtest: true });
-        if (!runStarted) roundsBeforeRunStarted += 1;
-      },
-    );
-    socket.close();
-    expect(outcome.heavy).toMatchObject({ status: 200, body: { error: null, bar_count: 200_000 } });
-    expect(roundsBeforeRunStarted).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-    expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-  }, 300_000);
-});
+      const body = JSON.stringify({
+        code: NO_TRADES,
+        client_id: 'heavy-tab',
+        historical_data: minuteBars(200_000),
+      });
+      let roundsBeforeRunStarted = 0;
+      const outcome = await whileHeavy(
+        async () => {
+          const res = await suite.heavyCall('/api/backtest/code', body);
+          return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+        },
+        async () => {
+          await suite.round({ backtest: true });
+          if (!runStarted) roundsBeforeRunStarted += 1;
+        },
+      );
+      socket.close();
+      expect(outcome.heavy).toMatchObject({
+        status: 200,
+        body: { error: null, bar_count: 200_000 },
+      });
+      expect(roundsBeforeRunStarted).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+      expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+    }, 300_000);
+  },
+);

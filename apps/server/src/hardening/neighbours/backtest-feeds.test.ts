@@ -1,12 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   ROUNDS_WHILE_HEAVY,
-  call,
+  describeNeighbour,
   minuteBars,
-  neighbourRound,
-  startNeighbourServer,
+  roundsBetweenSteps,
   whileHeavy,
-  type NeighbourServer,
 } from './support.ts';
 
 /*
@@ -17,12 +15,6 @@ import {
  * free. The result is read, checked and computed in a body worker, as a one-feed run's is;
  * the read-backs come after the answer, and each must see rounds of its own.
  */
-
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('backtest-feeds', { BACKTEST_UID_BASE: '56400' });
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
 
 const BARS = 50_000;
 const READ_BACKS = 2;
@@ -42,60 +34,61 @@ const TRADE_EVERY_BAR_OF_EACH = [
   '',
 ].join('\n');
 
-describe('a backtest on two feeds returning 99,998 records', () => {
-  it("leaves the neighbour's calls answered while it is computed, kept and read back", async () => {
-    const bars = minuteBars(BARS);
-    const body = JSON.stringify({
-      code: TRADE_EVERY_BAR_OF_EACH,
-      feeds: [
-        { symbol_id: 'GOOG', period: '1m', historical_data: bars },
-        { symbol_id: 'XAUUSD', period: '1m', historical_data: bars },
-      ],
-    });
-    const events: string[] = [];
-    const outcome = await whileHeavy(
-      async () => {
-        const res = await call(server.url, server.heavy, '/api/backtest/code', body);
-        const answer = (await res.json()) as {
-          run_id: string;
-          deals: unknown[];
-          error: unknown;
-          per_symbol?: Record<string, { 交易次数: number }>;
-        };
-        if (!Array.isArray(answer.deals)) throw new Error(`answered ${res.status}`);
-        events.push('answered');
-        const kept: number[] = [];
-        for (let i = 0; i < READ_BACKS; i++) {
-          const read = await call(server.url, server.heavy, `/api/backtest/runs/${answer.run_id}`);
-          const run = (await read.json()) as { deals: unknown[]; per_symbol?: object };
-          events.push('read back');
-          kept.push(read.status, run.deals.length, Object.keys(run.per_symbol ?? {}).length);
-        }
-        return {
-          error: answer.error,
-          deals: answer.deals.length,
-          trades: Object.values(answer.per_symbol ?? {}).map((p) => p.交易次数),
-          kept,
-        };
-      },
-      async () => {
-        await neighbourRound(server.url, server.neighbour, { backtest: true });
-        events.push('round');
-      },
-    );
-    expect(outcome.heavy).toEqual({
-      error: null,
-      deals: 2 * (BARS - 1),
-      trades: [BARS - 1, BARS - 1],
-      kept: Array.from({ length: READ_BACKS }, () => [200, 2 * (BARS - 1), 2]).flat(),
-    });
-    expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-    const between = events
-      .join(' ')
-      .split(/answered|read back/)
-      .map((part) => part.split(' ').filter((event) => event === 'round').length);
-    for (const rounds of between.slice(1, READ_BACKS + 1)) {
-      expect(rounds, events.join(' ')).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-    }
-  }, 600_000);
-});
+describeNeighbour(
+  'a backtest on two feeds returning 99,998 records',
+  { name: 'backtest-feeds', env: { BACKTEST_UID_BASE: '56400' } },
+  (suite) => {
+    it("leaves the neighbour's calls answered while it is computed, kept and read back", async () => {
+      const bars = minuteBars(BARS);
+      const body = JSON.stringify({
+        code: TRADE_EVERY_BAR_OF_EACH,
+        feeds: [
+          { symbol_id: 'GOOG', period: '1m', historical_data: bars },
+          { symbol_id: 'XAUUSD', period: '1m', historical_data: bars },
+        ],
+      });
+      const events: string[] = [];
+      const outcome = await whileHeavy(
+        async () => {
+          const res = await suite.heavyCall('/api/backtest/code', body);
+          const answer = (await res.json()) as {
+            run_id: string;
+            deals: unknown[];
+            error: unknown;
+            per_symbol?: Record<string, { 交易次数: number }>;
+          };
+          if (!Array.isArray(answer.deals)) throw new Error(`answered ${res.status}`);
+          events.push('answered');
+          const kept: number[] = [];
+          for (let i = 0; i < READ_BACKS; i++) {
+            const read = await suite.heavyCall(`/api/backtest/runs/${answer.run_id}`);
+            const run = (await read.json()) as { deals: unknown[]; per_symbol?: object };
+            events.push('read back');
+            kept.push(read.status, run.deals.length, Object.keys(run.per_symbol ?? {}).length);
+          }
+          return {
+            error: answer.error,
+            deals: answer.deals.length,
+            trades: Object.values(answer.per_symbol ?? {}).map((p) => p.交易次数),
+            kept,
+          };
+        },
+        async () => {
+          await suite.round({ backtest: true });
+          events.push('round');
+        },
+      );
+      expect(outcome.heavy).toEqual({
+        error: null,
+        deals: 2 * (BARS - 1),
+        trades: [BARS - 1, BARS - 1],
+        kept: Array.from({ length: READ_BACKS }, () => [200, 2 * (BARS - 1), 2]).flat(),
+      });
+      expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+      const between = roundsBetweenSteps(events, (event) => event !== 'round');
+      for (const rounds of between.slice(1, READ_BACKS + 1)) {
+        expect(rounds, events.join(' ')).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+      }
+    }, 600_000);
+  },
+);

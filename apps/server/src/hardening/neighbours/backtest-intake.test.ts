@@ -1,14 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import WebSocket from 'ws';
 import {
   NO_TRADES,
   ROUNDS_WHILE_HEAVY,
-  call,
+  describeNeighbour,
   minuteBars,
-  neighbourRound,
-  startNeighbourServer,
   whileHeavy,
-  type NeighbourServer,
 } from './support.ts';
 
 /*
@@ -22,49 +19,45 @@ import {
  * after the first (the worker read both meanwhile): nothing is answered between the lines.
  */
 
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('backtest-intake', {
-    BACKTEST_UID_BASE: '69000',
-    BODY_WORKERS: '1',
-  });
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
+describeNeighbour(
+  'two 100,000-bar backtest bodies',
+  { name: 'backtest-intake', env: { BACKTEST_UID_BASE: '69000', BODY_WORKERS: '1' } },
+  (suite) => {
+    it("leave the neighbour's calls answered while the second is read", async () => {
+      const { server } = suite;
+      const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/heavy-tab`, {
+        headers: { cookie: `ct_sid=${server.heavy.cookie}` },
+      });
+      let started = 0;
+      socket.on('message', (data) => {
+        if (String(data).startsWith('[backtest] Started')) started += 1;
+      });
+      await new Promise((resolve) => socket.once('message', resolve)); // the greeting
 
-describe('two 100,000-bar backtest bodies', () => {
-  it("leave the neighbour's calls answered while the second is read", async () => {
-    const socket = new WebSocket(`${server.url.replace(/^http/, 'ws')}/ws/heavy-tab`, {
-      headers: { cookie: `ct_sid=${server.heavy.cookie}` },
-    });
-    let started = 0;
-    socket.on('message', (data) => {
-      if (String(data).startsWith('[backtest] Started')) started += 1;
-    });
-    await new Promise((resolve) => socket.once('message', resolve)); // the greeting
-
-    const body = JSON.stringify({
-      code: NO_TRADES,
-      client_id: 'heavy-tab',
-      historical_data: minuteBars(100_000),
-    });
-    const post = async () => {
-      const res = await call(server.url, server.heavy, '/api/backtest/code', body);
-      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-    };
-    let roundsBetweenStarts = 0;
-    const outcome = await whileHeavy(
-      () => Promise.all([post(), post()]),
-      async () => {
-        await neighbourRound(server.url, server.neighbour);
-        if (started === 1) roundsBetweenStarts += 1;
-      },
-    );
-    socket.close();
-    for (const answer of outcome.heavy) {
-      expect(answer).toMatchObject({ status: 200, body: { error: null, bar_count: 100_000 } });
-    }
-    expect(started).toBe(2);
-    expect(roundsBetweenStarts).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-    expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-  }, 300_000);
-});
+      const body = JSON.stringify({
+        code: NO_TRADES,
+        client_id: 'heavy-tab',
+        historical_data: minuteBars(100_000),
+      });
+      const post = async () => {
+        const res = await suite.heavyCall('/api/backtest/code', body);
+        return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+      };
+      let roundsBetweenStarts = 0;
+      const outcome = await whileHeavy(
+        () => Promise.all([post(), post()]),
+        async () => {
+          await suite.round();
+          if (started === 1) roundsBetweenStarts += 1;
+        },
+      );
+      socket.close();
+      for (const answer of outcome.heavy) {
+        expect(answer).toMatchObject({ status: 200, body: { error: null, bar_count: 100_000 } });
+      }
+      expect(started).toBe(2);
+      expect(roundsBetweenStarts).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+      expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+    }, 300_000);
+  },
+);

@@ -1,13 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  ROUNDS_WHILE_HEAVY,
-  call,
-  minuteCsv,
-  neighbourRound,
-  startNeighbourServer,
-  whileHeavy,
-  type NeighbourServer,
-} from './support.ts';
+import { expect, it } from 'vitest';
+import { ROUNDS_WHILE_HEAVY, describeNeighbour, minuteCsv, whileHeavy } from './support.ts';
 
 /*
  * A CSV import of 100,000 rows (about 5 MiB): its body is parsed off the event loop and its
@@ -15,24 +7,18 @@ import {
  * go on being answered while it runs.
  */
 
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('import');
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
-
-describe('a large CSV import', () => {
+describeNeighbour('a large CSV import', { name: 'import' }, (suite) => {
   it("leaves the neighbour's health, order and kline calls answered while it runs", async () => {
     const csv = minuteCsv(100_000);
     const outcome = await whileHeavy(
       async () => {
-        const res = await call(server.url, server.heavy, '/api/market/imports', {
+        const res = await suite.heavyCall('/api/market/imports', {
           name: 'big',
           csv,
         });
         return { status: res.status, body: (await res.json()) as { bars?: number } };
       },
-      () => neighbourRound(server.url, server.neighbour),
+      () => suite.round(),
     );
     expect(outcome.heavy).toMatchObject({ status: 200, body: { bars: 100_000 } });
     expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);

@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   ROUNDS_WHILE_HEAVY,
-  call,
-  neighbourRound,
-  startNeighbourServer,
+  describeNeighbour,
   whileHeavy,
-  type NeighbourServer,
+  type NeighbourSuite,
 } from './support.ts';
 
 /*
@@ -23,14 +21,8 @@ const TRIALS = 40 * 5;
 
 type Progress = { status: string; progress: { done: number; total: number } };
 
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('optimization', { BACKTEST_UID_BASE: '58000' });
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
-
-async function progress(id: string): Promise<Progress> {
-  const res = await call(server.url, server.heavy, `/api/optimizations/${id}?limit=1`);
+async function progress(suite: NeighbourSuite, id: string): Promise<Progress> {
+  const res = await suite.heavyCall(`/api/optimizations/${id}?limit=1`);
   const body = (await res.json()) as Progress;
   if (res.status !== 200) throw new Error(`optimization answered ${res.status}`);
   return body;
@@ -39,40 +31,44 @@ async function progress(id: string): Promise<Progress> {
 const ended = (status: string) => ['COMPLETED', 'FAILED', 'CANCELLED'].includes(status);
 const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
 
-describe("a heavy user's optimisation", () => {
-  it("leaves the neighbour's calls and backtests answered while its trials run", async () => {
-    const created = await call(server.url, server.heavy, '/api/optimizations', {
-      strategy_name: 'Default',
-      symbol_id: 'GOOG',
-      period: 'day',
-      bars: 1000,
-      params: { fast: FAST, slow: SLOW },
-      objective: 'net_profit',
-      method: 'grid',
-    });
-    const { id, trials_total } = (await created.json()) as { id: string; trials_total: number };
-    expect(created.status).toBe(200);
-    expect(trials_total).toBe(TRIALS);
+describeNeighbour(
+  "a heavy user's optimisation",
+  { name: 'optimization', env: { BACKTEST_UID_BASE: '58000' } },
+  (suite) => {
+    it("leaves the neighbour's calls and backtests answered while its trials run", async () => {
+      const created = await suite.heavyCall('/api/optimizations', {
+        strategy_name: 'Default',
+        symbol_id: 'GOOG',
+        period: 'day',
+        bars: 1000,
+        params: { fast: FAST, slow: SLOW },
+        objective: 'net_profit',
+        method: 'grid',
+      });
+      const { id, trials_total } = (await created.json()) as { id: string; trials_total: number };
+      expect(created.status).toBe(200);
+      expect(trials_total).toBe(TRIALS);
 
-    const outcome = await whileHeavy(
-      async () => {
-        for (;;) {
-          const seen = await progress(id);
-          if (ended(seen.status)) return seen;
-          await pause();
-        }
-      },
-      () => neighbourRound(server.url, server.neighbour, { backtest: true }),
-      // the trials have begun: the server reports the optimisation running
-      async () => {
-        while ((await progress(id)).status === 'PENDING') await pause();
-      },
-    );
+      const outcome = await whileHeavy(
+        async () => {
+          for (;;) {
+            const seen = await progress(suite, id);
+            if (ended(seen.status)) return seen;
+            await pause();
+          }
+        },
+        () => suite.round({ backtest: true }),
+        // the trials have begun: the server reports the optimisation running
+        async () => {
+          while ((await progress(suite, id)).status === 'PENDING') await pause();
+        },
+      );
 
-    expect(outcome.heavy).toMatchObject({
-      status: 'COMPLETED',
-      progress: { done: TRIALS, total: TRIALS },
-    });
-    expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-  }, 600_000);
-});
+      expect(outcome.heavy).toMatchObject({
+        status: 'COMPLETED',
+        progress: { done: TRIALS, total: TRIALS },
+      });
+      expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+    }, 600_000);
+  },
+);

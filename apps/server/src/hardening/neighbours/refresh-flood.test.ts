@@ -1,14 +1,6 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import WebSocket from 'ws';
-import {
-  ROUNDS_WHILE_HEAVY,
-  call,
-  neighbourRound,
-  startNeighbourServer,
-  whileHeavy,
-  type Login,
-  type NeighbourServer,
-} from './support.ts';
+import { ROUNDS_WHILE_HEAVY, call, describeNeighbour, whileHeavy, type Login } from './support.ts';
 
 /*
  * A flood of `refresh` commands with a live token (each one verifies the JWT and looks the
@@ -22,13 +14,6 @@ const MESSAGES = 120;
 const REFRESHES_PER_MESSAGE = 200;
 /** A bound on the reconnections, so a server that never serves the neighbour fails the test. */
 const MAX_CONNECTIONS = 500;
-
-let server: NeighbourServer | undefined;
-
-beforeAll(async () => {
-  server = await startNeighbourServer('refresh-flood');
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
 
 /** The connect token for the user's account, as the web client gets it. */
 async function connectToken(url: string, who: Login): Promise<string> {
@@ -79,33 +64,34 @@ async function floodOnce(url: string, token: string, sent: () => void): Promise<
   return code;
 }
 
-it('a flood of refresh commands is cut with 3013 while the neighbour is served', async () => {
-  if (!server) throw new Error('no server');
-  const { url, heavy, neighbour } = server;
-  const token = await connectToken(url, heavy);
-  const codes: (number | null)[] = [];
-  let rounds = 0;
-  let markStarted = () => {};
-  const started = new Promise<void>((resolve) => (markStarted = resolve));
+describeNeighbour('the live gateway', { name: 'refresh-flood' }, (suite) => {
+  it('a flood of refresh commands is cut with 3013 while the neighbour is served', async () => {
+    const { url, heavy } = suite.server;
+    const token = await connectToken(url, heavy);
+    const codes: (number | null)[] = [];
+    let rounds = 0;
+    let markStarted = () => {};
+    const started = new Promise<void>((resolve) => (markStarted = resolve));
 
-  const outcome = await whileHeavy(
-    async () => {
-      // one round more than asked, so the last one asked is surely counted before the end
-      while (rounds <= ROUNDS_WHILE_HEAVY && codes.length < MAX_CONNECTIONS) {
-        const code = await floodOnce(url, token, markStarted);
-        codes.push(code);
-        if (code !== 3013) break; // a flood the server did not cut: no use going on
-      }
-      markStarted();
-    },
-    async () => {
-      await neighbourRound(url, neighbour);
-      rounds += 1;
-    },
-    () => started,
-  );
+    const outcome = await whileHeavy(
+      async () => {
+        // one round more than asked, so the last one asked is surely counted before the end
+        while (rounds <= ROUNDS_WHILE_HEAVY && codes.length < MAX_CONNECTIONS) {
+          const code = await floodOnce(url, token, markStarted);
+          codes.push(code);
+          if (code !== 3013) break; // a flood the server did not cut: no use going on
+        }
+        markStarted();
+      },
+      async () => {
+        await suite.round();
+        rounds += 1;
+      },
+      () => started,
+    );
 
-  expect(codes.length).toBeGreaterThan(0);
-  expect(new Set(codes)).toEqual(new Set([3013]));
-  expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
-}, 180_000);
+    expect(codes.length).toBeGreaterThan(0);
+    expect(new Set(codes)).toEqual(new Set([3013]));
+    expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);
+  }, 180_000);
+});

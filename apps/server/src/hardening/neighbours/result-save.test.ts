@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import {
   ROUNDS_WHILE_HEAVY,
   call,
-  neighbourRound,
-  startNeighbourServer,
+  describeNeighbour,
   whileHeavy,
   type NeighbourServer,
 } from './support.ts';
@@ -14,17 +13,15 @@ import {
  * while it is saved.
  */
 
-let server: NeighbourServer;
-beforeAll(async () => {
-  server = await startNeighbourServer('result-save');
+/** The heavy user's strategy whose run history keeps the result. */
+async function createBig(server: NeighbourServer): Promise<void> {
   const created = await call(server.url, server.heavy, '/api/strategies/', {
     name: 'Big',
     code: 'def main(d):\n    return []\n',
     create: true,
   });
   if (created.status !== 200) throw new Error(`strategy not created: ${await created.text()}`);
-}, 120_000);
-afterAll(() => server?.processes.cleanUp());
+}
 
 function deals(n: number) {
   return Array.from({ length: n }, (_, i) => ({
@@ -39,7 +36,7 @@ function deals(n: number) {
   }));
 }
 
-describe('saving a large result', () => {
+describeNeighbour('saving a large result', { name: 'result-save', prepare: createBig }, (suite) => {
   it("leaves the neighbour's health, order and kline calls answered while it is saved", async () => {
     const body = JSON.stringify({
       strategy_name: 'Big',
@@ -50,10 +47,10 @@ describe('saving a large result', () => {
     expect(body.length).toBeGreaterThan(7 * 1024 * 1024);
     const outcome = await whileHeavy(
       async () => {
-        const res = await call(server.url, server.heavy, '/api/strategy-results/', body);
+        const res = await suite.heavyCall('/api/strategy-results/', body);
         return { status: res.status, body: await res.text() };
       },
-      () => neighbourRound(server.url, server.neighbour),
+      () => suite.round(),
     );
     expect(outcome.heavy.status, outcome.heavy.body).toBe(200);
     expect(outcome.roundsBeforeHeavyEnded).toBeGreaterThanOrEqual(ROUNDS_WHILE_HEAVY);

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { User } from '@ct/domain';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { openPglite } from '../../db/connect.ts';
 import { createUser, planAccounts } from '../../modules/users/service.ts';
 import { serverProcesses, type ServerProcesses } from '../../test/server-process.ts';
@@ -190,6 +191,66 @@ export async function whileHeavy<T>(
 
 /** Rounds a test asks for: a blocked event loop lets at most the first one through. */
 export const ROUNDS_WHILE_HEAVY = 3;
+
+/**
+ * Rounds counted between the heavy call's steps in an order of events (`NeighbourOutcome`):
+ * before the first event `isStep` picks, then after each one.
+ */
+export function roundsBetweenSteps(
+  events: readonly string[],
+  isStep: (event: string) => boolean,
+): number[] {
+  const counts = [0];
+  for (const event of events) {
+    if (event === 'round') counts[counts.length - 1] = (counts.at(-1) ?? 0) + 1;
+    else if (isStep(event)) counts.push(0);
+  }
+  return counts;
+}
+
+/** What the tests of a `describeNeighbour` block work with. */
+export type NeighbourSuite = {
+  /** The started server with its two users (read inside tests, not while declaring them). */
+  readonly server: NeighbourServer;
+  /** One round of the neighbour's calls on it (`neighbourRound`). */
+  round(options?: { backtest?: boolean }): Promise<void>;
+  /** A call of the heavy user (`call`). */
+  heavyCall(route: string, body?: unknown): Promise<Response>;
+};
+
+/**
+ * A block of the suite: the product started as its own process (`startNeighbourServer` with
+ * `name` and `env`, the settings may be made once the file's own hooks ran) before its tests,
+ * `prepare` run on it, and its process and data removed after them; `body` declares the tests.
+ */
+export function describeNeighbour(
+  title: string,
+  setup: {
+    name: string;
+    env?: Record<string, string> | (() => Record<string, string>);
+    prepare?: (server: NeighbourServer) => Promise<void>;
+  },
+  body: (suite: NeighbourSuite) => void,
+): void {
+  let started: NeighbourServer | undefined;
+  const suite: NeighbourSuite = {
+    get server() {
+      if (!started) throw new Error(`the ${setup.name} server has not started`);
+      return started;
+    },
+    round: (options) => neighbourRound(suite.server.url, suite.server.neighbour, options),
+    heavyCall: (route, payload) => call(suite.server.url, suite.server.heavy, route, payload),
+  };
+  describe(title, () => {
+    beforeAll(async () => {
+      const env = typeof setup.env === 'function' ? setup.env() : setup.env;
+      started = await startNeighbourServer(setup.name, env);
+      await setup.prepare?.(started);
+    }, 120_000);
+    afterAll(() => started?.processes.cleanUp());
+    body(suite);
+  });
+}
 
 /*
  * Heavy payloads of the suite's tests (the bench builds its own: it imports no apps code).

@@ -1,4 +1,4 @@
-import { aiConversationSchema, aiTaskSchema, type AiTask } from '@ct/domain';
+import { aiConversationSchema, type AiTask } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -9,6 +9,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { caller, login, testSandbox } from '../../test/backtest.ts';
+import { finishedTask } from '../../test/ai.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 
 /*
@@ -93,16 +94,7 @@ async function create(as: ReturnType<typeof caller>, prompt: string): Promise<nu
 }
 
 /** Polls the task until it is COMPLETED or FAILED (no sleeps: a deadline). */
-async function finished(id: number): Promise<AiTask> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    const res = await asAlice('GET', `/api/ai/strategy/${id}`);
-    const task = aiTaskSchema.parse(res.json());
-    if (task.status === 'COMPLETED' || task.status === 'FAILED') return task;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`task ${id} did not finish`);
-}
+const finished = (id: number): Promise<AiTask> => finishedTask(asAlice, id);
 
 async function conversation(id: number) {
   const res = await asAlice('GET', `/api/ai/strategy/${id}/conversations`);

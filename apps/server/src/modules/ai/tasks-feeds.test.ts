@@ -1,4 +1,3 @@
-import { aiTaskSchema, type AiTask } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
@@ -10,8 +9,13 @@ import {
 import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 import { GOOD_STRATEGY, answerWith } from '../../test/ai-strategies.ts';
+import { finishedTask } from '../../test/ai.ts';
 
-/* An AI task on several feeds: the chart's and more, all in data_array. */
+/*
+ * An AI task on several feeds: the chart's and more, all in data_array. A large result (the
+ * code's trades over 256 KiB) is evaluated in a body worker, on one feed or several, and its
+ * trades come back with it.
+ */
 
 const UID_BASE = 65_000;
 const KEY = 'sk-task-0123456789abcdef9876';
@@ -96,13 +100,7 @@ describe('an AI task with feeds', () => {
     );
     expect(res.statusCode, res.body).toBe(200);
     const { id } = res.json<{ id: number }>();
-    let done: AiTask;
-    for (;;) {
-      const got = await asAlice('GET', `/api/ai/strategy/${id}`);
-      done = aiTaskSchema.parse(got.json());
-      if (done.status === 'COMPLETED' || done.status === 'FAILED') break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    const done = await finishedTask(asAlice, id, 110_000);
     expect(done.status, done.error_message ?? '').toBe('COMPLETED');
     expect(done.backtest_result?.performance.交易次数).toBeGreaterThan(0);
   }, 120_000);
@@ -116,4 +114,39 @@ describe('an AI task with feeds', () => {
     expect(res.statusCode).toBe(422);
     expect(res.json<{ detail: string }>().detail).toBe('feeds[0]: Unknown symbol: NOPE');
   });
+});
+
+/** Twenty closed trades on each bar but the last of every instrument: about 2 MB of records. */
+const MANY_TRADES = [
+  'def main(data_array):',
+  '    rows = {}',
+  '    for row in data_array:',
+  '        rows.setdefault(row[1], []).append(row)',
+  '    out = []',
+  '    for code, r in rows.items():',
+  '        for i in range(len(r) - 1):',
+  '            out.extend([{"code": code, "open_date": r[i][0], "close_date": r[i + 1][0],',
+  '                         "open_price": r[i][6], "close_price": r[i + 1][6], "lots": 1,',
+  '                         "status": "YES"}] * 20)',
+  '    return out',
+].join('\n');
+
+describe("an AI task's large result", () => {
+  for (const [name, feeds] of [
+    ['one feed', undefined],
+    ['two feeds', [{ symbol_id: 'ETHUSDT', period: 'day' }]],
+  ] as const) {
+    it(`is judged with its trades on ${name}`, async () => {
+      upstream.script({ content: pieces(answerWith(MANY_TRADES)), match: `L-${name}` });
+      const res = await asAlice('POST', '/api/ai/strategy', body(`L-${name}: many`, feeds));
+      expect(res.statusCode, res.body).toBe(200);
+      const done = await finishedTask(asAlice, res.json<{ id: number }>().id, 110_000);
+      expect(done.status, done.error_message ?? '').toBe('COMPLETED');
+      const bars = done.backtest_result?.bar_count ?? 0;
+      const trades = done.backtest_result?.performance.交易次数 ?? 0;
+      // every trade of the chart's instrument, and those of the other feed besides
+      if (feeds) expect(trades).toBeGreaterThan(20 * (bars - 1));
+      else expect(trades).toBe(20 * (bars - 1));
+    }, 120_000);
+  }
 });

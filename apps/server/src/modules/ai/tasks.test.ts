@@ -29,7 +29,7 @@ import {
   answerWith,
 } from '../../test/ai-strategies.ts';
 import { taskWithLease } from './tasks-store.ts';
-import { queueTaskJobs } from '../../test/ai.ts';
+import { finishedTask, queueTaskJobs } from '../../test/ai.ts';
 
 /*
  * AI strategy tasks against the local OpenAI-compatible test server (scripted per task by a
@@ -133,16 +133,7 @@ async function task(id: number): Promise<AiTask> {
 }
 
 /** Polls the task until it is COMPLETED or FAILED (no sleeps: a deadline). */
-async function finished(id: number): Promise<AiTask> {
-  let last: AiTask | null = null;
-  const deadline = Date.now() + TASK_DEADLINE_MS;
-  while (Date.now() < deadline) {
-    last = await task(id);
-    if (last.status === 'COMPLETED' || last.status === 'FAILED') return last;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  throw new Error(`task ${id} did not finish: ${JSON.stringify(last)}`);
-}
+const finished = (id: number): Promise<AiTask> => finishedTask(asAlice, id, TASK_DEADLINE_MS);
 
 async function conversation(id: number, query = ''): Promise<AiConversationMessage[]> {
   const res = await asAlice('GET', `/api/ai/strategy/${id}/conversations${query}`);

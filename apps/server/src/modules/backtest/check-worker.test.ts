@@ -27,9 +27,24 @@ const TRADE_EVERY_BAR = [
   '',
 ].join('\n');
 
+/** A closed trade per bar but the last on every instrument of the feeds. */
+const TRADE_EVERY_BAR_OF_EACH = [
+  'def main(d):',
+  '    rows = {}',
+  '    for row in d:',
+  '        rows.setdefault(row[1], []).append(row)',
+  '    out = []',
+  '    for code, r in rows.items():',
+  '        out.extend({"code": code, "open_date": r[i][0], "close_date": r[i + 1][0],',
+  '                    "open_price": r[i][6], "close_price": r[i + 1][6], "lots": 1,',
+  '                    "status": "YES"} for i in range(len(r) - 1))',
+  '    return out',
+  '',
+].join('\n');
+
 let pool: SandboxPool;
 let workers: BodyWorkers;
-const evaluated: { withTrades: boolean | undefined }[] = [];
+const evaluated: { feeds?: true; withTrades: boolean | undefined }[] = [];
 let inWorker: BacktestService;
 let onLoop: BacktestService;
 
@@ -42,6 +57,10 @@ beforeAll(() => {
     evaluateInWorker: (bytes, input, piece, withTrades) => {
       evaluated.push({ withTrades });
       return workers.backtest(bytes, input, piece, withTrades);
+    },
+    evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece, withTrades) => {
+      evaluated.push({ feeds: true, withTrades });
+      return workers.feeds(bytes, instruments, memoryBytes, piece, withTrades);
     },
   });
   onLoop = createBacktestService(base);
@@ -82,6 +101,28 @@ describe("an AI task's check", () => {
     expect(answer.trades).toHaveLength(3999);
     expect(answer.deals).toHaveLength(3999);
     expect(figures(answer)).toEqual(figures(await onLoop.check(large)));
+  }, 60_000);
+
+  it('evaluates a large result on several feeds in a body worker, with the figures of the event loop', async () => {
+    evaluated.length = 0;
+    const own = bars(3000);
+    const onFeeds = {
+      ...request(3000),
+      code: TRADE_EVERY_BAR_OF_EACH,
+      bars: own,
+      feeds: [
+        { code: 'TEST', period: 'day' as const, bars: own },
+        { code: 'OTHER', period: 'day' as const, bars: own },
+      ],
+    };
+    const answer = await inWorker.check(onFeeds);
+    expect(evaluated).toEqual([{ feeds: true, withTrades: true }]);
+    expect(answer).toMatchObject({ ok: true });
+    if (!answer.ok) return;
+    expect(answer.trades).toHaveLength(2 * 2999);
+    expect(Object.keys(answer.perSymbol ?? {})).toEqual(['TEST', 'OTHER']);
+    expect(answer.equity?.length).toBeGreaterThan(0);
+    expect(figures(answer)).toEqual(figures(await onLoop.check(onFeeds)));
   }, 60_000);
 
   it('evaluates a small result on the event loop, as before', async () => {

@@ -159,6 +159,8 @@ export type PiecedEvaluation =
       strategyMs: number | null;
       /** A run on several feeds: each instrument's figures (`performance` is the portfolio's). */
       perSymbol?: Record<string, Performance>;
+      /** A run on several feeds, with `withTrades`: the portfolio's equity at every bar start. */
+      equity?: string[];
     };
 
 /** Bars as one Float64Array of time, open, high, low, close, volume (a worker's transfer). */
@@ -259,21 +261,27 @@ export function evaluateBytes(
 /**
  * `evaluateBytes` for a run on several feeds (`evaluateFeedsPayload`): the portfolio's deals
  * and curve in pieces, each instrument's figures as they are (their curves are sampled to
- * MAX_EQUITY_POINTS).
+ * MAX_EQUITY_POINTS); with `withTrades` (an AI task's check) the validated trades and the
+ * portfolio's equity at every bar start in pieces too.
  */
 export function evaluateFeedsBytes(
   bytes: Uint8Array,
   instruments: readonly FeedInstrument[],
   memoryBytes: number,
   piece: number,
+  withTrades = false,
 ): PiecedEvaluation {
   const read = parsed(bytes);
   if (!read.ok) return unreadable;
   const strategyMs = payloadStrategyMs(read.payload);
   const evaluated = evaluateFeedsPayload(read.payload, instruments, memoryBytes);
-  const pieced = inPieces(evaluated, strategyMs, piece);
+  const pieced = inPieces(evaluated, strategyMs, piece, withTrades);
   if (!pieced.ok || 'error' in evaluated) return pieced;
-  return { ...pieced, perSymbol: evaluated.perSymbol };
+  return {
+    ...pieced,
+    perSymbol: evaluated.perSymbol,
+    ...(withTrades ? { equity: toPieces(evaluated.equity, piece * 4) } : {}),
+  };
 }
 
 /** What an optimisation keeps of a trial (modules/optimization), or why it failed. */

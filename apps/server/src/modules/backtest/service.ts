@@ -140,6 +140,8 @@ export type BacktestDeps = {
     instruments: readonly FeedInstrument[],
     memoryBytes: number,
     piece: number,
+    /** The validated trades and the portfolio's equity too (an AI task's check reads them). */
+    withTrades?: boolean,
   ) => Promise<PiecedEvaluation>;
   /** An optimisation trial's result computed off the event loop (a body worker). */
   evaluateTrialInWorker?: (
@@ -431,37 +433,57 @@ export function createBacktestService(deps: BacktestDeps) {
 
   async function checkAs(request: CheckRequest, userId: number | null): Promise<CheckResult> {
     const printed: string[] = [];
-    // a large single-feed result comes back unread and is evaluated in a body worker
-    const worker = request.feeds ? undefined : deps.evaluateInWorker;
+    // a large result (on one feed or several) comes back unread and is evaluated in a body worker
+    const inWorker = checkWorker(request);
     const executed = await execute(
       {
         ...request,
         userId,
         clientId: null,
         quiet: true,
-        ...(worker ? { unreadFrom: RESULT_WORKER_MIN_BYTES } : {}),
+        ...(inWorker ? { unreadFrom: RESULT_WORKER_MIN_BYTES } : {}),
       },
       printed,
     );
     const bytes = executed.outcome?.kind === 'result' ? executed.outcome.bytes : undefined;
-    if (!worker || executed.failure || bytes === undefined) {
+    if (!inWorker || executed.failure || bytes === undefined) {
       return checked(request, executed, printed);
     }
     const elapsedMs = Math.round((executed.outcome?.wallMs ?? 0) * 10) / 10;
-    const answer = await worker(bytes, evaluationInput(request), DEALS_PER_CHUNK, true);
+    const answer = await inWorker(bytes);
     if (!answer.ok) return { ok: false, ...answer.failure, logs: printed, elapsedMs };
     const deals = await fromPieces<Deal>(answer.deals);
     const curve = await fromPieces<[string, number]>(answer.curve);
     const trades = await fromPieces<ValidTrade>(answer.trades ?? []);
+    const equity = answer.equity ? await fromPieces<number>(answer.equity) : undefined;
     return {
       ok: true,
       trades,
       deals,
       performance: { ...answer.performance, equity_curve: curve },
+      ...(answer.perSymbol ? { perSymbol: answer.perSymbol } : {}),
+      ...(equity ? { equity } : {}),
       conventions: conventionsOf(request.symbol),
       logs: printed,
       elapsedMs,
     };
+  }
+
+  /** How a check's large result is evaluated in a body worker, trades included; null without one. */
+  function checkWorker(
+    request: CheckRequest,
+  ): ((bytes: Uint8Array) => Promise<PiecedEvaluation>) | null {
+    const { feeds } = request;
+    if (feeds) {
+      const onFeeds = deps.evaluateFeedsInWorker;
+      if (!onFeeds) return null;
+      const instruments = feedInstruments(feeds, (code) => conventionsOf(code));
+      const memory = pool.settings.memoryBytes;
+      return (bytes) => onFeeds(bytes, instruments, memory, DEALS_PER_CHUNK, true);
+    }
+    const onOne = deps.evaluateInWorker;
+    if (!onOne) return null;
+    return (bytes) => onOne(bytes, evaluationInput(request), DEALS_PER_CHUNK, true);
   }
 
   /** The result of a run in the sandbox: its failure, or its validated trades and figures. */
