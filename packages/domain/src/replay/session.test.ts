@@ -180,15 +180,14 @@ describe('replay account', () => {
   });
 
   it('moves a pending order to a new price: it fills there, not at the old one', () => {
-    const move = (id: number, at: number, price: number, tp = 0, sl = 0): ReplayAction => ({
-      kind: 'modify',
-      id,
-      at,
-      pendingId: 1,
-      price,
-      tp,
-      sl,
-    });
+    const move = (
+      id: number,
+      at: number,
+      price: number,
+      tp = 0,
+      sl = 0,
+      pendingId = 1,
+    ): ReplayAction => ({ kind: 'modify', id, at, pendingId, price, tp, sl });
     // placed after bar 0 at 98.5, moved after bar 1 to 97.5 with an SL: bar 2 falls to 97
     const actions = [limit(1, T(0), 'buy', 98.5), move(2, T(1), 97.5, 0, 96)];
     expect(run(T(1), actions).pending).toMatchObject([{ id: 1, price: 97.5, sl: 96 }]);
@@ -203,9 +202,7 @@ describe('replay account', () => {
     expect(checkReplayAction(at1, move(2, T(1), 50), 101, TERMS)).toMatch(
       /^Limit price must be between/,
     );
-    expect(
-      checkReplayAction(at1, { ...move(2, T(1), 97.5), pendingId: 7 }, 101, TERMS),
-    ).not.toBeNull();
+    expect(checkReplayAction(at1, move(2, T(1), 97.5, 0, 0, 7), 101, TERMS)).not.toBeNull();
   });
 
   it('refuses what the trading rules refuse', () => {
