@@ -203,6 +203,7 @@ class Progress:
         self.done.set()
         if self.thread is not None:
             self.thread.join()
+        self.rows = None  # the rows are freed with main()'s
 
     def watch(self):
         while not self.done.wait(self.INTERVAL):
