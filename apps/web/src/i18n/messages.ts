@@ -885,6 +885,8 @@ export const messages = {
     /** The run waits for a free backtest slot: its place in the queue (1 = next). */
     queued: (position: number) =>
       position === 1 ? 'Queued: next to run' : `Queued: ${position - 1} runs ahead`,
+    /** A long run's progress through its bars, as the sandbox tells it. */
+    progress: (percent: number) => `Running… ${percent}%`,
   },
   network: {
     title: 'Network Connection Error',

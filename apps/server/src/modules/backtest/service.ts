@@ -6,7 +6,6 @@ import {
   feedInstruments,
   feedRow,
   type FeedInstrument,
-  formatContractDate,
   mergeFeeds,
   parsePeriod,
   type Feed,
@@ -41,6 +40,7 @@ import {
   type SandboxSession,
 } from './sandbox/pool.ts';
 import type { ProcessOutcome } from './sandbox/process.ts';
+import { rowOfBar } from './sandbox/rows-wire.ts';
 import { formatSeconds } from './sandbox/settings.ts';
 import {
   DEALS_PER_CHUNK,
@@ -170,6 +170,14 @@ type Figures = {
 
 /** Prefix of the lines the server itself sends on the log socket. */
 export const LOG_PREFIX = '[backtest]';
+
+/**
+ * The log line of how far a running strategy is through its bars (the editor shows it on its
+ * Run button, apps/web/src/features/strategy/runQueue.ts); never kept in the run's log.
+ */
+export function progressLine(percent: number): string {
+  return `${LOG_PREFIX} Running: ${percent}% of the bars`;
+}
 
 /**
  * The log line of a run's place in the backtest queue (the editor shows it on its Run
@@ -350,21 +358,8 @@ export function createBacktestService(deps: BacktestDeps) {
     };
   }
 
-  function rowOf(bar: Bar, symbol: string, period: string) {
-    return [
-      formatContractDate(bar.time),
-      symbol,
-      period,
-      bar.open,
-      bar.high,
-      bar.low,
-      bar.close,
-      bar.volume,
-    ];
-  }
-
   function rowsOf(bars: readonly Bar[], symbol: string, period: string) {
-    return bars.map((bar) => rowOf(bar, symbol, period));
+    return bars.map((bar) => rowOfBar(bar, symbol, period));
   }
 
   /** The merged rows of several feeds (`mergeFeeds`), ROWS_PER_TURN rows per turn. */
@@ -374,16 +369,6 @@ export function createBacktestService(deps: BacktestDeps) {
     for (let i = 0; i < merged.length; i += ROWS_PER_TURN) {
       for (const row of merged.slice(i, i + ROWS_PER_TURN)) rows.push(feedRow(feeds, row));
       if (i + ROWS_PER_TURN < merged.length) await nextTurn();
-    }
-    return rows;
-  }
-
-  /** rowsOf, ROWS_PER_TURN rows per turn of the event loop (a run may have 200,000 bars). */
-  async function rowsInTurns(bars: readonly Bar[], symbol: string, period: string) {
-    const rows: ReturnType<typeof rowOf>[] = [];
-    for (let i = 0; i < bars.length; i += ROWS_PER_TURN) {
-      for (const bar of bars.slice(i, i + ROWS_PER_TURN)) rows.push(rowOf(bar, symbol, period));
-      if (i + ROWS_PER_TURN < bars.length) await nextTurn();
     }
     return rows;
   }
@@ -399,14 +384,15 @@ export function createBacktestService(deps: BacktestDeps) {
     },
     printed: string[],
   ): Promise<{ outcome: ProcessOutcome | null; failure: Failure | null }> {
-    const rows = request.feeds
-      ? await feedRowsInTurns(request.feeds)
-      : await rowsInTurns(request.bars, request.symbol, request.period);
+    // one feed's bars go to the sandbox as columns made from the bars (rows-wire.ts)
+    const data = request.feeds
+      ? { rows: await feedRowsInTurns(request.feeds) }
+      : { bars: { bars: request.bars, symbol: request.symbol, period: request.period } };
     try {
       const { userId, clientId } = request;
       const publish = request.quiet ? null : userId;
       const outcome = await pool.run(
-        { code: request.code, filename: request.filename, rows },
+        { code: request.code, filename: request.filename, ...data },
         (line) => {
           printed.push(line);
           if (publish !== null) logs.publish(publish, clientId, line);
@@ -417,6 +403,9 @@ export function createBacktestService(deps: BacktestDeps) {
             if (publish !== null) logs.publish(publish, clientId, queueLine(position));
           },
           ...(request.unreadFrom === undefined ? {} : { unreadFrom: request.unreadFrom }),
+          onProgress: (percent) => {
+            if (publish !== null) logs.publish(publish, clientId, progressLine(percent));
+          },
         },
       );
       return { outcome, failure: failureOf(outcome) };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { queuePositionAfter } from './runQueue';
+import { queuePositionAfter, runProgressAfter } from './runQueue';
 
 const queued = (n: number) => `[backtest] Queued at position ${n}: waiting for a free slot`;
 
@@ -11,5 +11,21 @@ describe('the run’s place in the backtest queue', () => {
     expect(queuePositionAfter(1, ['a line the strategy printed'])).toBeNull();
     expect(queuePositionAfter(2, [''])).toBe(2);
     expect(queuePositionAfter(null, ['Connection established, waiting for logs...'])).toBeNull();
+  });
+});
+
+describe('the run’s progress through its bars', () => {
+  it('is the last progress line’s percent, from none at the start until the run ends', () => {
+    const progress = (n: number) => `[backtest] Running: ${n}% of the bars`;
+    expect(runProgressAfter(null, ['[backtest] Started s.py (1000000 bars)'])).toBeNull();
+    expect(runProgressAfter(null, [progress(5), 'printed', progress(45)])).toBe(45);
+    expect(runProgressAfter(45, ['printed by the strategy'])).toBe(45);
+    expect(
+      runProgressAfter(90, ['[backtest] Finished in 4.1 s: 3 trades, net profit 1.00']),
+    ).toBeNull();
+    expect(runProgressAfter(90, ['[backtest] Failed after 30 s'])).toBeNull();
+    expect(runProgressAfter(90, ['[backtest] Started s.py (10 bars)'])).toBeNull();
+    // a progress line does not end a wait in the queue (it comes from a running run only)
+    expect(queuePositionAfter(2, [progress(10)])).toBe(2);
   });
 });

@@ -12,6 +12,8 @@ Protocol:
   the job exists (pool), so it blocks here until the server sends it.
 - fd 1: every line the strategy prints (stdout and stderr, also C-level stderr), as text.
   The server streams these lines to the log socket; they are never parsed as results.
+  While main() runs, a line "\x1eprogress N" now and then says how far (N %) through the rows
+  the strategy is (`Progress`); the server shows it instead of logging it.
 - fd 3: the result, one JSON document, written once after main() returns:
   {"ok": true, "records": [...], "count": N, "elapsed_ms": ms}
   {"ok": false, "kind": "exception|syntax|memory|exit|no_main", "error": text}
@@ -20,6 +22,7 @@ validates against the contract like any other, and metrics are computed by the s
 """
 
 import array
+import bisect
 import builtins
 import datetime
 import itertools
@@ -27,6 +30,7 @@ import json
 import linecache
 import os
 import sys
+import threading
 import time
 import traceback
 
@@ -164,6 +168,82 @@ def read_rows(wire, stream):
     return list(map(list, zip(*columns)))
 
 
+PROGRESS_MARK = "\x1eprogress "
+
+
+class Progress:
+    """How far main() is through the rows, told on the log fd every so often: a thread looks at
+    the strategy's innermost running frame for a row of data_array, or a date of one, among its
+    local variables, and places it in the rows by its date (the rows are in time order). It
+    only reads; anything unexpected (a strategy that reorders its rows) just tells nothing."""
+
+    INTERVAL = 0.5
+    STEP = 5
+
+    def __init__(self, rows, filename, fd=1):
+        self.rows = rows
+        self.filename = filename
+        self.fd = fd
+        self.target = threading.get_ident()
+        self.done = threading.Event()
+        self.told = None
+        self.thread = None
+
+    def start(self):
+        if len(self.rows) < 2:
+            return self
+        try:
+            self.thread = threading.Thread(target=self.watch, daemon=True)
+            self.thread.start()
+        except RuntimeError:  # no thread to spare (the process limit): no progress
+            self.thread = None
+        return self
+
+    def stop(self):
+        self.done.set()
+        if self.thread is not None:
+            self.thread.join()
+        self.rows = None  # the rows are freed with main()'s
+
+    def watch(self):
+        while not self.done.wait(self.INTERVAL):
+            try:
+                at = self.position()
+            except Exception:
+                at = None
+            if at is None:
+                continue
+            percent = min(100, at * 100 // len(self.rows)) // self.STEP * self.STEP
+            if percent != self.told and not self.done.is_set():
+                self.told = percent
+                write_all(self.fd, ("%s%d\n" % (PROGRESS_MARK, percent)).encode())
+
+    def position(self):
+        """The furthest row the strategy's innermost frame holds (or its date), or None."""
+        frame = sys._current_frames().get(self.target)
+        while frame is not None and frame.f_code.co_filename != self.filename:
+            frame = frame.f_back
+        if frame is None:
+            return None
+        best = None
+        for value in list(frame.f_locals.values()):
+            if type(value) is list and len(value) > 0:
+                value = value[0]
+            if type(value) is not str or len(value) < 10:
+                continue
+            at = self.index_of(value)
+            if at is not None and (best is None or at > best):
+                best = at
+        return best
+
+    def index_of(self, date):
+        rows = self.rows
+        at = bisect.bisect_left(rows, date, key=lambda row: row[0])
+        if at < len(rows) and rows[at][0] == date:
+            return at
+        return None
+
+
 def read_job(stream):
     """The job line and, when its rows come as columns, the rows (`rows` either way)."""
     job = json.loads(stream.readline())
@@ -206,7 +286,11 @@ def run(job, out):
         main = namespace.get("main")
         if not callable(main):
             return {"ok": False, "kind": "no_main", "error": "The strategy must define a function main(data_array)"}
-        result = main(rows)
+        progress = Progress(rows, filename).start()
+        try:
+            result = main(rows)
+        finally:
+            progress.stop()
         del rows
         count, records = convert_records(result)
         del result

@@ -12,7 +12,7 @@ import {
   type Tools,
 } from './command.ts';
 import { SandboxProcess, type ProcessOutcome } from './process.ts';
-import { encodeJob } from './rows-wire.ts';
+import { encodeJob, encodeRunJob, type BarsSource } from './rows-wire.ts';
 import { compileSeccompFilter } from './seccomp.ts';
 import type { SandboxSettings } from './settings.ts';
 
@@ -22,6 +22,9 @@ export type SandboxJob = {
   filename: string;
   rows: readonly (readonly (string | number)[])[];
 };
+
+/** A run's job: its rows, or one feed's bars made into the same rows (rows-wire.ts). */
+export type SandboxRunJob = SandboxJob | { code: string; filename: string; bars: BarsSource };
 
 export type SandboxState = 'unchecked' | 'checking' | 'ready' | 'unsandboxed' | 'unavailable';
 
@@ -132,7 +135,7 @@ export class SandboxPool {
    * SandboxUnavailableError or SandboxBusyError before anything runs.
    */
   async run(
-    job: SandboxJob,
+    job: SandboxRunJob,
     onLine: (line: string) => void,
     options: RunOptions = {},
   ): Promise<ProcessOutcome> {
@@ -149,7 +152,11 @@ export class SandboxPool {
     try {
       const process = this.take();
       // the rows go as columns (rows-wire.ts), made between other work
-      return await process.run(await encodeJob(job), onLine, options.unreadFrom);
+      return await process.run(
+        await encodeRunJob(job),
+        withoutProgress(onLine, options.onProgress),
+        options.unreadFrom,
+      );
     } finally {
       this.leaveQueue(owner);
       this.refill();
@@ -468,7 +475,24 @@ export type RunOptions = {
   onQueued?: (position: number) => void;
   /** A result of this many bytes or more comes back unread, as `bytes` (its caller reads it). */
   unreadFrom?: number;
+  /** How far main() is through the rows (percent), as harness.py tells it while it runs. */
+  onProgress?: (percent: number) => void;
 };
+
+/** harness.py's progress line ("\x1eprogress N"): told to `onProgress`, never logged. */
+const PROGRESS_MARK = '\u001eprogress ';
+
+/** `onLine` without the harness's progress lines, which go to `onProgress`. */
+export function withoutProgress(
+  onLine: (line: string) => void,
+  onProgress: ((percent: number) => void) | undefined,
+): (line: string) => void {
+  return (line) => {
+    const percent = line.startsWith(PROGRESS_MARK) ? line.slice(PROGRESS_MARK.length) : null;
+    if (percent !== null && /^\d{1,3}$/.test(percent)) onProgress?.(Math.min(100, Number(percent)));
+    else onLine(line);
+  };
+}
 
 type Waiter = {
   owner: string;

@@ -2,7 +2,8 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HARNESS_PATH } from './command.ts';
-import { encodeJob } from './rows-wire.ts';
+import type { Bar } from '@ct/domain';
+import { encodeBarsJob, encodeJob, rowOfBar } from './rows-wire.ts';
 
 /**
  * harness.py's read_job on the encoded job, next to json.loads of the same rows as JSON:
@@ -65,5 +66,59 @@ describe('rows to the sandbox in columns', () => {
       const result = await decodedLikeJson(rows);
       expect(result.same, `${JSON.stringify(rows)}: ${result.decoded}`).toBe(true);
     }
+  });
+});
+
+/** Bars as a server has them: 1-minute bars from 2020-01-01, with `change` applied. */
+function someBars(count: number, change: (bar: Bar, i: number) => Bar = (bar) => bar): Bar[] {
+  return Array.from({ length: count }, (_, i) =>
+    change(
+      {
+        time: Date.UTC(2020, 0, 1) + i * 60_000,
+        open: 100 + i / 7,
+        high: 101 + i / 7,
+        low: 99 + i / 7,
+        close: 100.5 + i / 3,
+        volume: i % 1000,
+      },
+      i,
+    ),
+  );
+}
+
+describe('one feed’s bars to the sandbox', () => {
+  const job = { code: 'x', filename: 'x.py' };
+  const both = async (bars: Bar[]) => {
+    const rows = bars.map((bar) => rowOfBar(bar, 'GEN', '1m'));
+    const before = await encodeJob({ ...job, rows });
+    const after = await encodeBarsJob(job, { bars, symbol: 'GEN', period: '1m' });
+    return { before, after, rows };
+  };
+
+  it('are the bytes the rows of the same bars gave: whole and fractional prices, NaN and missing volume, odd dates', async () => {
+    const cases: Bar[][] = [
+      [],
+      someBars(1),
+      someBars(3),
+      someBars(5, (bar, i) => ({ ...bar, volume: i === 2 ? Number.NaN : bar.volume })),
+      someBars(4, (bar, i) => ({ ...bar, volume: i === 1 ? (undefined as never) : 2 ** 40 })),
+      someBars(4, (bar) => ({ ...bar, open: 100, close: -0, volume: 0 })),
+      someBars(3, (bar, i) => ({ ...bar, time: Date.UTC(12_000, 0, 1) + i * 86_400_000 })),
+      someBars(3, (bar, i) => ({ ...bar, time: Date.UTC(1969, 11, 31, 23, 59, 58) + i * 1000 })),
+    ];
+    for (const bars of cases) {
+      const { before, after } = await both(bars);
+      expect(after.equals(before), JSON.stringify(bars.slice(0, 2))).toBe(true);
+    }
+  });
+
+  it('are the same bytes for a large count, read by the harness into the rows JSON gave', async () => {
+    const { before, after } = await both(someBars(250_001));
+    expect(after.length).toBe(before.length);
+    expect(after.equals(before)).toBe(true);
+    const small = someBars(500, (bar, i) => ({ ...bar, volume: i % 7 ? bar.volume : Number.NaN }));
+    const rows = small.map((bar) => rowOfBar(bar, 'GEN', '1m'));
+    const result = await decodedLikeJson(rows);
+    expect(result.same, result.decoded).toBe(true);
   });
 });

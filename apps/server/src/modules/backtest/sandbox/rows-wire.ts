@@ -1,4 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
+import { formatContractDate, type Bar } from '@ct/domain';
 
 /*
  * The rows of `data_array` on their way to the sandbox, in columns instead of JSON
@@ -13,6 +14,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
  *   whole (Python turns those into ints, as json.loads does);
  * - `json`: anything else (a JSON array), so that nothing changes meaning on the way.
  * Rows of unequal length are sent as JSON (`rows` in the header).
+ *
+ * A run on one feed's bars (`encodeBarsJob`) makes the same columns straight from the bars,
+ * without the rows: the contract dates as lines, symbol and period once, each bar field as
+ * the numbers it holds; harness.py reads them as it reads any other job.
  */
 
 export type WireColumn =
@@ -44,11 +49,10 @@ async function inBlocks(n: number, each: (from: number, to: number) => void): Pr
 }
 
 async function encodeColumn(
-  rows: readonly Row[],
-  at: number,
+  n: number,
+  valueAt: (i: number) => Cell,
 ): Promise<{ column: WireColumn; parts: Uint8Array[] }> {
-  const n = rows.length;
-  const first = (rows[0] as Row)[at] as Cell;
+  const first = valueAt(0);
   let constant = true;
   let strings = true;
   let numbers = true;
@@ -56,7 +60,7 @@ async function encodeColumn(
   let wholeCount = 0;
   await inBlocks(n, (from, to) => {
     for (let i = from; i < to; i++) {
-      const value = (rows[i] as Row)[at] as Cell;
+      const value = valueAt(i);
       if (value !== first) constant = false;
       if (typeof value === 'string') {
         numbers = false;
@@ -80,7 +84,7 @@ async function encodeColumn(
     return { column: { kind: 'const', value: first }, parts: [] };
   }
   if (strings) {
-    const text = rows.map((row) => row[at] as string).join('\n');
+    const text = Array.from({ length: n }, (_, i) => valueAt(i) as string).join('\n');
     if (!LONE_SURROGATE.test(text)) {
       const bytes = Buffer.from(text, 'utf8');
       return { column: { kind: 'lines', bytes: bytes.length }, parts: [bytes] };
@@ -88,7 +92,7 @@ async function encodeColumn(
   }
   if (numbers && allInt32) {
     const ints = new Int32Array(n);
-    for (let i = 0; i < n; i++) ints[i] = (rows[i] as Row)[at] as number;
+    for (let i = 0; i < n; i++) ints[i] = valueAt(i) as number;
     return { column: { kind: 'i32', bytes: ints.byteLength }, parts: [bytesOf(ints)] };
   }
   if (numbers) {
@@ -97,7 +101,7 @@ async function encodeColumn(
     let w = 0;
     await inBlocks(n, (from, to) => {
       for (let i = from; i < to; i++) {
-        const value = (rows[i] as Row)[at] as number;
+        const value = valueAt(i) as number;
         values[i] = value;
         if (Number.isInteger(value)) whole[w++] = i;
       }
@@ -107,7 +111,7 @@ async function encodeColumn(
       parts: [bytesOf(values), bytesOf(whole)],
     };
   }
-  const json = Buffer.from(JSON.stringify(rows.map((row) => row[at])), 'utf8');
+  const json = Buffer.from(JSON.stringify(Array.from({ length: n }, (_, i) => valueAt(i))), 'utf8');
   return { column: { kind: 'json', bytes: json.length }, parts: [json] };
 }
 
@@ -127,17 +131,158 @@ export async function encodeJob(
   if (rows.some((row) => row.length !== width)) {
     return Buffer.from(`${JSON.stringify({ ...rest, rows })}\n`, 'utf8');
   }
+  const sources: ((i: number) => Cell)[] = [];
+  for (let at = 0; at < width; at++) sources.push((i) => (rows[i] as Row)[at] as Cell);
+  return encodeColumns(rest, rows.length, sources);
+}
+
+/** The header line and the columns' bytes of `n` rows whose column k is `sources[k](i)`. */
+async function encodeColumns(
+  rest: Record<string, unknown>,
+  n: number,
+  sources: readonly ((i: number) => Cell)[],
+): Promise<Buffer> {
   const columns: WireColumn[] = [];
   const parts: Uint8Array[] = [];
-  if (rows.length > 0) {
-    for (let at = 0; at < width; at++) {
-      const encoded = await encodeColumn(rows, at);
+  if (n > 0) {
+    for (const valueAt of sources) {
+      const encoded = await encodeColumn(n, valueAt);
       columns.push(encoded.column);
       parts.push(...encoded.parts);
     }
   }
   const bytes = parts.reduce((sum, part) => sum + part.length, 0);
-  const wire: RowsWire = { count: rows.length, bytes, columns };
+  const wire: RowsWire = { count: n, bytes, columns };
   const header = Buffer.from(`${JSON.stringify({ ...rest, wire })}\n`, 'utf8');
   return Buffer.concat([header, ...parts]);
+}
+
+/** One feed's bars as the rows of `data_array` (`rowsOfBars` gives the same rows). */
+export type BarsSource = { bars: readonly Bar[]; symbol: string; period: string };
+
+/**
+ * The row main() gets for a bar: date, code, period, open, high, low, close, volume. The
+ * reference `encodeBarsJob` is held to (rows-wire.test.ts).
+ */
+export function rowOfBar(bar: Bar, symbol: string, period: string): (string | number)[] {
+  return [
+    formatContractDate(bar.time),
+    symbol,
+    period,
+    bar.open,
+    bar.high,
+    bar.low,
+    bar.close,
+    bar.volume,
+  ];
+}
+
+/**
+ * `encodeJob` of the rows `rowOfBar` makes of `source`, made from the bars without building
+ * the rows: the same header and bytes.
+ */
+export async function encodeBarsJob(
+  job: Record<string, unknown>,
+  source: BarsSource,
+): Promise<Buffer> {
+  const { bars, symbol, period } = source;
+  const n = bars.length;
+  const dates = await datesColumn(bars);
+  // each field in a typed array first: one read of the bars per field, then plain indexing
+  const field = (key: 'open' | 'high' | 'low' | 'close' | 'volume'): ((i: number) => Cell) => {
+    const values = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const value = (bars[i] as Bar)[key];
+      if (typeof value !== 'number') return (at) => (bars[at] as Bar)[key];
+      values[i] = value;
+    }
+    return (at) => values[at] as number;
+  };
+  if (dates !== null && n > 1) {
+    // the dates' bytes are ready: the other columns as `encodeColumns` makes them
+    const rest = await encodeColumns(job, n, [
+      () => symbol,
+      () => period,
+      field('open'),
+      field('high'),
+      field('low'),
+      field('close'),
+      field('volume'),
+    ]);
+    return withLeadingColumn(rest, { kind: 'lines', bytes: dates.length }, dates);
+  }
+  const texts = Array.from({ length: n }, (_, i) => formatContractDate((bars[i] as Bar).time));
+  return encodeColumns(job, n, [
+    (i) => texts[i] as string,
+    () => symbol,
+    () => period,
+    field('open'),
+    field('high'),
+    field('low'),
+    field('close'),
+    field('volume'),
+  ]);
+}
+
+/** A run's job as harness.py reads it: its rows (`encodeJob`) or one feed's bars. */
+export function encodeRunJob(
+  job:
+    | { code: string; filename: string; rows: readonly Row[] }
+    | { code: string; filename: string; bars: BarsSource },
+): Promise<Buffer> {
+  if ('bars' in job) return encodeBarsJob({ code: job.code, filename: job.filename }, job.bars);
+  return encodeJob(job);
+}
+
+/**
+ * The dates column's bytes ('YYYY-MM-DD HH:MM:SS' lines, `formatContractDate`) written
+ * straight into one buffer, or null when a date is not of that form (a year beyond 0–9999).
+ */
+async function datesColumn(bars: readonly Bar[]): Promise<Buffer | null> {
+  const n = bars.length;
+  const out = Buffer.allocUnsafe(Math.max(0, n * 20 - 1));
+  let day = Number.NaN;
+  let dayBytes = Buffer.alloc(11);
+  let fits = true;
+  await inBlocks(n, (from, to) => {
+    for (let i = from; i < to && fits; i++) {
+      const ms = (bars[i] as Bar).time;
+      const dayStart = Math.floor(ms / 86_400_000) * 86_400_000;
+      if (dayStart !== day) {
+        day = dayStart;
+        const text = formatContractDate(dayStart).slice(0, 11);
+        if (text.length !== 11 || !/^\d{4}-\d\d-\d\d $/.test(text)) fits = false;
+        dayBytes = Buffer.from(text, 'latin1');
+      }
+      const at = i * 20;
+      dayBytes.copy(out, at);
+      const seconds = Math.floor((ms - dayStart) / 1000);
+      const h = Math.floor(seconds / 3600);
+      const m = Math.floor(seconds / 60) % 60;
+      const sec = seconds % 60;
+      out[at + 11] = 48 + Math.floor(h / 10);
+      out[at + 12] = 48 + (h % 10);
+      out[at + 13] = 58; // ':'
+      out[at + 14] = 48 + Math.floor(m / 10);
+      out[at + 15] = 48 + (m % 10);
+      out[at + 16] = 58;
+      out[at + 17] = 48 + Math.floor(sec / 10);
+      out[at + 18] = 48 + (sec % 10);
+      if (i < n - 1) out[at + 19] = 10; // '\n'
+    }
+  });
+  return fits ? out : null;
+}
+
+/** A job's bytes with one more column put first (its header rewritten, its bytes prepended). */
+function withLeadingColumn(job: Buffer, column: WireColumn, bytes: Buffer): Buffer {
+  const end = job.indexOf(10);
+  const header = JSON.parse(job.subarray(0, end).toString('utf8')) as { wire: RowsWire };
+  header.wire.columns.unshift(column);
+  header.wire.bytes += bytes.length;
+  return Buffer.concat([
+    Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'),
+    bytes,
+    job.subarray(end + 1),
+  ]);
 }

@@ -6,8 +6,20 @@ import { renderWithProviders } from '../../../test/render';
 import { disposeAutoSave } from '../actions';
 import { strategiesQuery, versionsQuery } from '../queries';
 import { resetEditorStore, useEditorStore, useWorkbenchStore } from '../store';
+import type * as LogSocketModule from '../logSocket';
+import type { LogSocketListener } from '../logSocket';
 import { SaveAsModal } from './SaveAsModal';
 import { StrategyToolbar } from './StrategyToolbar';
+
+// the run's log socket: the test plays the server's lines into it
+const sockets = vi.hoisted(() => new Map<string, LogSocketListener>());
+vi.mock('../logSocket', async (importOriginal) => ({
+  ...(await importOriginal<typeof LogSocketModule>()),
+  openLogSocket: (clientId: string, listener: LogSocketListener) => {
+    sockets.set(clientId, listener);
+    return () => sockets.delete(clientId);
+  },
+}));
 
 const strategies = [{ name: 'Mine', code: '# mine', created_at: 1, updated_at: 2 }];
 const version = { id: 4, created_at: 1_700_000_000, length: 6, lines: 1, preview: '# old' };
@@ -33,6 +45,29 @@ describe('the editor toolbar', () => {
     expect(run).toBeDisabled();
     act(() => useEditorStore.setState({ code: 'def main(data_array): pass' }));
     await waitFor(() => expect(run).toBeEnabled());
+  });
+
+  it('Run Code shows how far a long run is through its bars, then Run Code again', async () => {
+    renderWithProviders(<StrategyToolbar />);
+    act(() => useEditorStore.setState({ code: 'def main(data_array): pass', running: true }));
+    const socket = () => sockets.get(useEditorStore.getState().clientId);
+    await waitFor(() => expect(socket()).toBeDefined());
+    act(() =>
+      socket()?.lines([
+        '[backtest] Started default_strategy.py on GEN 1m (1000000 bars)',
+        '[backtest] Running: 45% of the bars',
+      ]),
+    );
+    expect(await screen.findByRole('button', { name: /Running… 45%/ })).toBeInTheDocument();
+    act(() =>
+      socket()?.lines(['a line the strategy printed', '[backtest] Running: 90% of the bars']),
+    );
+    expect(await screen.findByRole('button', { name: /Running… 90%/ })).toBeInTheDocument();
+    act(() => {
+      socket()?.lines(['[backtest] Finished in 41.2 s: 40400 trades, net profit 12.00']);
+      useEditorStore.setState({ running: false });
+    });
+    expect(await screen.findByRole('button', { name: /Run Code/ })).toBeInTheDocument();
   });
 
   it('the status button shows the auto-save indicator', () => {

@@ -14,7 +14,7 @@ import { openRunHistory, runCode, selectStrategy } from '../actions';
 import { useWorkbenchAddons } from '../addons';
 import { DEFAULT_STRATEGY } from '../logic';
 import { useStrategies } from '../queries';
-import { useQueuePosition } from '../runQueue';
+import { useRunState } from '../runQueue';
 import { setPanel, useEditorStore } from '../store';
 import { openOptimize } from '../optimize/store';
 import { FeedsPicker } from './FeedsPicker';
@@ -48,8 +48,9 @@ export function StrategySelect() {
  */
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
-  // the run's place while it waits for a backtest slot (the server's queue, via its log)
-  const queued = useQueuePosition(useEditorStore((s) => s.clientId));
+  // the run's place while it waits for a backtest slot (the server's queue, via its log),
+  // then how far it is through its bars
+  const { position: queued, progress } = useRunState(useEditorStore((s) => s.clientId));
   const hasCode = useEditorStore((s) => s.code.trim() !== '');
   const openTaskList = useWorkbenchAddons((s) => s.openTaskList);
   const openPrompt = useWorkbenchAddons((s) => s.openPrompt);
@@ -107,7 +108,11 @@ export function StrategyToolbar() {
         disabled={!hasCode}
         onClick={() => void runCode()}
       >
-        {running && queued !== null ? messages.backtestLimits.queued(queued) : m.runCode}
+        {running && queued !== null
+          ? messages.backtestLimits.queued(queued)
+          : running && progress !== null
+            ? messages.backtestLimits.progress(progress)
+            : m.runCode}
       </Button>
     </Space>
   );

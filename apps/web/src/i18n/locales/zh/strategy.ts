@@ -148,5 +148,6 @@ export const strategy: SectionTexts<'strategy' | 'backtestLimits'> = {
     loadingResult: '正在加载已保存的结果…',
     queued: (position: number) =>
       position === 1 ? '排队中：下一个运行' : `排队中：前面还有 ${position - 1} 个运行`,
+    progress: (percent: number) => `运行中… ${percent}%`,
   },
 };
