@@ -245,8 +245,8 @@ export async function buildApp({
     loadImported: (userId, symbol, period, limit, endBefore) =>
       imports.bars(userId, symbol, period, endBefore, limit),
     evaluateInWorker: (bytes, input, piece) => bodyWorkers.backtest(bytes, input, piece),
-    evaluateTrialInWorker: (bytes, input, objective, withDetail) =>
-      bodyWorkers.trial(bytes, input, objective, withDetail),
+    evaluateTrialsInWorker: (lines, on, objective, withDetail) =>
+      bodyWorkers.trials(lines, on, objective, withDetail),
     evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece) =>
       bodyWorkers.feeds(bytes, instruments, memoryBytes, piece),
   });
