@@ -285,6 +285,8 @@ export type TrialEvaluation =
       score: number | null;
       /** Per-bar returns of its equity curve (the overfitting statistics' input). */
       returns: Float64Array;
+      /** Time inside main() as the harness measured it (sizes an optimisation's batches). */
+      strategyMs: number | null;
       /** Out-of-sample trials: what the stitched walk-forward curve and figures need. */
       detail: {
         equity: [string, number][];
@@ -312,7 +314,8 @@ export function evaluateTrialBytes(
   const evaluated = evaluatePayload(read.payload, input);
   if ('error' in evaluated) return { ok: false, failure: evaluated };
   const curve = equityCurve(input.bars, evaluated.trades, input.conventions);
-  return trialOf(evaluated, curve, input.bars, objective, withDetail);
+  const strategyMs = payloadStrategyMs(read.payload);
+  return { ...trialOf(evaluated, curve, input.bars, objective, withDetail), strategyMs };
 }
 
 /** A trial's figures from its evaluated run and equity curve (one feed or a portfolio). */
@@ -322,13 +325,14 @@ function trialOf(
   bars: readonly Bar[],
   objective: OptimizationObjective,
   withDetail: boolean,
-): TrialEvaluation {
+): TrialEvaluation & { ok: true } {
   const performance = trialPerformance(evaluated.deals, evaluated.performance);
   return {
     ok: true,
     performance,
     score: objectiveScore(objective, performance),
     returns: Float64Array.from(periodReturns(curve)),
+    strategyMs: null,
     detail: withDetail
       ? {
           equity: evaluated.performance.equity_curve,
@@ -358,7 +362,8 @@ export function evaluateFeedsTrialBytes(
   if (!read.ok) return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
   const evaluated = evaluateFeedsPayload(read.payload, instruments, memoryBytes);
   if ('error' in evaluated) return { ok: false, failure: evaluated };
-  return trialOf(evaluated, evaluated.equity, bars, objective, withDetail);
+  const strategyMs = payloadStrategyMs(read.payload);
+  return { ...trialOf(evaluated, evaluated.equity, bars, objective, withDetail), strategyMs };
 }
 
 /** What a batch of trials is evaluated on: one feed, or several (`bars`: the own feed's). */

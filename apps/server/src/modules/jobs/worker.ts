@@ -13,7 +13,10 @@ import { claimJob, claimJobs, releaseJob, renewJobs, type ClaimBounds } from './
  * gives its jobs back when it stops. A job whose worker died (kill -9) keeps state `active`
  * until its lease runs out; then any worker claims it again, and one claimed more than its
  * `maxAttempts` goes to `giveUp`. The handler ends the job itself with `finishJob` in the
- * transaction that keeps its result, so a result is kept once.
+ * transaction that keeps its result, so a result is kept once. A kind with `claimMore` and
+ * `runBatch` (the trials) takes several jobs of one batch per claim (store.ts `claimJobs`)
+ * and runs them as one of its `concurrency` runs, with one signal; each job is still leased,
+ * released and ended on its own.
  */
 
 export type JobContext = {

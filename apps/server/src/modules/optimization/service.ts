@@ -97,6 +97,8 @@ type Outcome =
       score: number | null;
       /** Per-bar returns of its equity curve. */
       returns: Float64Array;
+      /** Time inside main(), when measured. */
+      strategyMs: number | null;
       detail: unknown;
     }
   | { ok: false; error: string };
@@ -109,9 +111,10 @@ const FIRST_BATCH = 4;
 /** Most trials per claim (and per sandbox message). */
 const MAX_BATCH = 32;
 /**
- * About how long the trials of one claim run: long enough that the claim, the session's
- * round trip, the body worker's task and the transaction are paid once for many trials,
- * short enough that the user's sandbox slot and the fair claim turn over often.
+ * About how long the strategy runs for the trials of one claim (main() as the harness times
+ * it): long enough that the claim, the session's round trip, the body worker's task and the
+ * transaction are paid once for many trials, short enough that the user's sandbox slot and
+ * the fair claim turn over often.
  */
 const BATCH_TARGET_MS = 250;
 
@@ -159,7 +162,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
   const { db, backtest, now, settings } = deps;
   /** Optimisations whose code and bars this process holds (trials of one read them once). */
   const cache = new Map<string, Loaded>();
-  /** Milliseconds per trial of an optimisation as measured so far (sizes its claims). */
+  /** Milliseconds in main() per trial of an optimisation, measured so far (sizes its claims). */
   const trialMs = new Map<string, number>();
   /**
    * Warm interpreters not running a trial, by optimisation and stage (the bars differ by
@@ -403,6 +406,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         performance,
         score: objectiveScore(objective, performance),
         returns: Float64Array.from(periodReturns(curve)),
+        strategyMs: null,
         detail: withDetail
           ? {
               equity: result.performance.equity_curve,
@@ -972,7 +976,10 @@ export function createOptimizationService(deps: OptimizationDeps) {
     claimMore(first: JobRow): number {
       const perTrial = trialMs.get(first.batchKey ?? '');
       if (perTrial === undefined) return FIRST_BATCH - 1;
-      return Math.max(0, Math.min(MAX_BATCH, Math.floor(BATCH_TARGET_MS / perTrial)) - 1);
+      return Math.max(
+        0,
+        Math.min(MAX_BATCH, Math.floor(BATCH_TARGET_MS / Math.max(perTrial, 1))) - 1,
+      );
     },
 
     /** Closes the warm interpreters (the worker stops). */
@@ -1051,7 +1058,6 @@ export function createOptimizationService(deps: OptimizationDeps) {
     // the jobs of one claim are mostly of one stage; each stage runs in its own interpreter
     const stages = [...new Set(runnable.map((r) => r.payload.stage))];
     const kept: Kept[] = [];
-    const started = performance.now();
     for (const stage of stages) {
       const part = runnable.filter((r) => r.payload.stage === stage);
       const outcomes = await runTrials(
@@ -1066,8 +1072,12 @@ export function createOptimizationService(deps: OptimizationDeps) {
       });
       if (signal.aborted) break;
     }
-    if (kept.length > 0) {
-      const perTrial = (performance.now() - started) / kept.length;
+    // the strategy's own time per trial (not the round trips around it, which batches cut)
+    const measured = kept.flatMap(({ outcome }) =>
+      outcome.ok && outcome.strategyMs !== null ? [outcome.strategyMs] : [],
+    );
+    if (measured.length > 0) {
+      const perTrial = measured.reduce((a, b) => a + b, 0) / measured.length;
       const before = trialMs.get(optimization);
       trialMs.set(optimization, before === undefined ? perTrial : (before + perTrial) / 2);
       while (trialMs.size > 64) trialMs.delete(trialMs.keys().next().value as string);
