@@ -246,8 +246,8 @@ export async function buildApp({
       imports.bars(userId, symbol, period, endBefore, limit),
     evaluateInWorker: (bytes, input, piece, withTrades) =>
       bodyWorkers.backtest(bytes, input, piece, withTrades),
-    evaluateTrialInWorker: (bytes, input, objective, withDetail) =>
-      bodyWorkers.trial(bytes, input, objective, withDetail),
+    evaluateTrialsInWorker: (lines, on, objective, withDetail) =>
+      bodyWorkers.trials(lines, on, objective, withDetail),
     evaluateFeedsInWorker: (bytes, instruments, memoryBytes, piece, withTrades) =>
       bodyWorkers.feeds(bytes, instruments, memoryBytes, piece, withTrades),
   });

@@ -4,7 +4,8 @@ import type { BenchContext, HeavyOperation } from '../types.ts';
 /*
  * Heavy operation: one user optimises the Default strategy over a grid of 200 trials on GOOG
  * daily (1,000 bars) and polls it until it has completed. The trials run in the server's own
- * worker, two at a time in warm sandbox interpreters, while the neighbour is measured.
+ * worker, in batches (several per claim, sandbox message, body worker task and transaction)
+ * in warm sandbox interpreters, while the neighbour is measured.
  */
 
 const FAST = { min: 2, max: 41, step: 1 };

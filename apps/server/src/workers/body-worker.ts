@@ -7,8 +7,9 @@ import {
   flatBars,
   evaluateBytes,
   evaluateFeedsBytes,
-  evaluateTrialBytes,
+  evaluateTrialsBytes,
   type TrialEvaluation,
+  type TrialsOn,
   type EvaluationInput,
   type PiecedEvaluation,
 } from '../modules/backtest/evaluate.ts';
@@ -51,11 +52,16 @@ export type BodyTask =
     }
   | {
       id: number;
-      kind: 'trial';
-      /** The session's result line. */
-      bytes: Uint8Array;
+      kind: 'trials';
+      /** A batch's result lines, one per trial, in order (one session message). */
+      lines: Uint8Array[];
+      /** The trials' bars as flatBars wrote them (one feed), or the own feed's (several). */
       bars: Float64Array;
-      input: Omit<EvaluationInput, 'bars'>;
+      /** One feed: the rest of the evaluation's input. */
+      input?: Omit<EvaluationInput, 'bars'>;
+      /** Several feeds: the instruments, each one's bars as flatBars wrote them. */
+      instruments?: (Omit<FeedInstrument, 'bars'> & { bars: Float64Array })[];
+      memoryBytes: number;
       objective: OptimizationObjective;
       withDetail: boolean;
     };
@@ -85,7 +91,7 @@ export type BodyAnswer =
   | { id: number; kind: 'csv'; ok: false; error: { row: number; column: number; message: string } }
   | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'feeds'; evaluation: PiecedEvaluation }
-  | { id: number; kind: 'trial'; evaluation: TrialEvaluation }
+  | { id: number; kind: 'trials'; evaluations: TrialEvaluation[] }
   | { id: number; kind: 'failed'; message: string };
 
 /** Keys Fastify's parser refuses (prototype poisoning): such bodies go back to it. */
@@ -162,10 +168,22 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     );
     return { answer: { id: task.id, kind: 'feeds', evaluation }, transfer: [] };
   }
-  if (task.kind === 'trial') {
-    const input = { ...task.input, bars: barsOfFlat(task.bars) };
-    const evaluation = evaluateTrialBytes(task.bytes, input, task.objective, task.withDetail);
-    return { answer: { id: task.id, kind: 'trial', evaluation }, transfer: [] };
+  if (task.kind === 'trials') {
+    const bars = barsOfFlat(task.bars);
+    const on: TrialsOn = task.instruments
+      ? {
+          instruments: task.instruments.map((instrument) => ({
+            ...instrument,
+            bars: barsOfFlat(instrument.bars),
+          })),
+          memoryBytes: task.memoryBytes,
+          bars,
+        }
+      : { input: { ...(task.input as Omit<EvaluationInput, 'bars'>), bars } };
+    const evaluations = evaluateTrialsBytes(task.lines, on, task.objective, task.withDetail);
+    // each trial's returns go back as their own buffer, not copied
+    const transfer = evaluations.flatMap((e) => (e.ok ? [e.returns.buffer as ArrayBuffer] : []));
+    return { answer: { id: task.id, kind: 'trials', evaluations }, transfer };
   }
   if (task.kind === 'csv') {
     const parsed = domain.parseOhlcvCsv(task.text);

@@ -6,6 +6,7 @@ import {
   type EvaluationInput,
   type PiecedEvaluation,
   type TrialEvaluation,
+  type TrialsOn,
 } from '../modules/backtest/evaluate.ts';
 import type { BodyOffload } from '../http/body-parsers.ts';
 import { preparedRows } from '../modules/backtest/historical.ts';
@@ -30,13 +31,13 @@ type Queued = { task: BodyTask; transfer: ArrayBuffer[]; pending: Pending };
 export type BodyWorkers = BodyOffload & {
   /** parseOhlcvCsv in a worker. */
   csv(text: string): Promise<CsvParseResult>;
-  /** An optimisation trial's result line read, checked and computed (evaluate.ts). */
-  trial(
-    bytes: Uint8Array,
-    input: EvaluationInput,
+  /** A batch of optimisation trials' result lines read, checked and computed (evaluate.ts). */
+  trials(
+    lines: readonly Uint8Array[],
+    on: TrialsOn,
     objective: OptimizationObjective,
     withDetail: boolean,
-  ): Promise<TrialEvaluation>;
+  ): Promise<TrialEvaluation[]>;
   /** A backtest's result bytes read, checked and computed (modules/backtest/evaluate.ts). */
   backtest(
     bytes: Uint8Array,
@@ -67,6 +68,11 @@ function restoreHistorical(value: unknown, prepared: readonly PreparedHistorical
       ? preparedRows(item.length, { ok: true, bars: barsOfFlat(item.bars) }, item.period)
       : preparedRows(item.length, { ok: false, error: item.error }, null);
   }
+}
+
+/** The input without its bars (they go as one transferred Float64Array). */
+function withoutBars({ bars: _bars, ...rest }: EvaluationInput): Omit<EvaluationInput, 'bars'> {
+  return rest;
 }
 
 const WORKER_URL = new URL('./body-worker-start.mjs', import.meta.url);
@@ -167,15 +173,36 @@ export function createBodyWorkers(size: number): BodyWorkers {
       if (answer.kind !== 'feeds') throw new Error('unexpected body worker answer');
       return answer.evaluation;
     },
-    async trial(bytes, { bars, ...input }, objective, withDetail) {
-      const own = new Uint8Array(bytes);
-      const flat = flatBars(bars);
+    async trials(lines, on, objective, withDetail) {
+      const own = lines.map((line) => new Uint8Array(line));
+      const bars = flatBars('input' in on ? on.input.bars : on.bars);
+      const instruments =
+        'input' in on
+          ? undefined
+          : on.instruments.map((instrument) => ({
+              ...instrument,
+              bars: flatBars(instrument.bars),
+            }));
       const answer = await submit(
-        { kind: 'trial', bytes: own, bars: flat, input, objective, withDetail },
-        [own.buffer, flat.buffer as ArrayBuffer],
+        {
+          kind: 'trials',
+          lines: own,
+          bars,
+          ...('input' in on
+            ? { input: withoutBars(on.input) }
+            : { instruments: instruments ?? [] }),
+          memoryBytes: 'input' in on ? on.input.memoryBytes : on.memoryBytes,
+          objective,
+          withDetail,
+        },
+        [
+          ...own.map((line) => line.buffer as ArrayBuffer),
+          bars.buffer as ArrayBuffer,
+          ...(instruments ?? []).map((instrument) => instrument.bars.buffer as ArrayBuffer),
+        ],
       );
-      if (answer.kind !== 'trial') throw new Error('unexpected body worker answer');
-      return answer.evaluation;
+      if (answer.kind !== 'trials') throw new Error('unexpected body worker answer');
+      return answer.evaluations;
     },
     async close() {
       closed = true;

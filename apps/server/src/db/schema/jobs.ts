@@ -31,6 +31,11 @@ export const jobs = pgTable(
     startedMs: epochMs('started_ms'),
     finishedMs: epochMs('finished_ms'),
     error: text('error'),
+    /**
+     * The first job of the claim that took this one (a worker may take several jobs of one
+     * batch in one claim): the bounds count claims, not jobs. Null before the first claim.
+     */
+    claimId: bigint('claim_id', { mode: 'number' }),
   },
   (t) => [
     index('jobs_queue_state_idx').on(t.queue, t.state, t.id),

@@ -1,5 +1,6 @@
 import {
   bigint,
+  customType,
   doublePrecision,
   index,
   integer,
@@ -9,6 +10,11 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import { users } from './identity.ts';
+
+/** Bytes (PostgreSQL bytea). */
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
 
 /*
  * Parameter optimisations (modules/optimization). Times are epoch milliseconds.
@@ -72,8 +78,13 @@ export const optimizationTrials = pgTable(
     performance: jsonb('performance'),
     /** The value of the objective (higher is better; max_drawdown negated). */
     score: doublePrecision('score'),
-    /** Per-bar returns of the equity curve (for PBO and the deflated Sharpe ratio). */
+    /** Per-bar returns of the equity curve as JSON (trials kept before `returns_f64`). */
     returns: jsonb('returns'),
+    /**
+     * Per-bar returns of the equity curve (for PBO and the deflated Sharpe ratio) as float64
+     * little-endian, 8 bytes each: a trial's 2,147 returns are 17 KB instead of ~40 KB of JSON.
+     */
+    returnsF64: bytea('returns_f64'),
     /** The full performance of the run (for walk-forward parts: their equity). */
     detail: jsonb('detail'),
     error: text('error'),

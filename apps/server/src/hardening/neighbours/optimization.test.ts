@@ -9,7 +9,8 @@ import {
 /*
  * Noisy neighbour: a parameter optimisation. The heavy user optimises the Default strategy
  * over a grid of 200 trials and polls it until it has completed; its trials run in the
- * worker of the same process, two at a time in warm sandbox interpreters. The neighbour's
+ * worker of the same process, in batches in warm sandbox interpreters (their figures computed
+ * in a body worker, each batch kept in one transaction). The neighbour's
  * rounds, a small backtest of its own included (the sandbox's fair queue puts it beside the
  * trials, not after them), go on being answered meanwhile. The rounds are counted from the
  * moment the server reports the optimisation running until it reports it completed.

@@ -292,7 +292,9 @@ export type TrialEvaluation =
       performance: TrialPerformance;
       score: number | null;
       /** Per-bar returns of its equity curve (the overfitting statistics' input). */
-      returns: number[];
+      returns: Float64Array;
+      /** Time inside main() as the harness measured it (sizes an optimisation's batches). */
+      strategyMs: number | null;
       /** Out-of-sample trials: what the stitched walk-forward curve and figures need. */
       detail: {
         equity: [string, number][];
@@ -315,22 +317,30 @@ export function evaluateTrialBytes(
   objective: OptimizationObjective,
   withDetail: boolean,
 ): TrialEvaluation {
-  let payload: unknown;
-  try {
-    payload = JSON.parse(new TextDecoder().decode(bytes));
-  } catch {
-    return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
-  }
-  const evaluated = evaluatePayload(payload, input);
+  const read = parsed(bytes);
+  if (!read.ok) return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
+  const evaluated = evaluatePayload(read.payload, input);
   if ('error' in evaluated) return { ok: false, failure: evaluated };
-  const performance = trialPerformance(evaluated.deals, evaluated.performance);
   const curve = equityCurve(input.bars, evaluated.trades, input.conventions);
-  const { bars } = input;
+  const strategyMs = payloadStrategyMs(read.payload);
+  return { ...trialOf(evaluated, curve, input.bars, objective, withDetail), strategyMs };
+}
+
+/** A trial's figures from its evaluated run and equity curve (one feed or a portfolio). */
+function trialOf(
+  evaluated: Evaluated,
+  curve: readonly number[],
+  bars: readonly Bar[],
+  objective: OptimizationObjective,
+  withDetail: boolean,
+): TrialEvaluation & { ok: true } {
+  const performance = trialPerformance(evaluated.deals, evaluated.performance);
   return {
     ok: true,
     performance,
     score: objectiveScore(objective, performance),
-    returns: periodReturns(curve),
+    returns: Float64Array.from(periodReturns(curve)),
+    strategyMs: null,
     detail: withDetail
       ? {
           equity: evaluated.performance.equity_curve,
@@ -342,4 +352,48 @@ export function evaluateTrialBytes(
         }
       : null,
   };
+}
+
+/**
+ * A trial on several feeds (`evaluateFeedsPayload`): the portfolio's figures, score and
+ * per-bar returns of its equity (one account); `bars` are the optimisation's own feed's.
+ */
+export function evaluateFeedsTrialBytes(
+  bytes: Uint8Array,
+  instruments: readonly FeedInstrument[],
+  memoryBytes: number,
+  bars: readonly Bar[],
+  objective: OptimizationObjective,
+  withDetail: boolean,
+): TrialEvaluation {
+  const read = parsed(bytes);
+  if (!read.ok) return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
+  const evaluated = evaluateFeedsPayload(read.payload, instruments, memoryBytes);
+  if ('error' in evaluated) return { ok: false, failure: evaluated };
+  const strategyMs = payloadStrategyMs(read.payload);
+  return { ...trialOf(evaluated, evaluated.equity, bars, objective, withDetail), strategyMs };
+}
+
+/** What a batch of trials is evaluated on: one feed, or several (`bars`: the own feed's). */
+export type TrialsOn =
+  | { input: EvaluationInput }
+  | { instruments: readonly FeedInstrument[]; memoryBytes: number; bars: readonly Bar[] };
+
+/**
+ * A batch of trials' result lines (one warm interpreter's answers), each read, checked and
+ * computed as `evaluateTrialBytes` (or `evaluateFeedsTrialBytes`) does: one body worker task
+ * for the batch.
+ */
+export function evaluateTrialsBytes(
+  lines: readonly Uint8Array[],
+  on: TrialsOn,
+  objective: OptimizationObjective,
+  withDetail: boolean,
+): TrialEvaluation[] {
+  if ('input' in on) {
+    return lines.map((bytes) => evaluateTrialBytes(bytes, on.input, objective, withDetail));
+  }
+  return lines.map((bytes) =>
+    evaluateFeedsTrialBytes(bytes, on.instruments, on.memoryBytes, on.bars, objective, withDetail),
+  );
 }

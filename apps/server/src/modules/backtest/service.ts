@@ -23,9 +23,10 @@ import type { MarketData } from '../market/market-data.ts';
 import {
   evaluateFeedsPayload,
   evaluatePayload,
-  evaluateTrialBytes,
+  evaluateTrialsBytes,
   fromPieces,
   type TrialEvaluation,
+  type TrialsOn,
   payloadStrategyMs,
   type EvaluationInput,
   type Failure,
@@ -143,13 +144,13 @@ export type BacktestDeps = {
     /** The validated trades and the portfolio's equity too (an AI task's check reads them). */
     withTrades?: boolean,
   ) => Promise<PiecedEvaluation>;
-  /** An optimisation trial's result computed off the event loop (a body worker). */
-  evaluateTrialInWorker?: (
-    bytes: Uint8Array,
-    input: EvaluationInput,
+  /** A batch of optimisation trials' results computed off the event loop (a body worker). */
+  evaluateTrialsInWorker?: (
+    lines: readonly Uint8Array[],
+    on: TrialsOn,
     objective: OptimizationObjective,
     withDetail: boolean,
-  ) => Promise<TrialEvaluation>;
+  ) => Promise<TrialEvaluation[]>;
 };
 
 /** A kept run's row; its deals are read piece by piece. */
@@ -628,43 +629,65 @@ export function createBacktestService(deps: BacktestDeps) {
     },
 
     /**
-     * One trial in a warm interpreter, computed into what an optimisation keeps: the result
-     * line comes back unread and is checked and computed (the same checks, deals and metrics
-     * as `run`) in a body worker when there is one, so neither the parsing nor the metrics
-     * hold the event loop.
+     * A batch of trials in a warm interpreter (one message, one slot of the user's fair
+     * share), computed into what an optimisation keeps: the result lines come back unread and
+     * are checked and computed (the same checks, deals and metrics as `run`, on one feed or
+     * several) in one body worker task when there is one, so neither the parsing nor the
+     * metrics hold the event loop. One evaluation per trial that ran, in order: fewer than
+     * `updates` when a limit or a crash ended the session (the last one says so).
      */
-    async trialFigures(
+    async trialsFigures(
       session: SandboxSession,
       request: CheckRequest & { userId: number },
-      update: string,
+      updates: readonly string[],
       objective: OptimizationObjective,
       withDetail: boolean,
-    ): Promise<TrialEvaluation> {
-      let outcome: ProcessOutcome;
+    ): Promise<TrialEvaluation[]> {
+      let outcomes: ProcessOutcome[];
       try {
-        outcome = await session.next(update, { owner: `user:${request.userId}`, unread: true });
+        outcomes = await session.nextMany(updates, {
+          owner: `user:${request.userId}`,
+          unread: true,
+        });
       } catch (error) {
         if (error instanceof SandboxUnavailableError) {
-          return { ok: false, failure: { error: error.message, kind: 'unavailable' } };
+          return [{ ok: false, failure: { error: error.message, kind: 'unavailable' } }];
         }
         if (error instanceof SandboxBusyError) {
-          return { ok: false, failure: { error: error.message, kind: 'busy' } };
+          return [{ ok: false, failure: { error: error.message, kind: 'busy' } }];
         }
         throw error;
       }
-      const failure = failureOf(outcome);
-      if (failure) return { ok: false, failure };
-      if (outcome.kind !== 'result' || outcome.bytes === undefined) {
-        return {
-          ok: false,
-          failure: { error: 'The strategy process ended without a result', kind: 'strategy' },
-        };
+      const on: TrialsOn = request.feeds
+        ? {
+            instruments: feedInstruments(request.feeds, (code) => conventionsOf(code)),
+            memoryBytes: pool.settings.memoryBytes,
+            bars: request.bars,
+          }
+        : { input: evaluationInput(request) };
+      const lines: Uint8Array[] = [];
+      for (const outcome of outcomes) {
+        if (outcome.kind === 'result' && outcome.bytes !== undefined) lines.push(outcome.bytes);
       }
-      const input = evaluationInput(request);
-      const worker = deps.evaluateTrialInWorker;
-      return worker
-        ? worker(outcome.bytes, input, objective, withDetail)
-        : evaluateTrialBytes(outcome.bytes, input, objective, withDetail);
+      const worker = deps.evaluateTrialsInWorker;
+      const evaluated =
+        lines.length === 0
+          ? []
+          : worker
+            ? await worker(lines, on, objective, withDetail)
+            : evaluateTrialsBytes(lines, on, objective, withDetail);
+      let at = 0;
+      return outcomes.map((outcome): TrialEvaluation => {
+        const failure = failureOf(outcome);
+        if (failure) return { ok: false, failure };
+        if (outcome.kind !== 'result' || outcome.bytes === undefined) {
+          return {
+            ok: false,
+            failure: { error: 'The strategy process ended without a result', kind: 'strategy' },
+          };
+        }
+        return evaluated[at++] as TrialEvaluation;
+      });
     },
 
     /** The rows the sandbox gives main(data_array) for `bars` (a session's job). */

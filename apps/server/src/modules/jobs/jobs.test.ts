@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClock, openTestDatabase, type TestDatabase } from '../../test/helpers.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { cancelBatch, claimJob, countJobs, enqueueJobs, finishJob, type NewJob } from './store.ts';
-import { JobWorker, type JobContext } from './worker.ts';
+import {
+  cancelBatch,
+  claimJob,
+  claimJobs,
+  countJobs,
+  enqueueJobs,
+  finishJob,
+  finishJobs,
+  type NewJob,
+} from './store.ts';
+import { JobWorker, type BatchContext, type JobContext } from './worker.ts';
 
 let t: TestDatabase;
 beforeAll(async () => {
@@ -179,5 +188,116 @@ describe('job queue', () => {
     await g.worker.stop();
     expect(g.started).toEqual(['f0']);
     expect(await countJobs(t.db, queue)).toEqual({ cancelled: 3 });
+  });
+
+  it('a claim takes several jobs of one batch and group, and the bounds count it once', async () => {
+    const queue = 'batched';
+    await enqueueJobs(
+      t.db,
+      [
+        ...Array.from({ length: 5 }, (_, n) => job(queue, 'g', 'one', n)),
+        job(queue, 'h', 'other', 0),
+        ...Array.from({ length: 3 }, (_, n) => job(queue, 'g', 'two', n)),
+      ],
+      clock.now(),
+    );
+    const bounds = { maxPerGroup: 2, maxPerBatch: 1 };
+    const first = await claimJobs(t.db, queue, 'w1', clock.now(), LEASE, bounds, () => 3);
+    // the oldest job and three more of its batch (never another batch's or group's)
+    expect(first.map((j) => (j.payload as { n: number }).n)).toEqual([0, 1, 2, 3]);
+    expect(new Set(first.map((j) => j.batchKey))).toEqual(new Set(['one']));
+    expect(new Set(first.map((j) => j.claimId))).toEqual(new Set([first[0]?.id]));
+    // batch `one` is at its bound of one claim; group g has one claim of its two
+    const second = await claimJobs(t.db, queue, 'w2', clock.now(), LEASE, bounds, () => 9);
+    expect(second.map((j) => j.groupKey)).toEqual(['h']);
+    const third = await claimJobs(t.db, queue, 'w2', clock.now(), LEASE, bounds, () => 9);
+    expect(third.map((j) => `${j.batchKey}${(j.payload as { n: number }).n}`)).toEqual([
+      'two0',
+      'two1',
+      'two2',
+    ]);
+    // g holds two claims now: nothing more of g, whatever is queued
+    expect(await claimJobs(t.db, queue, 'w3', clock.now(), LEASE, bounds, () => 9)).toEqual([]);
+    // each job ends on its own lease: another worker's ends nothing
+    expect(
+      await finishJobs(
+        t.db,
+        first.map((j) => j.id),
+        'w2',
+        'done',
+        clock.now(),
+      ),
+    ).toEqual(new Set());
+    const ended = await finishJobs(
+      t.db,
+      first.map((j) => j.id),
+      'w1',
+      'done',
+      clock.now(),
+    );
+    expect(ended).toEqual(new Set(first.map((j) => j.id)));
+    const rest = await claimJobs(t.db, queue, 'w3', clock.now(), LEASE, bounds, () => 9);
+    expect(rest.map((j) => `${j.batchKey}${(j.payload as { n: number }).n}`)).toEqual(['one4']);
+  });
+
+  it('a worker runs the jobs of a batch claim together, and a killed one loses none', async () => {
+    const queue = 'batch-worker';
+    await enqueueJobs(
+      t.db,
+      Array.from({ length: 6 }, (_, n) => job(queue, 'k', 'six', n)),
+      clock.now(),
+    );
+    const runs: number[][] = [];
+    const worker = (owner: string, gate: Promise<void> | null) =>
+      new JobWorker({
+        db: t.db,
+        now: clock.now,
+        queue,
+        owner,
+        concurrency: 1,
+        leaseMs: LEASE,
+        pollMs: 3_600_000,
+        bounds: { maxPerGroup: 1, maxPerBatch: 1 },
+        log,
+        run: () => Promise.reject(new Error('batches only')),
+        giveUp: () => Promise.reject(new Error('no give-up')),
+        claimMore: () => 2,
+        runBatch: async ({ jobs, owner: holder }: BatchContext) => {
+          runs.push(jobs.map((j) => (j.payload as { n: number }).n));
+          if (gate) await gate;
+          await finishJobs(
+            t.db,
+            jobs.map((j) => j.id),
+            holder,
+            'done',
+            clock.now(),
+          );
+        },
+      });
+    // the first worker dies holding its first claim of three
+    const dying = worker('dies', new Promise<void>(() => undefined));
+    dying.start();
+    await waitFor(() => runs.length === 1);
+    void dying.abandon();
+    clock.advance(LEASE + 1);
+    const healthy = worker('lives', null);
+    healthy.start();
+    let done = 0;
+    const counted = () =>
+      void countJobs(t.db, queue).then((counts) => {
+        done = counts.done ?? 0;
+      });
+    await waitFor(() => {
+      counted();
+      return done === 6;
+    }, 20_000);
+    await healthy.stop();
+    // its three were taken again (oldest first) and every job ended once
+    expect(runs).toEqual([
+      [0, 1, 2],
+      [0, 1, 2],
+      [3, 4, 5],
+    ]);
+    expect(await countJobs(t.db, queue)).toEqual({ done: 6 });
   });
 });

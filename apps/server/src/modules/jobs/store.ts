@@ -46,6 +46,7 @@ function toJob(row: SqlRow): JobRow {
     startedMs: n(row.started_ms),
     finishedMs: n(row.finished_ms),
     error: row.error === null ? null : String(row.error),
+    claimId: n(row.claim_id),
   };
 }
 
@@ -77,11 +78,11 @@ export async function enqueueJobs(db: Db, jobs: readonly NewJob[], nowMs: number
 
 const CLAIM = `
 with busy as (
-  select group_key, count(*)::int as n from jobs
+  select group_key, count(distinct coalesce(claim_id, id))::int as n from jobs
   where queue = $1 and state = 'active' and lease_until_ms >= $3
   group by group_key
 ), busy_batch as (
-  select batch_key, count(*)::int as n from jobs
+  select batch_key, count(distinct coalesce(claim_id, id))::int as n from jobs
   where queue = $1 and state = 'active' and lease_until_ms >= $3 and batch_key is not null
   group by batch_key
 ), candidates as (
@@ -106,8 +107,28 @@ with busy as (
   for update of j skip locked
 )
 update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
-  attempts = jobs.attempts + 1, started_ms = $3
+  attempts = jobs.attempts + 1, started_ms = $3, claim_id = jobs.id
 from next where jobs.id = next.id
+returning jobs.*`;
+
+/**
+ * More jobs of the claimed job's batch (and group) for the same claim: queued ones, or active
+ * ones whose lease ran out, oldest first; they share its claim id, so the bounds count the
+ * claim once.
+ */
+const CLAIM_MORE = `
+with more as (
+  select j.id from jobs j
+  where j.queue = $1 and j.batch_key = $5 and j.group_key = $6 and j.id <> $7
+    and (j.state = 'queued' or (j.state = 'active' and j.lease_until_ms < $3))
+    and j.lease_owner is distinct from $2
+  order by j.id
+  limit $8
+  for update of j skip locked
+)
+update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
+  attempts = jobs.attempts + 1, started_ms = $3, claim_id = $7
+from more where jobs.id = more.id
 returning jobs.*`;
 
 /**
@@ -137,6 +158,49 @@ export async function claimJob(
       Math.min(bounds.maxPerBatch, MAX_BOUND),
     ]);
     return rows[0] ? toJob(rows[0]) : null;
+  });
+}
+
+/**
+ * `claimJob`, then in the same transaction up to `more(first)` further jobs of the first
+ * one's batch and group (a worker runs them together: several trials per claim and per
+ * sandbox message). The bounds count a claim once, however many jobs it took; each job keeps
+ * its own lease, attempts and `finishJob`. Oldest first; empty when there is nothing to take.
+ */
+export async function claimJobs(
+  db: Db,
+  queue: string,
+  owner: string,
+  nowMs: number,
+  leaseMs: number,
+  bounds: ClaimBounds,
+  more: (first: JobRow) => number,
+): Promise<JobRow[]> {
+  return db.transaction(async (tx) => {
+    await rawQuery(tx, 'select pg_advisory_xact_lock($1, hashtext($2))', [CLAIM_LOCK_KEY, queue]);
+    const [head] = await rawQuery(tx, CLAIM, [
+      queue,
+      owner,
+      nowMs,
+      leaseMs,
+      Math.min(bounds.maxPerGroup, MAX_BOUND),
+      Math.min(bounds.maxPerBatch, MAX_BOUND),
+    ]);
+    if (!head) return [];
+    const first = toJob(head);
+    const extra = Math.max(0, Math.floor(more(first)));
+    if (extra === 0 || first.batchKey === null) return [first];
+    const rows = await rawQuery(tx, CLAIM_MORE, [
+      queue,
+      owner,
+      nowMs,
+      leaseMs,
+      first.batchKey,
+      first.groupKey,
+      first.id,
+      extra,
+    ]);
+    return [first, ...rows.map(toJob).sort((a, b) => a.id - b.id)];
   });
 }
 
@@ -219,6 +283,27 @@ export async function finishJob(
     [id, owner, state, nowMs, error],
   );
   return rows.length > 0;
+}
+
+/**
+ * `finishJob` for several held jobs in one statement (a batch kept in one transaction): the
+ * ids that were still held by `owner` and are now ended; the caller keeps only their results.
+ */
+export async function finishJobs(
+  db: Db,
+  ids: readonly number[],
+  owner: string,
+  state: 'done' | 'failed' | 'cancelled',
+  nowMs: number,
+): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const rows = await rawQuery(
+    db,
+    `update jobs set state = $3, finished_ms = $4, lease_owner = null, lease_until_ms = null
+     where id = any($1::bigint[]) and lease_owner = $2 and state = 'active' returning id`,
+    [`{${ids.join(',')}}`, owner, state, nowMs],
+  );
+  return new Set(rows.map((row) => Number(row.id)));
 }
 
 /** Gives a held job back (queued) so that any worker takes it at once (the worker stops). */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import type { JobRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
-import { claimJob, releaseJob, renewJobs, type ClaimBounds } from './store.ts';
+import { claimJob, claimJobs, releaseJob, renewJobs, type ClaimBounds } from './store.ts';
 
 /*
  * The one worker loop of every queue (job kind): optimisation trials, AI strategy tasks and
@@ -13,7 +13,10 @@ import { claimJob, releaseJob, renewJobs, type ClaimBounds } from './store.ts';
  * gives its jobs back when it stops. A job whose worker died (kill -9) keeps state `active`
  * until its lease runs out; then any worker claims it again, and one claimed more than its
  * `maxAttempts` goes to `giveUp`. The handler ends the job itself with `finishJob` in the
- * transaction that keeps its result, so a result is kept once.
+ * transaction that keeps its result, so a result is kept once. A kind with `claimMore` and
+ * `runBatch` (the trials) takes several jobs of one batch per claim (store.ts `claimJobs`)
+ * and runs them as one of its `concurrency` runs, with one signal; each job is still leased,
+ * released and ended on its own.
  */
 
 export type JobContext = {
@@ -21,6 +24,14 @@ export type JobContext = {
   /** The worker's name in `lease_owner` (pass it to finishJob). */
   owner: string;
   /** Aborted when the job is no longer this worker's (cancelled, lease lost) or it stops. */
+  signal: AbortSignal;
+};
+
+/** Several jobs of one batch claimed together (`JobKind.runBatch`). */
+export type BatchContext = {
+  jobs: JobRow[];
+  owner: string;
+  /** Aborted when any of them is no longer this worker's, or it stops. */
   signal: AbortSignal;
 };
 
@@ -39,6 +50,16 @@ export type JobKind = {
   run: (context: JobContext) => Promise<void>;
   /** A job claimed more than `maxAttempts` times (its workers kept dying): end it as failed. */
   giveUp: (context: JobContext) => Promise<void>;
+  /**
+   * With `runBatch`: how many more jobs of the first one's batch a claim may take (0: one).
+   * The claimed jobs run together as one of the `concurrency` runs.
+   */
+  claimMore?: (first: JobRow) => number;
+  /**
+   * Runs jobs claimed together and ends each (finishJob), like `run`; those past their
+   * `maxAttempts` went to `giveUp` instead.
+   */
+  runBatch?: (context: BatchContext) => Promise<void>;
 };
 
 export type JobWorkerOptions = JobKind & {
@@ -63,6 +84,8 @@ type Active = {
 export class JobWorker {
   readonly owner: string;
   private readonly active = new Map<number, Active>();
+  /** Runs going on (a run is one job, or the jobs of one batch claim). */
+  private runs = 0;
   private running = false;
   private pumping: Promise<void> | null = null;
   private again = false;
@@ -199,17 +222,70 @@ export class JobWorker {
 
   private async pump(): Promise<void> {
     const { db, now, leaseMs, concurrency, queue, bounds } = this.options;
-    while (this.running && this.active.size < concurrency) {
-      let job: JobRow | null;
+    const { claimMore, runBatch } = this.options;
+    while (this.running && this.runs < concurrency) {
+      let jobs: JobRow[];
       try {
-        job = await claimJob(db, queue, this.owner, now(), leaseMs, bounds);
+        if (claimMore && runBatch) {
+          jobs = await claimJobs(db, queue, this.owner, now(), leaseMs, bounds, claimMore);
+        } else {
+          const job = await claimJob(db, queue, this.owner, now(), leaseMs, bounds);
+          jobs = job ? [job] : [];
+        }
       } catch (error) {
         this.options.log.error({ err: error, queue }, 'job claim failed');
         return;
       }
-      if (!job) return;
-      this.launch(job);
+      if (jobs.length === 0) return;
+      if (jobs.length === 1 && !runBatch) this.launch(jobs[0] as JobRow);
+      else this.launchBatch(jobs);
     }
+  }
+
+  /** Runs jobs claimed together: one run, one signal; each job is released on its own. */
+  private launchBatch(jobs: JobRow[]): void {
+    const { db, runBatch, giveUp } = this.options;
+    const controller = new AbortController();
+    const entries = jobs.map((job): Active => ({
+      job,
+      controller,
+      release: false,
+      done: Promise.resolve(),
+    }));
+    for (const entry of entries) this.active.set(entry.job.id, entry);
+    this.runs += 1;
+    const done = (async () => {
+      const signal = controller.signal;
+      try {
+        for (const job of jobs.filter((j) => j.attempts > j.maxAttempts)) {
+          await giveUp({ job, owner: this.owner, signal });
+        }
+        const runnable = jobs.filter((j) => j.attempts <= j.maxAttempts);
+        if (runnable.length > 0 && runBatch) {
+          await runBatch({ jobs: runnable, owner: this.owner, signal });
+        }
+      } catch (error) {
+        if (!signal.aborted) {
+          this.options.log.error(
+            { err: error, jobs: jobs.map((j) => j.id) },
+            'job failed unexpectedly',
+          );
+        }
+      } finally {
+        for (const entry of entries) {
+          if (entry.release) {
+            await releaseJob(db, entry.job.id, this.owner).catch((error: unknown) =>
+              this.options.log.warn({ err: error, job: entry.job.id }, 'job release failed'),
+            );
+          }
+          this.active.delete(entry.job.id);
+        }
+        this.runs -= 1;
+        if (this.active.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
+        this.notify();
+      }
+    })();
+    for (const entry of entries) entry.done = done;
   }
 
   private launch(job: JobRow): void {
@@ -217,6 +293,7 @@ export class JobWorker {
     const controller = new AbortController();
     const entry: Active = { job, controller, release: false, done: Promise.resolve() };
     this.active.set(job.id, entry);
+    this.runs += 1;
     const context: JobContext = { job, owner: this.owner, signal: controller.signal };
     entry.done = (async () => {
       try {
@@ -233,6 +310,7 @@ export class JobWorker {
           );
         }
         this.active.delete(job.id);
+        this.runs -= 1;
         if (this.active.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
         this.notify();
       }

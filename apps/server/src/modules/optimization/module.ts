@@ -64,6 +64,9 @@ export function registerOptimization(
         },
         run: (context) => service.runJob(context),
         giveUp: (context) => service.giveUpJob(context),
+        // several trials per claim, per sandbox message and per transaction
+        claimMore: (first) => service.claimMore(first),
+        runBatch: (context) => service.runJobs(context),
         log: {
           warn: (details, message) => app.log.warn(details, message),
           error: (details, message) => app.log.error(details, message),

@@ -15,6 +15,7 @@ import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { SHIPPED_HISTORY_DIR } from '../market/real-history.ts';
+import { SandboxProcess } from '../backtest/sandbox/process.ts';
 
 const UID_BASE = 57_000;
 
@@ -211,6 +212,45 @@ describe('optimizations', () => {
     // six trials, at most one interpreter per trial running at once, none started per trial
     expect(opened.mock.calls.length).toBeLessThanOrEqual(2);
     expect(single).not.toHaveBeenCalled();
+  }, 300_000);
+
+  it('trials go to a warm interpreter in batches; one that ends its interpreter fails alone and the batch goes on in another', async () => {
+    const sent = vi.spyOn(SandboxProcess.prototype, 'nextMany');
+    const dying = SMA.replace(
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]',
+      '    n1, n2 = PARAMS["n1"], PARAMS["n2"]\n    if n1 == 5:\n        import os\n        os._exit(3)',
+    );
+    const id = await start({
+      code: dying,
+      params: { n1: { min: 3, max: 8, step: 1 }, n2: { values: [20] } },
+      method: 'grid',
+    });
+    const done = await finished(id);
+    const messages = sent.mock.calls.map(([updates]) => updates.length);
+    const interpreters = new Set(sent.mock.contexts).size;
+    sent.mockRestore();
+    expect(done.status).toBe('COMPLETED');
+    expect(done.trials.map((trial) => trial.status)).toEqual([
+      'done',
+      'done',
+      'failed',
+      'done',
+      'done',
+      'done',
+    ]);
+    expect(done.trials[2]?.error).toContain('ended without returning a result');
+    // several trials per message; the trials after the one that ended it ran in a new one
+    expect(Math.max(...messages)).toBeGreaterThan(1);
+    expect(interpreters).toBeGreaterThanOrEqual(2);
+    // returns are kept as float64 bytes, one per bar after the first
+    const [after] = await rawQuery(
+      t.db,
+      `select returns_f64, returns from optimization_trials
+       where optimization_id = $1 and stage = 'main' and index = 3`,
+      [id],
+    );
+    expect(after?.returns).toBeNull();
+    expect((after?.returns_f64 as Uint8Array).length).toBe(8 * 299);
   }, 300_000);
 
   it('the random method honours max_trials and gives the same trials for the same seed', async () => {

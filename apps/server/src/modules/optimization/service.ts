@@ -45,14 +45,14 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { z } from 'zod';
 import { rawQuery, type SqlRow } from '../../db/raw.ts';
-import { optimizations, strategies, type OptimizationRow } from '../../db/schema.ts';
+import { optimizations, strategies, type JobRow, type OptimizationRow } from '../../db/schema.ts';
 import type { Db } from '../../db/types.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { SandboxPool, SandboxSession } from '../backtest/sandbox/pool.ts';
 import { feedPeriod, feedsAround } from '../backtest/feeds.ts';
 import type { BacktestService } from '../backtest/service.ts';
-import { cancelBatch, deleteBatch, enqueueJobs, finishJob, type NewJob } from '../jobs/store.ts';
-import type { JobContext } from '../jobs/worker.ts';
+import { cancelBatch, deleteBatch, enqueueJobs, finishJobs, type NewJob } from '../jobs/store.ts';
+import type { BatchContext, JobContext } from '../jobs/worker.ts';
 import { defaultStrategyCode } from '../strategy/template.ts';
 import { TRIAL_QUEUE, type OptimizationSettings } from './settings.ts';
 
@@ -89,6 +89,45 @@ type StoredFeed = { symbol_id: string; period: Feed['period']; bars: StoredBar[]
 
 type TrialPayload = { optimization: string; stage: Stage; index: number };
 
+/** What a trial ended with: what to keep of it, or why it failed. */
+type Outcome =
+  | {
+      ok: true;
+      performance: TrialPerformance;
+      score: number | null;
+      /** Per-bar returns of its equity curve. */
+      returns: Float64Array;
+      /** Time inside main(), when measured. */
+      strategyMs: number | null;
+      detail: unknown;
+    }
+  | { ok: false; error: string };
+
+/** A trial that ran, with its job, to keep. */
+type Kept = { job: JobRow; payload: TrialPayload; outcome: Outcome };
+
+/** Trials of a claim's first batch, before any trial of the optimisation was measured. */
+const FIRST_BATCH = 4;
+/** Most trials per claim (and per sandbox message). */
+const MAX_BATCH = 32;
+/**
+ * About how long the strategy runs for the trials of one claim (main() as the harness times
+ * it): long enough that the claim, the session's round trip, the body worker's task and the
+ * transaction are paid once for many trials, short enough that the user's sandbox slot and
+ * the fair claim turn over often.
+ */
+const BATCH_TARGET_MS = 250;
+
+/** Returns as the trials keep them: float64 bytes (`returns_f64`), or JSON of older rows. */
+function returnsOf(row: SqlRow | undefined): number[] {
+  const bytes = row?.returns_f64 as Uint8Array | null | undefined;
+  if (bytes) {
+    const copy = new Uint8Array(bytes); // aligned, its own buffer
+    return Array.from(new Float64Array(copy.buffer, 0, Math.floor(copy.length / 8)));
+  }
+  return (row?.returns ?? []) as number[];
+}
+
 const FOLD_OF = (stage: string) => Number(stage.split(':')[1]);
 
 function barsOf(stored: unknown): Bar[] {
@@ -123,6 +162,8 @@ export function createOptimizationService(deps: OptimizationDeps) {
   const { db, backtest, now, settings } = deps;
   /** Optimisations whose code and bars this process holds (trials of one read them once). */
   const cache = new Map<string, Loaded>();
+  /** Milliseconds in main() per trial of an optimisation, measured so far (sizes its claims). */
+  const trialMs = new Map<string, number>();
   /**
    * Warm interpreters not running a trial, by optimisation and stage (the bars differ by
    * stage): a trial takes one of its own optimisation's, never another's. At most
@@ -286,14 +327,25 @@ export function createOptimizationService(deps: OptimizationDeps) {
     ];
   }
 
-  /** Runs one trial's backtest; what to keep of it. */
-  async function runTrial(loaded: Loaded, stage: Stage, params: ParamValues) {
+  /**
+   * Runs trials of one stage, in order; what to keep of each (one per trial, unless `signal`
+   * stopped them: then fewer). In a warm interpreter of the optimisation's own stage, a batch
+   * per message, its figures computed in one body worker task (one feed or several); a
+   * session that a limit or a crash ended is replaced and the trials after the one it ended
+   * on go on in the new one.
+   */
+  async function runTrials(
+    loaded: Loaded,
+    stage: Stage,
+    list: readonly ParamValues[],
+    signal: AbortSignal,
+  ): Promise<Outcome[]> {
     const declared = parseStrategyParams(loaded.code);
-    const list: StrategyParam[] = declared.ok ? declared.params : [];
+    const params: StrategyParam[] = declared.ok ? declared.params : [];
     const bars = barsOfStage(loaded, stage);
     const feeds = feedsOfStage(loaded, bars);
-    // the trial's PARAMS line runs in the module after it loaded, before main (params.ts)
-    const update = paramsUpdateStatement(list, params);
+    // a trial's PARAMS line runs in the module after it loaded, before main (params.ts)
+    const updates = list.map((values) => paramsUpdateStatement(params, values));
     const request = {
       userId: loaded.row.userId,
       filename: `${loaded.row.strategyName ?? 'strategy'}.py`,
@@ -304,59 +356,72 @@ export function createOptimizationService(deps: OptimizationDeps) {
     };
     const objective = loaded.row.objective as OptimizationObjective;
     const withDetail = stage.startsWith('oos:');
-    // a warm interpreter's figures are computed in a body worker for one feed; trials on
-    // several feeds run as plain trials, which compute the portfolio's equity
-    if (settings.warm && !feeds) {
+    const outcomes: Outcome[] = [];
+    if (settings.warm) {
       const key = `${loaded.row.id}:${stage}`;
-      let session = takeSession(key);
-      try {
-        session ??= await deps.pool.openSession({
-          code: loaded.code,
-          filename: request.filename,
-          rows: backtest.rowsOf(bars, request.symbol, request.period),
-        });
-      } catch {
-        session = null; // the sandbox cannot run: the plain trial says why
-      }
-      if (session) {
+      while (outcomes.length < updates.length && !signal.aborted) {
+        let session = takeSession(key);
+        try {
+          session ??= await deps.pool.openSession({
+            code: loaded.code,
+            filename: request.filename,
+            rows: feeds
+              ? backtest.feedRowsOf(feeds)
+              : backtest.rowsOf(bars, request.symbol, request.period),
+          });
+        } catch {
+          break; // the sandbox cannot run: the plain trials say why
+        }
         let figures;
         try {
           // checked and computed off the event loop (a body worker)
-          figures = await backtest.trialFigures(
+          figures = await backtest.trialsFigures(
             session,
             { ...request, code: loaded.code },
-            update,
+            updates.slice(outcomes.length),
             objective,
             withDetail,
           );
         } finally {
           putSession(key, session);
         }
-        if (!figures.ok) return { ok: false as const, error: figures.failure.error };
-        return { ...figures, ok: true as const };
+        if (figures.length === 0) break;
+        for (const figure of figures) {
+          outcomes.push(figure.ok ? figure : { ok: false, error: figure.failure.error });
+        }
       }
     }
-    const result = await backtest.trial({ ...request, code: `${loaded.code}\n${update}\n` });
-    if (!result.ok) return { ok: false as const, error: result.error };
-    const performance = trialPerformance(result.deals, result.performance);
-    // on several feeds: the portfolio's equity (one account)
-    const curve = result.equity ?? equityCurve(bars, result.trades, result.conventions);
-    return {
-      ok: true as const,
-      performance,
-      score: objectiveScore(objective, performance),
-      returns: periodReturns(curve),
-      detail: withDetail
-        ? {
-            equity: result.performance.equity_curve,
-            profits: result.deals.map((deal) => deal.profit),
-            initial_capital: result.performance.initial_capital,
-            bars_per_year: result.performance.conventions.bars_per_year,
-            days:
-              bars.length > 1 ? ((bars.at(-1)?.time ?? 0) - (bars[0]?.time ?? 0)) / 86_400_000 : 0,
-          }
-        : null,
-    };
+    for (let i = outcomes.length; i < updates.length && !signal.aborted; i++) {
+      const code = `${loaded.code}\n${updates[i]}\n`;
+      const result = await backtest.trial({ ...request, code });
+      if (!result.ok) {
+        outcomes.push({ ok: false, error: result.error });
+        continue;
+      }
+      const performance = trialPerformance(result.deals, result.performance);
+      // on several feeds: the portfolio's equity (one account)
+      const curve = result.equity ?? equityCurve(bars, result.trades, result.conventions);
+      outcomes.push({
+        ok: true,
+        performance,
+        score: objectiveScore(objective, performance),
+        returns: Float64Array.from(periodReturns(curve)),
+        strategyMs: null,
+        detail: withDetail
+          ? {
+              equity: result.performance.equity_curve,
+              profits: result.deals.map((deal) => deal.profit),
+              initial_capital: result.performance.initial_capital,
+              bars_per_year: result.performance.conventions.bars_per_year,
+              days:
+                bars.length > 1
+                  ? ((bars.at(-1)?.time ?? 0) - (bars[0]?.time ?? 0)) / 86_400_000
+                  : 0,
+            }
+          : null,
+      });
+    }
+    return outcomes;
   }
 
   /** Adds out-of-sample trials of folds whose in-sample trials all ended; completes at the end. */
@@ -441,7 +506,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
     const request = (opt?.request ?? {}) as { walk_forward?: WalkForwardSettings | null };
     const trials = await rawQuery(
       tx,
-      `select stage, index, params, status, performance, score, returns, detail
+      `select stage, index, params, status, performance, score, returns, returns_f64, detail
        from optimization_trials where optimization_id = $1 order by stage, index`,
       [id],
     );
@@ -519,7 +584,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         capital,
       );
       const profits = done.flatMap((p) => (p.oos?.detail as { profits: number[] }).profits);
-      const returns = done.flatMap((p) => p.oos?.returns as number[]);
+      const returns = done.flatMap((p) => returnsOf(p.oos));
       const stitched = stitchedPerformance({
         equity,
         profits,
@@ -536,7 +601,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
       const window = folds.ok ? folds.folds : [];
       const first = window[0]?.outOfSample.start ?? 0;
       const last = window.at(-1)?.outOfSample.end ?? -1;
-      const bestReturns = (best?.returns ?? []) as number[];
+      const bestReturns = best ? returnsOf(best) : [];
       const inSampleEquity: [string, number][] = [];
       let value = capital;
       for (let i = first; i <= last && best; i++) {
@@ -557,7 +622,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
       };
     }
     // overfitting over the main trials' per-period returns
-    const series = main.map((t) => t.returns as number[]);
+    const series = main.map((t) => returnsOf(t));
     const chosen = best ? main.indexOf(best) : -1;
     const pbo = series.length >= 2 ? probabilityOfBacktestOverfitting(series) : null;
     const dsr = chosen >= 0 ? deflatedSharpeFromReturns(series, chosen) : null;
@@ -893,46 +958,27 @@ export function createOptimizationService(deps: OptimizationDeps) {
       return { deleted: id };
     },
 
-    /** The trial queue's handler: runs a trial and keeps it once (modules/jobs). */
+    /** The trial queue's handler for one job (a claim of one trial). */
     async runJob({ job, owner, signal }: JobContext): Promise<void> {
-      const payload = job.payload as TrialPayload;
-      const loaded = await load(payload.optimization);
-      const [trial] = loaded
-        ? await rawQuery(
-            db,
-            `select params, status from optimization_trials where optimization_id = $1 and stage = $2 and index = $3`,
-            [payload.optimization, payload.stage, payload.index],
-          )
-        : [];
-      if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) {
-        closeSessions(payload.optimization);
-        await finishJob(db, job.id, owner, 'done', now());
-        return;
-      }
-      if (loaded.row.status === 'PENDING') {
-        await rawQuery(
-          db,
-          `update optimizations set status = $3, started_ms = coalesce(started_ms, $2) where id = $1 and status = $4`,
-          [
-            payload.optimization,
-            now(),
-            optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
-            OPTIMIZATION_CREATED,
-          ],
-        );
-        loaded.row = {
-          ...loaded.row,
-          status: optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
-          startedMs: loaded.row.startedMs ?? now(),
-        };
-      }
-      const outcome = await runTrial(loaded, payload.stage, trial.params as ParamValues);
-      if (signal.aborted) return; // cancelled or taken over: another holder keeps it
-      await keep(
-        job.id,
-        owner,
-        payload,
-        outcome.ok ? outcome : { ok: false, error: outcome.error },
+      await runJobs({ jobs: [job], owner, signal });
+    },
+
+    /**
+     * The trial queue's handler: trials claimed together (one optimisation's), run in
+     * batches per stage and kept once, all in one transaction (modules/jobs).
+     */
+    runJobs,
+
+    /**
+     * How many more trials of `first`'s optimisation one claim takes: as many as run in
+     * about BATCH_TARGET_MS by the trials measured so far (a few before any was measured).
+     */
+    claimMore(first: JobRow): number {
+      const perTrial = trialMs.get(first.batchKey ?? '');
+      if (perTrial === undefined) return FIRST_BATCH - 1;
+      return Math.max(
+        0,
+        Math.min(MAX_BATCH, Math.floor(BATCH_TARGET_MS / Math.max(perTrial, 1))) - 1,
       );
     },
 
@@ -944,65 +990,181 @@ export function createOptimizationService(deps: OptimizationDeps) {
     /** A trial whose workers kept dying: kept as failed. */
     async giveUpJob({ job, owner }: JobContext): Promise<void> {
       const payload = job.payload as TrialPayload;
-      await keep(job.id, owner, payload, {
-        ok: false,
-        error: `The trial stopped ${job.attempts - 1} times without a result (its worker ended)`,
-      });
+      await keep(payload.optimization, owner, [
+        {
+          job,
+          payload,
+          outcome: {
+            ok: false,
+            error: `The trial stopped ${job.attempts - 1} times without a result (its worker ended)`,
+          },
+        },
+      ]);
     },
   };
 
-  async function keep(
-    jobId: number,
-    owner: string,
-    payload: TrialPayload,
-    outcome:
-      | {
-          ok: true;
-          performance: TrialPerformance;
-          score: number | null;
-          returns: number[];
-          detail: unknown;
-        }
-      | { ok: false; error: string },
-  ): Promise<void> {
-    await db.transaction(async (tx) => {
-      if (!(await finishJob(tx, jobId, owner, 'done', now()))) return;
-      const kept = await rawQuery(
-        tx,
-        `update optimization_trials set status = $4, performance = $5::jsonb, score = $6,
-           returns = $7::jsonb, detail = $8::jsonb, error = $9, runs = runs + 1, finished_ms = $10
-         where optimization_id = $1 and stage = $2 and index = $3 and status = $11 returning id`,
+  async function runJobs({ jobs, owner, signal }: BatchContext): Promise<void> {
+    const first = jobs[0];
+    if (!first) return;
+    const optimization = (first.payload as TrialPayload).optimization;
+    const loaded = await load(optimization);
+    const wanted = jobs.map((job) => ({ job, payload: job.payload as TrialPayload }));
+    const rows = loaded
+      ? await rawQuery(
+          db,
+          `select t.stage, t.index, t.params, t.status from optimization_trials t
+           join jsonb_to_recordset($2::jsonb) as x(stage text, index int)
+             on t.stage = x.stage and t.index = x.index
+           where t.optimization_id = $1`,
+          [
+            optimization,
+            JSON.stringify(
+              wanted.map(({ payload }) => ({ stage: payload.stage, index: payload.index })),
+            ),
+          ],
+        )
+      : [];
+    const byKey = new Map(rows.map((row) => [`${String(row.stage)}#${Number(row.index)}`, row]));
+    const runnable: { job: JobRow; payload: TrialPayload; params: ParamValues }[] = [];
+    const gone: number[] = [];
+    for (const { job, payload } of wanted) {
+      const trial = byKey.get(`${payload.stage}#${payload.index}`);
+      if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) gone.push(job.id);
+      else runnable.push({ job, payload, params: trial.params as ParamValues });
+    }
+    if (gone.length > 0) {
+      // deleted, cancelled or already kept: nothing to run
+      if (runnable.length === 0) closeSessions(optimization);
+      await finishJobs(db, gone, owner, 'done', now());
+    }
+    if (!loaded || runnable.length === 0) return;
+    if (loaded.row.status === 'PENDING') {
+      await rawQuery(
+        db,
+        `update optimizations set status = $3, started_ms = coalesce(started_ms, $2) where id = $1 and status = $4`,
         [
-          payload.optimization,
-          payload.stage,
-          payload.index,
-          trialTransition(TRIAL_CREATED, outcome.ok ? 'Done' : 'Failed'),
-          outcome.ok ? JSON.stringify(outcome.performance) : null,
-          outcome.ok ? outcome.score : null,
-          outcome.ok ? JSON.stringify(outcome.returns) : null,
-          outcome.ok && outcome.detail ? JSON.stringify(outcome.detail) : null,
-          outcome.ok ? null : outcome.error,
+          optimization,
           now(),
-          TRIAL_CREATED,
+          optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
+          OPTIMIZATION_CREATED,
         ],
       );
-      if (kept.length === 0) return;
+      loaded.row = {
+        ...loaded.row,
+        status: optimizationTransition(loaded.row.status as OptimizationStatus, 'Started'),
+        startedMs: loaded.row.startedMs ?? now(),
+      };
+    }
+    // the jobs of one claim are mostly of one stage; each stage runs in its own interpreter
+    const stages = [...new Set(runnable.map((r) => r.payload.stage))];
+    const kept: Kept[] = [];
+    for (const stage of stages) {
+      const part = runnable.filter((r) => r.payload.stage === stage);
+      const outcomes = await runTrials(
+        loaded,
+        stage,
+        part.map((r) => r.params),
+        signal,
+      );
+      outcomes.forEach((outcome, i) => {
+        const item = part[i];
+        if (item) kept.push({ job: item.job, payload: item.payload, outcome });
+      });
+      if (signal.aborted) break;
+    }
+    // the strategy's own time per trial (not the round trips around it, which batches cut)
+    const measured = kept.flatMap(({ outcome }) =>
+      outcome.ok && outcome.strategyMs !== null ? [outcome.strategyMs] : [],
+    );
+    if (measured.length > 0) {
+      const perTrial = measured.reduce((a, b) => a + b, 0) / measured.length;
+      const before = trialMs.get(optimization);
+      trialMs.set(optimization, before === undefined ? perTrial : (before + perTrial) / 2);
+      while (trialMs.size > 64) trialMs.delete(trialMs.keys().next().value as string);
+    }
+    if (signal.aborted) return; // cancelled or taken over: another holder keeps them
+    await keep(optimization, owner, kept);
+  }
+
+  /**
+   * Keeps trials of one optimisation in one transaction: ends their jobs (only those still
+   * held by `owner`: a trial run twice is kept once), writes their results in one statement
+   * (returns as float64 bytes, cut from one parameter), counts them, and advances the
+   * optimisation (out-of-sample trials, the summary at the end).
+   */
+  async function keep(optimization: string, owner: string, items: readonly Kept[]): Promise<void> {
+    if (items.length === 0) return;
+    await db.transaction(async (tx) => {
+      const held = await finishJobs(
+        tx,
+        items.map((item) => item.job.id),
+        owner,
+        'done',
+        now(),
+      );
+      const mine = items.filter((item) => held.has(item.job.id));
+      if (mine.length === 0) return;
+      const blobs: Buffer[] = [];
+      let offset = 0;
+      const records = mine.map(({ payload, outcome }) => {
+        const base = { stage: payload.stage, index: payload.index };
+        if (!outcome.ok) {
+          return {
+            ...base,
+            status: trialTransition(TRIAL_CREATED, 'Failed'),
+            error: outcome.error,
+          };
+        }
+        const bytes = Buffer.from(
+          outcome.returns.buffer,
+          outcome.returns.byteOffset,
+          outcome.returns.byteLength,
+        );
+        blobs.push(bytes);
+        const at = offset;
+        offset += bytes.length;
+        return {
+          ...base,
+          status: trialTransition(TRIAL_CREATED, 'Done'),
+          performance: outcome.performance,
+          score: outcome.score,
+          detail: outcome.detail,
+          at,
+          length: bytes.length,
+        };
+      });
+      const stored = await rawQuery(
+        tx,
+        `update optimization_trials t set status = x.status, performance = x.performance,
+           score = x.score, returns = null,
+           returns_f64 = case when x.length is null then null
+             else substring($3::bytea from x.at + 1 for x.length) end,
+           detail = x.detail, error = x.error, runs = t.runs + 1, finished_ms = $4
+         from jsonb_to_recordset($2::jsonb) as x(stage text, index int, status text,
+           performance jsonb, score float8, detail jsonb, error text, at int, length int)
+         where t.optimization_id = $1 and t.stage = x.stage and t.index = x.index
+           and t.status = $5
+         returning t.id`,
+        [optimization, JSON.stringify(records), Buffer.concat(blobs), now(), TRIAL_CREATED],
+      );
+      if (stored.length === 0) return;
       await rawQuery(
         tx,
-        `update optimizations set trials_done = trials_done + 1,
+        `update optimizations set trials_done = trials_done + $5,
            status = case when status = $3 then $4 else status end,
            started_ms = coalesce(started_ms, $2)
          where id = $1`,
         [
-          payload.optimization,
+          optimization,
           now(),
           OPTIMIZATION_CREATED,
           optimizationTransition(OPTIMIZATION_CREATED, 'Started'),
+          stored.length,
         ],
       );
-      await advance(tx, payload.optimization);
+      await advance(tx, optimization);
     });
-    await deps.onTrialKept?.(payload.optimization);
+    await deps.onTrialKept?.(optimization);
   }
 }
 

@@ -43,7 +43,7 @@ export type BacktestModuleOptions = {
   broker?: Broker;
   /** Reads, checks and computes a large result off the event loop (the body workers). */
   evaluateInWorker?: BacktestDeps['evaluateInWorker'];
-  evaluateTrialInWorker?: BacktestDeps['evaluateTrialInWorker'];
+  evaluateTrialsInWorker?: BacktestDeps['evaluateTrialsInWorker'];
   /** A large result of a run on several feeds, likewise. */
   evaluateFeedsInWorker?: BacktestDeps['evaluateFeedsInWorker'];
 };
@@ -77,8 +77,8 @@ export function registerBacktest(
     now: options.now,
     loadImported: options.loadImported,
     ...(options.evaluateInWorker ? { evaluateInWorker: options.evaluateInWorker } : {}),
-    ...(options.evaluateTrialInWorker
-      ? { evaluateTrialInWorker: options.evaluateTrialInWorker }
+    ...(options.evaluateTrialsInWorker
+      ? { evaluateTrialsInWorker: options.evaluateTrialsInWorker }
       : {}),
     ...(options.evaluateFeedsInWorker
       ? { evaluateFeedsInWorker: options.evaluateFeedsInWorker }

@@ -3,7 +3,7 @@
 Session mode (a job with "session": true, optimisation trials): the code is loaded and the
 rows read once; then each further stdin line {"update": "PARAMS.update({...})"} runs that
 line in the strategy's module and main() again, and its result is written to fd 3 as one
-line; EOF ends the process.
+line; a line {"updates": [...]} runs each in turn, a result line each; EOF ends the process.
 
 Protocol:
 - stdin: one JSON job line {"code", "filename", "wire"} followed by the rows' columns (their
@@ -330,12 +330,14 @@ def session(job, out, own_pid):
         line = sys.stdin.buffer.readline()
         if not line:
             return
-        update = json.loads(line)["update"]
-        payload = failed or run_main(namespace, rows, update, filename)
-        out.finish()
-        if os.getpid() != own_pid:
-            os._exit(0)
-        write_all(RESULT_FD, json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        message = json.loads(line)
+        # {"updates": [...]}: several trials in one message, a result line each, in order
+        for update in message["updates"] if "updates" in message else [message["update"]]:
+            payload = failed or run_main(namespace, rows, update, filename)
+            out.finish()
+            if os.getpid() != own_pid:
+                os._exit(0)
+            write_all(RESULT_FD, json.dumps(payload, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8") + b"\n")
 
 
 def run_main(namespace, rows, update, filename):

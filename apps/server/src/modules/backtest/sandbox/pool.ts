@@ -167,7 +167,8 @@ export class SandboxPool {
    * A warm interpreter for many runs of one strategy on the same rows (optimisation
    * trials): the same sandbox and limits as `run`, the code loaded and the rows sent once;
    * each `next(update)` runs that line in the strategy's module and main() again, holding a
-   * run slot of `owner` (the fair queue applies) while it runs. Used only for runs of one
+   * run slot of `owner` (the fair queue applies) while it runs; `nextMany` runs several in
+   * one message and one slot. Used only for runs of one
    * optimisation, so nothing of one user's code meets another's.
    */
   async openSession(job: SandboxJob): Promise<SandboxSession> {
@@ -183,6 +184,15 @@ export class SandboxPool {
         await this.enterQueue(owner, options.onQueued);
         try {
           return await process.next(update, options.unread === true);
+        } finally {
+          this.leaveQueue(owner);
+        }
+      },
+      nextMany: async (updates, options = {}) => {
+        const owner = options.owner ?? ANONYMOUS_OWNER;
+        await this.enterQueue(owner, options.onQueued);
+        try {
+          return await process.nextMany(updates, options.unread === true);
         } finally {
           this.leaveQueue(owner);
         }
@@ -459,6 +469,15 @@ export class SandboxPool {
 export type SandboxSession = {
   /** `unread`: the result comes back as its bytes, not parsed (a body worker reads it). */
   next(update: string, options?: RunOptions & { unread?: boolean }): Promise<ProcessOutcome>;
+  /**
+   * Several runs in one message and one slot of the fair queue (a batch of trials): one
+   * outcome per run that ended, in order; fewer than `updates` when a limit or a crash ended
+   * the session (its failure is the last outcome; the runs after it did not happen).
+   */
+  nextMany(
+    updates: readonly string[],
+    options?: RunOptions & { unread?: boolean },
+  ): Promise<ProcessOutcome[]>;
   /** False once its process is gone (a limit, a crash): open another. */
   readonly alive: boolean;
   close(): void;

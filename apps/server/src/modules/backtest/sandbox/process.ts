@@ -183,37 +183,68 @@ export class SandboxProcess {
     /** The result line given back unread (`bytes`), for a body worker to parse. */
     unread = false,
   ): Promise<ProcessOutcome> {
-    this.startedAt = performance.now();
-    this.logBytes = 0;
-    this.resultBytes = 0;
-    this.timer = setTimeout(
-      () => this.kill('timeout', `Time limit exceeded (${formatSeconds(this.settings.timeoutMs)})`),
-      this.settings.timeoutMs,
-    );
-    const line = new Promise<string | null>((resolve) => {
-      this.waiting = resolve;
-      void this.closed.then(() => resolve(null));
+    const [outcome] = await this.nextMany([update], unread);
+    return outcome as ProcessOutcome;
+  }
+
+  /**
+   * Several runs of a session in one message (`{"updates": [...]}`): each update then main(),
+   * in order, each with its own time, output and result limits. One outcome per run that
+   * ended: a failure other than the strategy's own (a limit, a crash) ends the session, and
+   * it is the last outcome; the updates after it did not run.
+   */
+  async nextMany(
+    updates: readonly string[],
+    /** The result lines given back unread (`bytes`), for a body worker to parse. */
+    unread = false,
+  ): Promise<ProcessOutcome[]> {
+    const lines: { text: string; wallMs: number }[] = [];
+    const arm = () => {
+      if (this.timer) clearTimeout(this.timer);
+      this.startedAt = performance.now();
+      this.logBytes = 0;
+      this.timer = setTimeout(
+        () =>
+          this.kill('timeout', `Time limit exceeded (${formatSeconds(this.settings.timeoutMs)})`),
+        this.settings.timeoutMs,
+      );
+    };
+    arm();
+    const ended = new Promise<void>((resolve) => {
+      this.waiting = (text) => {
+        lines.push({ text, wallMs: performance.now() - this.startedAt });
+        if (lines.length >= updates.length) resolve();
+        else arm();
+      };
+      void this.closed.then(() => resolve());
     });
-    (this.child.stdin as Writable).write(`${JSON.stringify({ update })}\n`);
-    const text = await line;
+    (this.child.stdin as Writable).write(`${JSON.stringify({ updates })}\n`);
+    await ended;
     this.waiting = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    if (text === null) return this.outcome();
-    const wallMs = performance.now() - this.startedAt;
-    if (unread) return { kind: 'result', payload: undefined, bytes: Buffer.from(text), wallMs };
-    try {
-      return { kind: 'result', payload: JSON.parse(text), wallMs };
-    } catch {
-      this.kill('malformed', 'The strategy process returned a malformed result');
-      return {
-        kind: 'failed',
-        failure: 'malformed',
-        message: 'The strategy process returned a malformed result',
-        wallMs,
-        diagnostics: '',
-      };
+    const outcomes: ProcessOutcome[] = [];
+    for (const { text, wallMs } of lines) {
+      if (unread) {
+        outcomes.push({ kind: 'result', payload: undefined, bytes: Buffer.from(text), wallMs });
+        continue;
+      }
+      try {
+        outcomes.push({ kind: 'result', payload: JSON.parse(text), wallMs });
+      } catch {
+        this.kill('malformed', 'The strategy process returned a malformed result');
+        outcomes.push({
+          kind: 'failed',
+          failure: 'malformed',
+          message: 'The strategy process returned a malformed result',
+          wallMs,
+          diagnostics: '',
+        });
+        return outcomes;
+      }
     }
+    if (lines.length < updates.length) outcomes.push(this.outcome());
+    return outcomes;
   }
 
   /** True while a session can take another run. */
@@ -291,11 +322,13 @@ export class SandboxProcess {
         return;
       }
       this.sessionText += this.resultDecoder.write(chunk);
-      const end = this.sessionText.indexOf('\n');
-      if (end >= 0) {
+      // a message of several updates may bring several result lines in one chunk
+      for (let end = this.sessionText.indexOf('\n'); end >= 0;) {
         const text = this.sessionText.slice(0, end);
         this.sessionText = this.sessionText.slice(end + 1);
+        this.resultBytes = Buffer.byteLength(this.sessionText);
         this.waiting?.(text);
+        end = this.sessionText.indexOf('\n');
       }
       return;
     }
