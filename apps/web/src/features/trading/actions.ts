@@ -1,8 +1,6 @@
 import {
   validateStopLoss,
   validateTakeProfit,
-  type ExpireType,
-  type OrderType,
   type PendingView,
   type PositionView,
   type Side,
@@ -19,7 +17,12 @@ import {
   placePendingOrderRequest,
 } from './api';
 import { changeIds, refreshLists, writePending, writePosition, writeSettle } from './refresh';
-import { isTargetAccount, targetOfAccount, type TradingTarget } from './target';
+import {
+  isTargetAccount,
+  targetOfAccount,
+  type PlaceOrderInput,
+  type TradingTarget,
+} from './target';
 
 /*
  * The trader's operations, one plain function each: buttons, row menus and tests call them
@@ -45,19 +48,6 @@ function newClientOrderId(): string {
     ? crypto.randomUUID()
     : `${Date.now()}-${Math.random().toString(36).slice(2)}`;
 }
-
-export type PlaceOrderInput = {
-  symbol: string | null;
-  side: Side;
-  orderType: OrderType;
-  quantity: number;
-  /** The limit price of a limit (pending) order. */
-  limitPrice?: number | null;
-  expireType: ExpireType;
-  /** TP / SL price; null or absent when not set. */
-  tp?: number | null;
-  sl?: number | null;
-};
 
 /** Places a market order or a pending (limit) order from the ticket. */
 export async function placeOrder(input: PlaceOrderInput): Promise<Outcome> {

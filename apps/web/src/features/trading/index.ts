@@ -5,7 +5,6 @@ export { usePositionTotals, type PositionTotals } from './account/totals';
 export { onAccountEvent, useAccountLiveUpdates } from './accountLive';
 export {
   modifyPendingOrder,
-  type PlaceOrderInput,
   updateTpsl,
   type EditableOrder,
   type PendingChange,
@@ -38,6 +37,7 @@ export {
   TARGET_ACCOUNT_PREFIX,
   targetOfAccount,
   useTradingTarget,
+  type PlaceOrderInput,
   type TradingTarget,
 } from './target';
 export { TradingTabs } from './TradingTabs';

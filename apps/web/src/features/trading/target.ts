@@ -1,7 +1,13 @@
-import type { PendingView, PositionView, SettleView } from '@ct/domain';
+import type {
+  ExpireType,
+  OrderType,
+  PendingView,
+  PositionView,
+  SettleView,
+  Side,
+} from '@ct/domain';
 import { create } from 'zustand';
 import type { Outcome } from '../../shared/outcome';
-import type { PlaceOrderInput } from './actions';
 
 /*
  * The account the trading panel acts on. Normally the trader's own (the trading calls); while
@@ -11,6 +17,20 @@ import type { PlaceOrderInput } from './actions';
  * A target's rows carry its `account` as their `uuid`: the dialogs and actions find the
  * account a row belongs to from the row itself.
  */
+
+/** An order from the ticket: a market order, or a pending (limit) order with its price. */
+export type PlaceOrderInput = {
+  symbol: string | null;
+  side: Side;
+  orderType: OrderType;
+  quantity: number;
+  /** The limit price of a limit (pending) order. */
+  limitPrice?: number | null;
+  expireType: ExpireType;
+  /** TP / SL price; null or absent when not set. */
+  tp?: number | null;
+  sl?: number | null;
+};
 
 /** A paper account other than the trader's: a replay session's, shown and traded as one. */
 export type TradingTarget = {
