@@ -1,7 +1,7 @@
 import { ArrowDownOutlined, RobotOutlined } from '@ant-design/icons';
 import { Button, Tag } from 'antd';
 import { memo, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import type { ChatMessage } from './logic';
 import { Markdown } from './Markdown';
 import { ReasoningSection } from './ReasoningSection';

@@ -1,6 +1,6 @@
 import type { Period } from '@ct/domain';
 import { Select } from 'antd';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { CHART_PERIODS } from './periods';
 
 /** The compact period selector of narrow charts and phones: a borderless dropdown. */

@@ -1,7 +1,7 @@
 import { PERIODS, type Period } from '@ct/domain';
 import { Alert, Form, InputNumber, Modal, Select, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { useInstrumentCatalogue, useInstrumentStore } from '../../market/instruments';
 import { useAccounts } from '../accounts';
 import { isDefaultStrategy, useEditorStore } from '../strategy';

@@ -17,7 +17,7 @@ import type { DescriptionsProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
-import { messages } from '../../i18n/messages';
+import { profile as messages } from '../../i18n/defaults/profile';
 import { AccountControl, LevelTag, useAccounts } from '../accounts';
 import { ProfileEditForm } from './ProfileEditForm';
 

@@ -20,7 +20,7 @@ import {
   type TableColumnsType,
 } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { formatWinRate } from '../logic';
 import { cancelRunning, openTrialResult, showTrialOnChart, applyTrialParameters } from './actions';
 import { Folds } from './Folds';

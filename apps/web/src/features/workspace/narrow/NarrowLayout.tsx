@@ -6,7 +6,9 @@ import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { chooseLanguage, languageName, useLanguageStore } from '../../../shared/language';
 import { LANGUAGES, type Language } from '../../../i18n/texts';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { notifications } from '../../../i18n/defaults/notifications';
+import { shell } from '../../../i18n/defaults/shell';
 import { AccountSection } from '../../accounts';
 import { AccountBar } from '../../trading';
 import { ChartCellView } from '../chart-grid/ChartCellView';
@@ -16,6 +18,9 @@ import { useMobileTradingModal } from './mobileModal';
 import { loadAssistantLauncher } from '../../assistant/lazy';
 import { loadNotificationsPanel, loadNotificationsRuntime } from '../../notifications/lazy';
 import { loadNarrowTradingRuntime } from '../../trading/lazy';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...notifications, ...shell };
 
 // The tables, the trading modals and the assistant's button follow the first drawn chart
 // (shared/firstChart.ts): the Chart tab is what a phone shows first.

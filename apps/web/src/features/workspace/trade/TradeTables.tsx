@@ -9,7 +9,8 @@ import {
 } from '@ct/domain';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { trading } from '../../../i18n/defaults/trading';
 import { useInstrumentCatalogue } from '../../../market/instruments';
 import {
   openCancelPending,
@@ -51,6 +52,9 @@ import {
 import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 import './trade.css';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...trading };
 
 export type { TradeTableProps } from './TradeTable';
 
