@@ -1,6 +1,6 @@
 import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import { Segmented, Tabs, Typography } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
@@ -144,9 +144,6 @@ function ThemeSection() {
   );
 }
 
-// Set when the language is switched from My: the workspace is drawn again, on My.
-let reopenMy = false;
-
 function LanguageSection() {
   const language = useLanguageStore((s) => s.language);
   return (
@@ -154,10 +151,7 @@ function LanguageSection() {
       id="my-language-heading"
       title={messages.language.section}
       value={language}
-      onChange={(option) => {
-        reopenMy = true;
-        chooseLanguage(option);
-      }}
+      onChange={chooseLanguage}
       options={LANGUAGES.map((option) => ({ value: option, label: languageName(option) }))}
     />
   );
@@ -179,10 +173,7 @@ function NotificationsSection() {
 
 /** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
 export function NarrowLayout() {
-  const [tab, setTab] = useState<MainTab>(() => (reopenMy ? 'my' : 'trading'));
-  useEffect(() => {
-    reopenMy = false;
-  }, []);
+  const [tab, setTab] = useState<MainTab>('trading');
   useMobileTradingModal();
   return (
     <div className="workspace-narrow">
