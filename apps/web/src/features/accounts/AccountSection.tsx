@@ -1,5 +1,4 @@
 import { CheckOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { accountTypeName } from '@ct/domain';
 import { Avatar, Button, Tag, Typography } from 'antd';
 import { navigateTo } from '../../shared/navigation';
 import { messages as firstScreen } from '../../i18n/firstScreen';
@@ -41,7 +40,7 @@ export function AccountSection() {
             <Typography.Text strong>{currentTrader.name}</Typography.Text>
             <LevelTag level={currentTrader.level} />
             <Typography.Text type="secondary">
-              {accountTypeName(currentTrader.type)}
+              {messages.profile.typeName(currentTrader.type)}
             </Typography.Text>
           </>
         ) : (

@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
-import { accountTypeName, formatEpochSeconds } from '@ct/domain';
+import { formatEpochSeconds } from '@ct/domain';
 import type { ProfileForm, Trader, User } from '@ct/domain';
 import {
   Avatar,
@@ -90,7 +90,7 @@ function TradingAccountsTable({
       key: 'type',
       title: t.type,
       dataIndex: 'type',
-      render: (type: number) => accountTypeName(type),
+      render: (type: number) => t.typeName(type),
     },
   ];
   return (

@@ -1,4 +1,4 @@
-import { PROFILE_MESSAGES } from '@ct/domain';
+import { accountTypeName, PROFILE_MESSAGES } from '@ct/domain';
 
 /** The spec's texts of the profile page (see messages.ts). */
 export const profile = {
@@ -33,6 +33,8 @@ export const profile = {
     accountId: 'Account ID',
     level: 'Level',
     type: 'Type',
+    /** An account type's name (1 Standard, 2 Professional, 3 VIP, else 'Type n'). */
+    typeName: (type: number) => accountTypeName(type),
     current: 'Current',
     noAccounts: 'No trading accounts',
   },
