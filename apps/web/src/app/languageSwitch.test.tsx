@@ -82,5 +82,7 @@ describe('switching the language keeps what is open and typed', () => {
     // the very same field, its value kept
     expect(zhQuantity).toBe(quantity);
     expect(zhQuantity).toHaveValue('3.00');
+    // the trade table's column titles too
+    expect(await screen.findByRole('columnheader', { name: '品种' })).toBeInTheDocument();
   });
 });
