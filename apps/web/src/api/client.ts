@@ -99,8 +99,8 @@ function hasCode(body: unknown, code: number): boolean {
 function failureText(status: number, body: unknown): string {
   if (typeof body === 'object' && body !== null) {
     const { msg, detail } = body as { msg?: unknown; detail?: unknown };
-    if (typeof msg === 'string' && msg) return msg;
-    if (typeof detail === 'string' && detail) return detail;
+    if (typeof msg === 'string' && msg) return messages.http.serverText(msg);
+    if (typeof detail === 'string' && detail) return messages.http.serverText(detail);
   }
   return `${messages.http.failedStatus}${status}`;
 }

@@ -2,7 +2,6 @@ import { useState } from 'react';
 import { BrowserRouter, useRoutes } from 'react-router';
 import { AppProviders } from './providers';
 import { useAuthStore } from '../features/auth';
-import { useLanguageStore } from '../shared/language';
 import { expectRouter } from '../shared/navigation';
 import { preloadPage, routes } from './routes';
 import { Startup } from './startup';
@@ -15,12 +14,11 @@ function AppRoutes() {
 }
 
 function Routes() {
-  // A language switch draws the pages again (keyed by language): every text is read anew.
-  const language = useLanguageStore((s) => s.language);
-  // Mounted only after start-up, so no route renders before the app is ready.
+  // Mounted only after start-up, so no route renders before the app is ready. A language
+  // switch draws the pages again without remounting them (routes.tsx, RootLayout).
   return (
     <BrowserRouter>
-      <AppRoutes key={language} />
+      <AppRoutes />
     </BrowserRouter>
   );
 }

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { Outlet, useNavigate } from 'react-router';
 import { MonitorPanelHost } from '../features/performance';
+import { useLanguage } from '../shared/language';
 import { registerNavigate } from '../shared/navigation';
 import { useVisibilityNetworkCheck } from './network/useVisibilityNetworkCheck';
 
@@ -33,6 +34,8 @@ function NetworkWatch() {
 }
 
 export function RootLayout() {
+  // A language switch draws the layout's parts again (the pages: routes.tsx's Later).
+  useLanguage();
   return (
     <>
       <NavigationBridge />

@@ -1,5 +1,5 @@
 import { Button, Result } from 'antd';
-import { messages } from '../i18n/messages';
+import { messages } from '../i18n/firstScreen';
 
 /**
  * The start-up's failure screen. Its own chunk: antd's Result carries its illustrations

@@ -1,5 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { ConfigProvider, theme } from 'antd';
+// antd's own default texts (ConfigProvider already holds them): not an added load.
+import antdDefaultLocale from 'antd/es/locale/en_US';
 import type { ReactNode } from 'react';
 import { lazy, Suspense, useEffect } from 'react';
 import { appApi, useAppApiStore } from '../shared/appApi';
@@ -69,7 +71,9 @@ export function AppProviders({ children }: { children: ReactNode }) {
   useEffect(() => followSystemTheme(), []);
   return (
     <ConfigProvider
-      locale={antdLocale}
+      // Always a locale: antd wraps its children in a locale provider only when given one,
+      // so going from none to one would remount the whole app on a language switch.
+      locale={antdLocale ?? antdDefaultLocale}
       theme={{
         algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm,
         token: { fontFamily: FONT_FAMILY, borderRadius: 6 },

@@ -1,8 +1,9 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { cloneElement, isValidElement, lazy, Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
 import { Navigate, useLocation } from 'react-router';
 import { RequireAuth } from './guard';
 import { rootRedirectTarget } from './redirect';
+import { useLanguage } from '../shared/language';
 import { RootLayout } from './RootLayout';
 import { loadLoginPage } from '../features/auth/lazy';
 import { loadPerformanceTestPage } from '../features/performance/lazy';
@@ -48,9 +49,11 @@ const PerformanceTestPage = lazy(() =>
 const ProfilePage = lazy(() => loadProfilePage().then((m) => ({ default: m.ProfilePage })));
 
 function Later({ children }: { children: ReactNode }) {
-  return (
-    <Suspense fallback={<div className="page-loading" aria-busy="true" />}>{children}</Suspense>
-  );
+  // A language switch draws the page again with the new texts: a new element of the same
+  // page updates it in place (its state, open tabs and typed values kept), never remounts it.
+  useLanguage();
+  const page = isValidElement(children) ? cloneElement(children) : children;
+  return <Suspense fallback={<div className="page-loading" aria-busy="true" />}>{page}</Suspense>;
 }
 
 function RootRedirect() {

@@ -40,6 +40,8 @@ export const messages = {
     timeout: 'Request timed out',
     failedStatus: 'Request failed with status ',
     malformedAnswer: 'Unexpected answer from',
+    /** A server's refusal text (`msg` / `detail`) as shown: as sent; languages translate the known ones. */
+    serverText: (text: string) => text,
   },
   login: {
     title: 'Login',
@@ -123,6 +125,9 @@ export const messages = {
     searchInstrument: 'Search symbol or name',
     noInstruments: 'No matching instruments',
     period: 'Period',
+    /** A period's name on the chart ('1m', '1D') and its title ('1 minute'), periods.ts's. */
+    periodLabel: (period: string, label: string) => label,
+    periodTitle: (period: string, title: string) => title,
     marketClosed: 'Market closed',
     marketClosedHint: 'The market of this instrument is closed now; prices resume when it opens.',
     reconnecting: 'Reconnecting…',

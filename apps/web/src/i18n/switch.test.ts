@@ -147,6 +147,33 @@ describe('switching the language', () => {
     for (const [path, value] of leaves(messages)) expect(value, path).toBe(defaults.get(path));
   });
 
+  it('names account types and periods, and translates the known server texts', async () => {
+    expect(messages.profile.typeName(2)).toBe('Professional');
+    expect(messages.chart.periodLabel('day', '1D')).toBe('1D');
+    expect(messages.http.serverText('Strategy not found: Trend')).toBe('Strategy not found: Trend');
+
+    await switchTo('zh-CN');
+    expect(messages.profile.typeName(1)).toBe('标准');
+    expect(messages.profile.typeName(9)).toBe('类型 9');
+    expect(messages.chart.periodLabel('day', '1D')).toBe('日');
+    expect(messages.chart.periodTitle('4h', '4 hours')).toBe('4 小时');
+    expect(messages.http.serverText('Default strategy cannot be modified')).toBe(
+      '默认策略不可修改',
+    );
+    expect(messages.http.serverText('Strategy not found: Trend')).toBe('未找到策略：Trend');
+    expect(
+      messages.http.serverText(
+        'You already have 2 live runs running; stop one first (at most 2 at once)',
+      ),
+    ).toBe('已有 2 个实时运行，请先停止一个（同时最多 2 个）');
+    // a text the client does not know is shown as sent
+    expect(messages.http.serverText('Something new')).toBe('Something new');
+
+    await switchTo('en');
+    expect(messages.http.serverText('Token验证失败')).toBe('Token verification failed');
+    expect(messages.http.serverText('Drawing not found')).toBe('Drawing not found');
+  });
+
   it('formats numbers and dates in the language’s locale', async () => {
     const day = Date.UTC(2026, 0, 15);
     const long = { dateStyle: 'long', timeZone: 'UTC' } as const;

@@ -8,7 +8,7 @@ import { readString, removeKey, STORAGE_KEYS, writeString } from './storage';
 /**
  * The language setting (user menu): 'default' is the spec's texts, 'en' and 'zh-CN' put every
  * text in English or Simplified Chinese. Kept in localStorage; applied without a reload (the
- * texts are loaded on demand by i18n/switch.ts, then the routes are drawn again).
+ * texts are loaded on demand by i18n/switch.ts, then the pages are drawn again, not remounted).
  */
 type LanguageState = {
   language: Language;
@@ -20,6 +20,14 @@ export const useLanguageStore = create<LanguageState>(() => ({
   language: 'default',
   antdLocale: undefined,
 }));
+
+/**
+ * The current language. A component calling it is drawn again when the language changes
+ * (its state kept): the pages (routes.tsx) and the memoised parts that show texts call it.
+ */
+export function useLanguage(): Language {
+  return useLanguageStore((s) => s.language);
+}
 
 export function storedLanguage(): Language {
   const raw = readString(STORAGE_KEYS.language);

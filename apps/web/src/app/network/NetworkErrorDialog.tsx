@@ -1,5 +1,5 @@
 import { Modal } from 'antd';
-import { messages } from '../../i18n/messages';
+import { shell as messages } from '../../i18n/defaults/shell';
 
 /** Asks whether to reload after the network check failed (spec section 2). */
 export function NetworkErrorDialog({

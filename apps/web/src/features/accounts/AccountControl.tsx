@@ -92,6 +92,9 @@ export function AccountControl() {
   return (
     <LazyDropdown
       placement="bottomRight"
+      // Closed is gone, its open Language submenu too: a language switch redraws the page
+      // without remounting it, so nothing else would take that submenu down.
+      destroyOnHidden
       menu={{
         items,
         onClick,

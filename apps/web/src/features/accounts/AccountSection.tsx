@@ -1,11 +1,15 @@
 import { CheckOutlined, LogoutOutlined, UserOutlined } from '@ant-design/icons';
-import { accountTypeName } from '@ct/domain';
 import { Avatar, Button, Tag, Typography } from 'antd';
 import { navigateTo } from '../../shared/navigation';
-import { messages } from '../../i18n/messages';
+import { messages as firstScreen } from '../../i18n/firstScreen';
+import { profile } from '../../i18n/defaults/profile';
+import { shell } from '../../i18n/defaults/shell';
 import { logout, switchTrader } from '../auth';
 import { LevelTag } from './LevelTag';
 import { useAccounts } from './useAccounts';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...profile, ...shell };
 
 /** The narrow layout's account section: who is signed in, the accounts, Profile, Logout. */
 export function AccountSection() {
@@ -36,7 +40,7 @@ export function AccountSection() {
             <Typography.Text strong>{currentTrader.name}</Typography.Text>
             <LevelTag level={currentTrader.level} />
             <Typography.Text type="secondary">
-              {accountTypeName(currentTrader.type)}
+              {messages.profile.typeName(currentTrader.type)}
             </Typography.Text>
           </>
         ) : (

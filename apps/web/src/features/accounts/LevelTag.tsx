@@ -1,6 +1,6 @@
 import { levelColour } from '@ct/domain';
 import { Tag } from 'antd';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 
 /** 'Level n' in the level's colour; gray is antd's neutral tag. */
 export function LevelTag({ level }: { level: number }) {

@@ -1,7 +1,7 @@
 import { isAiTaskActive, type AiStepType } from '@ct/domain';
 import { Empty, Modal, Select, Space, Spin, Tag, Timeline, Typography } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { closeConversation } from './actions';
 import type { AiConversationMessage } from './api';
 import { taskTime } from './logic';

@@ -1,7 +1,7 @@
 import { AI_TASK_FORM_MESSAGES, MAX_AI_TASK_PROMPT_CHARS } from '@ct/domain';
 import { Alert, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { notify } from '../../shared/notify';
 import {
   EndpointItem,

@@ -1,7 +1,7 @@
 import { buildStrategyPrompt, MAX_AI_TASK_PROMPT_CHARS } from '@ct/domain';
 import { Button, Form, Input, Modal, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { loadAssistantSettings, useAssistantSettings } from '../assistant';
 import { closePrompt, sendPrompt } from './actions';
 import { useAiTasksUi } from './store';

@@ -14,7 +14,8 @@ import {
   Typography,
 } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks } from '../../i18n/defaults/aiTasks';
+import { strategy } from '../../i18n/defaults/strategy';
 import { EquityChart, metricRows, ResultsModal } from '../strategy';
 import {
   closeCreateStrategy,
@@ -30,6 +31,9 @@ import { autoStrategyName, canCreateStrategy, taskTime } from './logic';
 import { useTask } from './queries';
 import { useAiTasksUi } from './store';
 import { StatusTag } from './TaskListModal';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...aiTasks, ...strategy };
 
 const m = messages.aiTasks;
 

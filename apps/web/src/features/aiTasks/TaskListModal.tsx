@@ -9,7 +9,7 @@ import {
 import { aiTaskStatusView, isAiTaskActive } from '@ct/domain';
 import { Button, Empty, Modal, Popconfirm, Space, Table, Tag, Typography } from 'antd';
 import { useEffect } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import {
   closeTaskList,
   openConversation,

@@ -1,6 +1,6 @@
 import { Button, Space } from 'antd';
 import { useEffect, useRef } from 'react';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { appApi, type AppApi } from '../../shared/appApi';
 import { useWorkbenchStore } from '../strategy';
 import { openTaskInEditor, returnToTasks, tasksMounted, viewTaskDetails } from './actions';

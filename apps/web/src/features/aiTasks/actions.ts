@@ -1,5 +1,6 @@
 import { DEFAULT_AI_TASK_TYPE, SHARED_ACTIONS, actionResultSchema } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { aiTasks } from '../../i18n/defaults/aiTasks';
+import { strategy } from '../../i18n/defaults/strategy';
 import { isChildFrame } from '../../realtime/connection';
 import { requestSharedAction } from '../../realtime/frameActions';
 import { navigateTo } from '../../shared/navigation';
@@ -27,6 +28,9 @@ import {
 import { autoStrategyName, taskCode } from './logic';
 import { forgetTask, loadTask, refetchTaskPages } from './queries';
 import { useAiTasksUi, type AiTasksUi } from './store';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...aiTasks, ...strategy };
 
 /*
  * The AI task operations, one plain function each: the modals' buttons, the completion

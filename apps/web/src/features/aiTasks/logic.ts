@@ -6,7 +6,7 @@ import {
   type AiTaskStatusView,
 } from '@ct/domain';
 import dayjs from 'dayjs';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 
 const m = messages.aiTasks;
 

@@ -1,6 +1,6 @@
 import { isAiTaskActive } from '@ct/domain';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import {

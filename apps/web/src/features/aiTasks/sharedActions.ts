@@ -1,5 +1,5 @@
 import { SHARED_ACTIONS, sharedActionPayloadSchemas, type ActionResult } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { aiTasks as messages } from '../../i18n/defaults/aiTasks';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { workflowChart } from '../strategy';
 import { createTaskFor, settingsTaskValues } from './actions';

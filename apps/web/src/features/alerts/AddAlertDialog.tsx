@@ -10,7 +10,7 @@ import {
 } from '@ct/domain';
 import { Form, Input, InputNumber, Modal, Select, Typography } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { alerts as messages } from '../../i18n/defaults/alerts';
 import type { CreateAlertRequest } from './api';
 import {
   closeAddAlert,

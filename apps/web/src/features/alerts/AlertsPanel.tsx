@@ -1,7 +1,7 @@
 import { BellOutlined, DeleteOutlined, PauseOutlined, CaretRightOutlined } from '@ant-design/icons';
 import { formatEpochSeconds, type Alert } from '@ct/domain';
 import { Button, Empty, Spin, Typography } from 'antd';
-import { messages } from '../../i18n/messages';
+import { alerts as messages } from '../../i18n/defaults/alerts';
 import { useAlertsLive } from './live';
 import { changeAlert, removeAlert, useAlertList, useAlertLog } from './queries';
 import { alertText } from './text';

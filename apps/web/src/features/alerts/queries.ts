@@ -1,6 +1,6 @@
 import { formatPrice, type Alert, type AlertEvent } from '@ct/domain';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { messages } from '../../i18n/messages';
+import { alerts as messages } from '../../i18n/defaults/alerts';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import {

@@ -1,5 +1,5 @@
 import type { Alert, IndicatorLine } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { alerts as messages } from '../../i18n/defaults/alerts';
 import { indicatorLabel } from '../../shared/indicatorLabel';
 
 const a = messages.alerts;

@@ -2,7 +2,7 @@ import { RobotOutlined } from '@ant-design/icons';
 import type { Period } from '@ct/domain';
 import { Button, Tooltip } from 'antd';
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { useLastBacktest, useWorkbenchStore } from '../strategy';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { editorCode, registerEditorTarget } from './apply';

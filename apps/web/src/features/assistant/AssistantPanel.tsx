@@ -1,7 +1,7 @@
 import { PlusOutlined, RobotOutlined, SettingOutlined } from '@ant-design/icons';
 import { Button, Drawer, Modal, Tooltip } from 'antd';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { useWorkbenchStore } from '../strategy';
 import { useApplyCode } from './apply';
 import { ChatInput } from './ChatInput';

@@ -1,7 +1,7 @@
 import { ArrowUpOutlined, StopOutlined } from '@ant-design/icons';
 import { Button, Input } from 'antd';
 import type { KeyboardEvent } from 'react';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 
 const a = messages.assistant;
 

@@ -2,7 +2,7 @@ import { CheckOutlined, CopyOutlined, ImportOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useState, type ReactNode } from 'react';
 import { notify } from '../../shared/notify';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { copyText } from './clipboard';
 import { useFlash } from './useFlash';
 

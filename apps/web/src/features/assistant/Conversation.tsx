@@ -1,10 +1,11 @@
 import { ArrowDownOutlined, RobotOutlined } from '@ant-design/icons';
 import { Button, Tag } from 'antd';
 import { memo, useCallback, useDeferredValue, useEffect, useRef, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import type { ChatMessage } from './logic';
 import { Markdown } from './Markdown';
 import { ReasoningSection } from './ReasoningSection';
+import { useLanguage } from '../../shared/language';
 
 const a = messages.assistant;
 
@@ -25,6 +26,7 @@ const AnswerBubble = memo(function AnswerBubble({
   errorDetail: string | null;
   onApply: ApplyCode;
 }) {
+  useLanguage(); // memoised: drawn again with the new texts when the language changes
   const loading = message.status === 'loading';
   const waiting = loading && !message.content && !message.reasoning;
   return (

@@ -1,6 +1,6 @@
 import { BulbOutlined, DownOutlined, LoadingOutlined, RightOutlined } from '@ant-design/icons';
 import { useEffect, useId, useRef, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { thinkingSeconds } from './logic';
 
 const a = messages.assistant;

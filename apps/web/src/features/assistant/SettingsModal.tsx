@@ -1,7 +1,7 @@
 import { Alert, Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { notify } from '../../shared/notify';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { failureDetail } from './errors';
 import {
   EndpointItem,

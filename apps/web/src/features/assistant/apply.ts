@@ -1,6 +1,6 @@
 import type * as MonacoReact from '@monaco-editor/react';
 import type { editor as MonacoEditor } from 'monaco-editor';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import {
   type CodeEditorRequest,
   readEditorCode,

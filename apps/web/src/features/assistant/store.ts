@@ -2,7 +2,7 @@ import type { ChatContext, ChatEvent } from '@ct/domain';
 import { create } from 'zustand';
 import { ApiError, onAuthFailure } from '../../api/client';
 import { notify } from '../../shared/notify';
-import { messages } from '../../i18n/messages';
+import { assistant as messages } from '../../i18n/defaults/assistant';
 import { useAuthStore } from '../auth';
 import { streamChat } from './api';
 import { failureDetail } from './errors';

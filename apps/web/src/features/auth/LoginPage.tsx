@@ -3,7 +3,7 @@ import { LOGIN_MESSAGES, validateLoginForm } from '@ct/domain';
 import { Button, Form, Input, Typography } from 'antd';
 import { useState } from 'react';
 import { ThemeButton } from '../../shared/ThemeButton';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { login } from './store';
 
 type FieldErrors = { email?: string; password?: string };

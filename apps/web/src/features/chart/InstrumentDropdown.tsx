@@ -1,7 +1,7 @@
 import type { InstrumentGroup } from '@ct/domain';
 import { Empty, Select } from 'antd';
 import { useMemo } from 'react';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { useInstrumentStore } from '../../market/instruments';
 import { matchRank } from './instrumentSearch';
 

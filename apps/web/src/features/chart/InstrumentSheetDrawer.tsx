@@ -1,7 +1,7 @@
 import { CheckOutlined, SearchOutlined } from '@ant-design/icons';
 import { Drawer, Empty, Input } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { messages } from '../../i18n/firstScreen';
 import { useInstrumentStore } from '../../market/instruments';
 import { filterGroups } from './instrumentSearch';
 

@@ -1,7 +1,7 @@
 import type { Period } from '@ct/domain';
 import { Select } from 'antd';
-import { messages } from '../../i18n/messages';
-import { CHART_PERIODS } from './periods';
+import { messages } from '../../i18n/firstScreen';
+import { periodOptions } from './periods';
 
 /** The compact period selector of narrow charts and phones: a borderless dropdown. */
 export function PeriodDropdown({
@@ -19,7 +19,7 @@ export function PeriodDropdown({
       onChange={onChange}
       variant="borderless"
       popupMatchSelectWidth={false}
-      options={CHART_PERIODS.map((p) => ({ value: p.value, label: p.label, title: p.title }))}
+      options={periodOptions()}
     />
   );
 }

@@ -4,7 +4,7 @@ import { messages } from '../../i18n/firstScreen';
 import { lazyAfterFirstChart } from '../../shared/firstChart';
 import { Segmented } from '../../shared/Segmented';
 import { SelectStandIn } from './InstrumentSelect';
-import { CHART_PERIODS } from './periods';
+import { periodLabel, periodOptions } from './periods';
 
 // antd's Select follows the first drawn chart, as the instrument selector (InstrumentSelect).
 const PeriodDropdown = lazyAfterFirstChart(() =>
@@ -25,7 +25,7 @@ export function PeriodSelect({
   compact?: boolean;
 }) {
   if (compact) {
-    const label = CHART_PERIODS.find((p) => p.value === value)?.label ?? value;
+    const label = periodLabel(value);
     return (
       <Suspense fallback={<SelectStandIn className="period-select-standin" value={label} />}>
         <PeriodDropdown value={value} onChange={onChange} />
@@ -38,7 +38,7 @@ export function PeriodSelect({
       aria-label={messages.chart.period}
       value={value}
       onChange={onChange}
-      options={CHART_PERIODS.map((p) => ({ value: p.value, label: p.label, title: p.title }))}
+      options={periodOptions()}
     />
   );
 }

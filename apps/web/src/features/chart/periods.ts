@@ -1,4 +1,5 @@
 import { isIntraday, type Period } from '@ct/domain';
+import { messages } from '../../i18n/firstScreen';
 
 /** The chart period selector: the domain's periods with the labels traders know. */
 export const CHART_PERIODS: readonly { value: Period; label: string; title: string }[] = [
@@ -13,8 +14,19 @@ export const CHART_PERIODS: readonly { value: Period; label: string; title: stri
   { value: 'month', label: '1M', title: '1 month' },
 ];
 
+/** A period's name in the current language ('1m', '1D'; 简体中文 '1分', '日'). */
 export function periodLabel(period: Period): string {
-  return CHART_PERIODS.find((p) => p.value === period)?.label ?? period;
+  const label = CHART_PERIODS.find((p) => p.value === period)?.label ?? period;
+  return messages.chart.periodLabel(period, label);
+}
+
+/** The selector's options in the current language: name and title of every period. */
+export function periodOptions(): { value: Period; label: string; title: string }[] {
+  return CHART_PERIODS.map((p) => ({
+    value: p.value,
+    label: messages.chart.periodLabel(p.value, p.label),
+    title: messages.chart.periodTitle(p.value, p.title),
+  }));
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -1,7 +1,7 @@
 import { theme } from 'antd';
 import { createChart, LineSeries, LineStyle } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { canDrawCharts } from '../../shared/canvas';
 import { chartColorsFrom, chartLayout } from '../../shared/chartTheme';
 import type { LiveRunComparison } from './api';

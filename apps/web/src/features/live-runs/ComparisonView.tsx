@@ -1,6 +1,6 @@
 import { formatEpochSeconds } from '@ct/domain';
 import { Alert, Button, Descriptions, Skeleton, Table, Tag, Typography } from 'antd';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { useSymbolInfo } from '../../market/instruments';
 import type { ComparedTradeView, LiveRunView, PnlCauses } from './api';
 import { CompareChart } from './CompareChart';

@@ -1,5 +1,5 @@
 import { Table, Typography } from 'antd';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { useSymbolInfo } from '../../market/instruments';
 import type { LiveRunEvaluationView, LiveRunView } from './api';
 import { price, quantity, Side, Time } from './cells';

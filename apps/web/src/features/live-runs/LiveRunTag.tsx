@@ -1,6 +1,6 @@
 import './liveRunTag.css';
 import { Tag, Tooltip } from 'antd';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { liveRunIdOf, shortRunId } from './logic';
 
 const m = messages.liveRuns;

@@ -1,6 +1,6 @@
 import { Button, Card, Modal, Space, Table, Tabs, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { useAccounts } from '../accounts';
 import { closeLiveRuns, stopRun } from './actions';
 import type { LiveRunView } from './api';

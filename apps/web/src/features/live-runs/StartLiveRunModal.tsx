@@ -1,7 +1,7 @@
 import { PERIODS, type Period } from '@ct/domain';
 import { Alert, Form, InputNumber, Modal, Select, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { useInstrumentCatalogue, useInstrumentStore } from '../../market/instruments';
 import { useAccounts } from '../accounts';
 import { isDefaultStrategy, useEditorStore } from '../strategy';
@@ -11,7 +11,8 @@ import { useLiveRunsUi } from './store';
 
 const m = messages.liveRuns;
 
-const PERIOD_OPTIONS = PERIODS.map((value) => ({ value, label: m.periodLabels[value] }));
+/** Read when drawn: the labels follow the language. */
+const periodOptions = () => PERIODS.map((value) => ({ value, label: m.periodLabels[value] }));
 
 /** The instruments of the catalogue, grouped by market, for a searchable select. */
 function useInstrumentOptions() {
@@ -124,7 +125,7 @@ function StartForm() {
             label={m.period}
             rules={[{ required: true, message: m.periodRequired }]}
           >
-            <Select aria-label={m.period} options={PERIOD_OPTIONS} />
+            <Select aria-label={m.period} options={periodOptions()} />
           </Form.Item>
         </div>
         <div className="live-run-row">

@@ -1,5 +1,5 @@
 import type { Period } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { QUIET, done, failed, refused, type Outcome } from '../../shared/outcome';
 import { useAuthStore } from '../auth';
 import {

@@ -1,6 +1,6 @@
 import { formatEpochSeconds, formatLots, formatMoney, formatPrice, sideLabel } from '@ct/domain';
 import { Tag } from 'antd';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import type { LiveRunView } from './api';
 import { statusColor } from './logic';
 

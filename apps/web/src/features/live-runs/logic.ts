@@ -5,7 +5,7 @@ import {
   type LiveRunStatus,
 } from '@ct/domain';
 import type { UTCTimestamp } from 'lightweight-charts';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import type { ComparedTradeView, LiveRunComparison, LiveRunView, MatchedTradeView } from './api';
 
 /*

@@ -1,7 +1,7 @@
 import type { AccountEvent } from '@ct/domain';
 import { keepPreviousData, queryOptions, useQuery, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import {

@@ -2,7 +2,7 @@ import './notifications.css';
 import { NOTIFICATION_KINDS, formatEpochSeconds, type Notification } from '@ct/domain';
 import { Alert, Button, Checkbox, Collapse, Empty, Skeleton, Switch, Typography } from 'antd';
 import { useEffect, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { notifications as messages } from '../../i18n/defaults/notifications';
 import { markAllRead, markRead, useNotifications } from './queries';
 import {
   browserPermission,

@@ -2,7 +2,7 @@ import './notifications.css';
 import { Badge } from 'antd';
 import { useNotifications, useUnreadCount } from './queries';
 import { useNotificationsLive } from './live';
-import { messages } from '../../i18n/messages';
+import { notifications as messages } from '../../i18n/defaults/notifications';
 
 /** Follows the user's notifications while the workspace is shown (no UI of its own). */
 export function NotificationsRuntime() {

@@ -1,5 +1,5 @@
 import type { Notification, NotificationParams } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { notifications as messages } from '../../i18n/defaults/notifications';
 
 const m = messages.notifications;
 

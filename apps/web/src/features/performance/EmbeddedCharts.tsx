@@ -2,7 +2,7 @@ import { PRICE_UPDATE, type PriceUpdateMessage } from '@ct/domain';
 import { Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import type { PriceSampler } from './sampler';
-import { messages } from '../../i18n/messages';
+import { perfTest as messages } from '../../i18n/defaults/perfTest';
 
 const labels = messages.perfTest;
 

@@ -1,6 +1,6 @@
 import { CloseOutlined } from '@ant-design/icons';
 import { Button, Card, Typography } from 'antd';
-import { messages } from '../../i18n/messages';
+import { perfTest as messages } from '../../i18n/defaults/perfTest';
 import { PANEL_MONITOR_INTERVAL_MS } from './logic';
 import { closeMonitorPanel } from './panelStore';
 import './performance.css';

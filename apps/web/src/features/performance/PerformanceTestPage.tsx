@@ -29,7 +29,7 @@ import { useMonitorReports } from './useMonitorReports';
 import { PriceCharts } from './PriceCharts';
 import { StatsGrid } from './StatsGrid';
 import { PriceSampler, useSampleStore } from './sampler';
-import { messages } from '../../i18n/messages';
+import { perfTest as messages } from '../../i18n/defaults/perfTest';
 
 const labels = messages.perfTest;
 

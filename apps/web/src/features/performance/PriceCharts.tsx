@@ -15,7 +15,7 @@ import { chartColorsFrom, chartLayout, type ChartColors } from '../../shared/cha
 import { CHART_POINTS, MAX_LINE_CHARTS, pushCapped, randomVolume } from './logic';
 import type { PriceSampler, Sample } from './sampler';
 import { useSampleStore } from './sampler';
-import { messages } from '../../i18n/messages';
+import { perfTest as messages } from '../../i18n/defaults/perfTest';
 
 const labels = messages.perfTest;
 

@@ -1,5 +1,5 @@
 import { Statistic } from 'antd';
-import { messages } from '../../i18n/messages';
+import { perfTest as messages } from '../../i18n/defaults/perfTest';
 import { frameStats } from '../../realtime/frameBridge';
 import { liveStats } from '../../realtime/live';
 import type { Report } from './logic';

@@ -3,7 +3,7 @@ import type { ProfileForm } from '@ct/domain';
 import { Button, Form, Input, Space } from 'antd';
 import { useState } from 'react';
 import { notify } from '../../shared/notify';
-import { messages } from '../../i18n/messages';
+import { profile as messages } from '../../i18n/defaults/profile';
 
 const t = messages.profile;
 

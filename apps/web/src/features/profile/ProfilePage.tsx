@@ -1,5 +1,5 @@
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
-import { accountTypeName, formatEpochSeconds } from '@ct/domain';
+import { formatEpochSeconds } from '@ct/domain';
 import type { ProfileForm, Trader, User } from '@ct/domain';
 import {
   Avatar,
@@ -17,7 +17,7 @@ import type { DescriptionsProps, TableColumnsType } from 'antd';
 import { useState } from 'react';
 import { navigateTo } from '../../shared/navigation';
 import { ThemeButton } from '../../shared/ThemeButton';
-import { messages } from '../../i18n/messages';
+import { profile as messages } from '../../i18n/defaults/profile';
 import { AccountControl, LevelTag, useAccounts } from '../accounts';
 import { ProfileEditForm } from './ProfileEditForm';
 
@@ -90,7 +90,7 @@ function TradingAccountsTable({
       key: 'type',
       title: t.type,
       dataIndex: 'type',
-      render: (type: number) => accountTypeName(type),
+      render: (type: number) => t.typeName(type),
     },
   ];
   return (

@@ -2,7 +2,7 @@ import type { Period } from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Select } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { replay as messages } from '../../i18n/defaults/replay';
 import { listReplays } from './api';
 
 const m = messages.replay;

@@ -23,7 +23,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, DatePicker, Select, Switch, Tooltip } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { liveRuns } from '../../i18n/defaults/liveRuns';
+import { replay } from '../../i18n/defaults/replay';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
@@ -37,6 +38,9 @@ import { ReplayResults } from './ReplayResults';
 import { StrategyPanel } from './StrategyPanel';
 import { useReplayTradingTarget } from './target';
 import './replay.css';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...liveRuns, ...replay };
 
 const m = messages.replay;
 const periodLabels = messages.liveRuns.periodLabels;

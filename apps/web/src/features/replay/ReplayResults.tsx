@@ -2,7 +2,7 @@ import { replayResults, type ReplayView } from '@ct/domain';
 import { BarChartOutlined } from '@ant-design/icons';
 import { Button, Tooltip } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { replay as messages } from '../../i18n/defaults/replay';
 import { useSymbolInfo } from '../../market/instruments';
 import { ResultsModal } from '../strategy';
 

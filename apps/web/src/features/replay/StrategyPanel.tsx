@@ -1,10 +1,10 @@
 import { DownOutlined, RightOutlined } from '@ant-design/icons';
 import { formatLots, formatPrice, type ReplayView } from '@ct/domain';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { replay } from '../../i18n/defaults/replay';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
 
-const m = messages.replay;
+const m = replay.replay;
 
 /** The strategy's evaluation at the session's cursor bar, or null when it has none there. */
 export function evaluationAtCursor(view: ReplayView): ReplayView['evaluations'][number] | null {

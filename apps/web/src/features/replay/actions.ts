@@ -1,5 +1,5 @@
 import type { Period } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { replay as messages } from '../../i18n/defaults/replay';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import { failureDetail } from '../strategy';

@@ -1,5 +1,5 @@
 import { formatLots, formatPrice, type ReplayFillView } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { replay as messages } from '../../i18n/defaults/replay';
 import type { ChartMarker } from '../../shared/chartMarkers';
 
 const m = messages.replay;

@@ -1,6 +1,6 @@
 import { replayAccountOf, replayTradingRows, type ReplayView } from '@ct/domain';
 import { useEffect, useMemo } from 'react';
-import { messages } from '../../i18n/messages';
+import { replay as messages } from '../../i18n/defaults/replay';
 import { done, failed, type Outcome } from '../../shared/outcome';
 import { setChartTradingTarget, type PlaceOrderInput, type TradingTarget } from '../trading';
 import { orderReplay } from './actions';

@@ -1,7 +1,7 @@
 import { CodeOutlined } from '@ant-design/icons';
 import { Modal, Space } from 'antd';
 import { useEffect } from 'react';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { useAppApi } from '../../shared/appApi';
 import { useChartGridStore } from '../../shared/chartGrid';
 import { useWorkbenchAddons } from './addons';

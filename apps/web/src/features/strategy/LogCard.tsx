@@ -1,6 +1,6 @@
 import { Badge, Button, Card, Empty, Space } from 'antd';
 import { useEffect, useRef } from 'react';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import type { LogSocketState } from './logSocket';
 
 const m = messages.strategy;

@@ -8,7 +8,7 @@ import {
 } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Segmented, Table, Tag, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { useSymbolInfo } from '../../market/instruments';
 import { EquityChart, type EquityOverlay } from './EquityChart';
 import { dealCode, TRADE_PAGE_SIZE } from './logic';

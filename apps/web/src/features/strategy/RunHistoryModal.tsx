@@ -2,7 +2,7 @@ import { formatMoney } from '@ct/domain';
 import { Button, Modal, Space, Table, Tag } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import type { StrategyResultSummary, StrategyResultSummaryPage } from './api';
 import { RUN_HISTORY_PAGE_SIZE } from './logic';
 import { winRate } from './ResultsModal';

@@ -2,7 +2,7 @@ import type { StrategyVersion, StrategyVersionSummary } from '@ct/domain';
 import { Alert, Button, Empty, Modal, Spin, Table, Typography, theme } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { versionTime } from './logic';
 import { versionQuery } from './queries';
 

@@ -8,7 +8,7 @@ import {
   type RunFeeds,
   type StrategyVersion,
 } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { isChildFrame } from '../../realtime/connection';
 import { requestSharedAction } from '../../realtime/frameActions';
 import {

@@ -4,7 +4,7 @@ import {
   type ActionResult,
   type BacktestRunAnswer,
 } from '@ct/domain';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { requestSharedAction, type SharedActionContext } from '../../realtime/frameActions';
 import { failureDetail, runBacktest } from './api';
 import { startLogRelay } from './logRelay';

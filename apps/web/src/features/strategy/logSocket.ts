@@ -1,7 +1,7 @@
 import { FRAME_LOG_KEY, logRelayPayloadSchema } from '@ct/domain';
 import { useEffect, useState } from 'react';
 import { create } from 'zustand';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { isChildFrame } from '../../realtime/connection';
 import { registerFrameHandler } from '../../realtime/frameBridge';
 

@@ -1,7 +1,7 @@
 import { formatMoney, wouldBlankSavedCode, type Deal } from '@ct/domain';
 import dayjs from 'dayjs';
 import type { ChartMarker } from '../../shared/chartMarkers';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 
 /** The built-in strategy's name; it is never saved, modified or auto-saved. */
 export const DEFAULT_STRATEGY = 'Default Strategy';

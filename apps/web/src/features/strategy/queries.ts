@@ -1,6 +1,6 @@
 import type { SavedStrategyAnswer } from '@ct/domain';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { messages } from '../../i18n/messages';
+import { strategy as messages } from '../../i18n/defaults/strategy';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import {

@@ -7,7 +7,7 @@ import {
 } from '@ct/domain';
 import { Button, Checkbox, Descriptions, InputNumber, Typography } from 'antd';
 import { useId, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { getQuote } from '../../realtime/quotes';
 import { updateTpsl, type EditableOrder } from './actions';
 import './trading.css';

@@ -1,5 +1,5 @@
 import { Modal } from 'antd';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { useActiveChart } from '../../shared/chartGrid';
 import { clearChartTradeAction, useChartTradeAction } from '../../shared/tradeAction';
 import { closeEditOrder, useTradingDialogs } from './dialogs';

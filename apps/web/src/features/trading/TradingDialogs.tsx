@@ -15,7 +15,7 @@ import {
 } from '@ct/domain';
 import { Button, Descriptions, InputNumber, Modal, Tag } from 'antd';
 import { useId, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { useQuote } from '../../realtime/quotes';
 import { useSymbolInfo } from '../../market/instruments';
 import { cancelPendingOrder, closePosition } from './actions';

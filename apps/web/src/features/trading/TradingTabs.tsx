@@ -1,6 +1,6 @@
 import { LineChartOutlined, LoginOutlined } from '@ant-design/icons';
 import { Empty, Tabs, Tag, Typography } from 'antd';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { useAuthStore } from '../auth';
 import type { TradingTarget } from './target';
 import { OrderTicket } from './ticket/OrderTicket';

@@ -6,7 +6,7 @@ import {
   type Side,
 } from '@ct/domain';
 import { done, failed, type Outcome } from '../../shared/outcome';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import {
   cancelPendingRequest,
   closePositionRequest,

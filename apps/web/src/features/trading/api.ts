@@ -32,7 +32,7 @@ import {
 } from '@ct/domain';
 import { z } from 'zod';
 import { ApiError, http } from '../../api/client';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { useAuthStore } from '../auth';
 
 const t = messages.trading;

@@ -13,7 +13,7 @@ import {
   type QueryKey,
 } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
-import { messages } from '../../i18n/messages';
+import { trading as messages } from '../../i18n/defaults/trading';
 import { notify } from '../../shared/notify';
 import { queryClient } from '../../shared/queryClient';
 import { useAuthStore } from '../auth';

@@ -3,7 +3,7 @@ import { Spinner } from '../../shared/Spinner';
 import { useEffect, useState } from 'react';
 import { useSearchParams } from 'react-router';
 import { useBreakpoint, usesNarrowLayout } from '../../shared/breakpoints';
-import { messages } from '../../i18n/messages';
+import { shell as messages } from '../../i18n/defaults/shell';
 import { AssistantLauncher } from '../assistant';
 import type { ChartType } from '../../shared/chartGrid';
 import { Toolbar } from './Toolbar';

@@ -2,7 +2,7 @@ import { BellOutlined } from '@ant-design/icons';
 import { formatPrice, type Alert, type Period } from '@ct/domain';
 import { LineStyle } from 'lightweight-charts';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { alerts as messages } from '../../../i18n/defaults/alerts';
 import {
   openAddAlert,
   useAlertDialog,

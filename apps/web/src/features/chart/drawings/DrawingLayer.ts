@@ -30,7 +30,7 @@ import type {
   Time,
 } from 'lightweight-charts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import type { BarListener, ChartLayer } from '../ChartController';
 import { PointerGesture } from '../pointerGesture';
 import { hitTest, type Hit, type ScreenDrawing, type ScreenPoint } from './geometry';

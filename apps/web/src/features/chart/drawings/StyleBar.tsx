@@ -10,7 +10,7 @@ import {
 } from '@ct/domain';
 import { Button } from 'antd';
 import { useEffect, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { messages } from '../../../i18n/messages';
+import { chart as messages } from '../../../i18n/defaults/chart';
 
 /*
  * The selected drawing's style controls, TradingView-like: one compact button per property

@@ -9,7 +9,7 @@ import {
   type IndicatorKind,
 } from '@ct/domain';
 import { Alert, Button, InputNumber, Modal, Spin, Tooltip } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { indicatorLabel } from './labels';
 import {
   canAdd,

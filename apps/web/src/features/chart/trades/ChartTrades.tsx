@@ -3,7 +3,7 @@ import { CloseOutlined } from '@ant-design/icons';
 import type { ContractTerms, PendingView, PositionView } from '@ct/domain';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useStore } from 'zustand';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { useSymbolInfo } from '../../../market/instruments';
 import { useQuote } from '../../../realtime/quotes';
 import type { ChartColors } from '../../../shared/chartTheme';

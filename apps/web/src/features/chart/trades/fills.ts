@@ -1,7 +1,8 @@
 import { formatPrice, type OrderLogView, type Period, type Side } from '@ct/domain';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { liveRuns } from '../../../i18n/defaults/liveRuns';
 import type { ChartMarker } from '../../../shared/chartMarkers';
 import type { ChartColors } from '../../../shared/chartTheme';
 import { queryClient } from '../../../shared/queryClient';
@@ -9,6 +10,9 @@ import { useAuthStore } from '../../auth';
 import { fetchOrderLogs, useTradeList } from '../../trading';
 import { isLiveRunOrder, LIVE_COLOR } from '../../live-runs';
 import { fillMarkersOf, mergeMarkers, type FillLabels } from './model';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...liveRuns };
 
 /*
  * The account's recent fills for the chart's markers: the newest rows of the order log (its

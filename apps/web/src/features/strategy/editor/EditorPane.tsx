@@ -2,7 +2,7 @@ import Editor from '@monaco-editor/react';
 import { Spin } from 'antd';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { useEffect, useRef, useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { useThemeStore } from '../../../shared/theme';
 import { editCode } from '../actions';
 import { attachEditor } from '../editorBridge';

@@ -1,7 +1,7 @@
 import { PERIODS, parsePeriod } from '@ct/domain';
 import { Select, Tooltip } from 'antd';
 import { useMemo } from 'react';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { useInstrumentStore } from '../../../market/instruments';
 import { workbenchTarget } from '../actions';
 import { useEditorStore, useWorkbenchStore, type FeedChoice } from '../store';

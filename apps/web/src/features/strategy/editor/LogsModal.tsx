@@ -1,5 +1,5 @@
 import { Modal } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { LogCard } from '../LogCard';
 import { useLogLines } from '../logSocket';
 import { setPanel, useEditorStore } from '../store';

@@ -3,7 +3,7 @@ import { DiffEditor } from '@monaco-editor/react';
 import { Button, Space, Spin, Typography } from 'antd';
 import type { editor as MonacoEditor } from 'monaco-editor';
 import { useEffect, useRef } from 'react';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { acceptProposal, rejectProposal } from '../actions';
 import { DEFAULT_STRATEGY, isDefaultStrategy } from '../logic';
 import '../monacoSetup';

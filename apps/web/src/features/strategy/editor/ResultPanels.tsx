@@ -1,4 +1,4 @@
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { notify } from '../../../shared/notify';
 import type { StrategyResult, StrategyResultSummary } from '../api';
 import { isDefaultStrategy } from '../logic';

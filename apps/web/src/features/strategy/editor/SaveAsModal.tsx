@@ -1,6 +1,6 @@
 import { Form, Input, Modal } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { saveAsNewStrategy } from '../actions';
 import { setPanel, useEditorStore } from '../store';
 

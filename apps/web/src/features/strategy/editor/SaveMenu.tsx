@@ -1,6 +1,6 @@
 import { DeleteOutlined, DownOutlined, RollbackOutlined, SaveOutlined } from '@ant-design/icons';
 import { Button, Dropdown, Space } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { strategy as messages } from '../../../i18n/defaults/strategy';
 import { deleteCurrentStrategy, saveCurrentStrategy } from '../actions';
 import { setPanel, useEditorStore } from '../store';
 import { useSelectedVersions } from './selection';

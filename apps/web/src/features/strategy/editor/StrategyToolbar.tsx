@@ -9,7 +9,9 @@ import {
   ThunderboltOutlined,
 } from '@ant-design/icons';
 import { Button, Select, Space, Tooltip } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { liveRuns } from '../../../i18n/defaults/liveRuns';
+import { optimize } from '../../../i18n/defaults/optimize';
+import { strategy } from '../../../i18n/defaults/strategy';
 import { openRunHistory, runCode, selectStrategy } from '../actions';
 import { useWorkbenchAddons } from '../addons';
 import { DEFAULT_STRATEGY } from '../logic';
@@ -19,6 +21,9 @@ import { setPanel, useEditorStore } from '../store';
 import { openOptimize } from '../optimize/store';
 import { FeedsPicker } from './FeedsPicker';
 import { SaveMenu } from './SaveMenu';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...liveRuns, ...optimize, ...strategy };
 
 const m = messages.strategy;
 const live = messages.liveRuns;

@@ -1,6 +1,6 @@
 import { formatMoney, type TrialPerformance, type WalkForwardAnswer } from '@ct/domain';
 import { Empty, Table, Typography } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { EquityChart } from '../EquityChart';
 import { paramsText } from './paramsText';
 

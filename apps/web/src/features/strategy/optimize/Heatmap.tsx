@@ -1,7 +1,7 @@
 import type { OptimizationObjective, OptimizationTrial } from '@ct/domain';
 import { Empty, Select, Space, Typography } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { cellKey, heatmap, objectiveValue, shade, valueText } from './logic';
 
 const m = messages.optimize;

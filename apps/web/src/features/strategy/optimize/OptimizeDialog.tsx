@@ -1,6 +1,6 @@
 import { ExperimentOutlined } from '@ant-design/icons';
 import { Modal, Space, Tabs } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { DEFAULT_STRATEGY } from '../logic';
 import { useEditorStore, useWorkbenchStore } from '../store';
 import { PastTab } from './PastTab';

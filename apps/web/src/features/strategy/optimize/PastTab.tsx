@@ -1,7 +1,7 @@
 import { DeleteOutlined, FolderOpenOutlined } from '@ant-design/icons';
 import type { OptimizationSummary } from '@ct/domain';
 import { Alert, Button, Empty, Space, Table, Tag } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { openOptimization, optimizedStrategy, removeOptimization } from './actions';
 import { useOptimizationList } from './queries';
 

@@ -20,7 +20,7 @@ import {
   Typography,
 } from 'antd';
 import { useMemo, useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { workbenchTarget } from '../actions';
 import { useEditorStore } from '../store';
 import { startOptimization } from './actions';

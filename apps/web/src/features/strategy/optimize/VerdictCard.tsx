@@ -1,7 +1,7 @@
 import { formatPercent, type OverfittingAnswer, type WalkForwardAnswer } from '@ct/domain';
 import { Card, Descriptions, Tag, Typography } from 'antd';
 import type { ReactNode } from 'react';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 
 const m = messages.optimize;
 

@@ -1,5 +1,5 @@
 import { withParamValues, type ParamValues } from '@ct/domain';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 import { QUIET, done, failed, refused, type Outcome } from '../../../shared/outcome';
 import { queryClient } from '../../../shared/queryClient';
 import { proposeCode, showOnChart, workbenchTarget } from '../actions';

@@ -15,7 +15,7 @@ import {
   type ParamValue,
   type StrategyParam,
 } from '@ct/domain';
-import { messages } from '../../../i18n/messages';
+import { optimize as messages } from '../../../i18n/defaults/optimize';
 
 /*
  * The optimise dialog's pure rules: the form's starting ranges, the trial count and the

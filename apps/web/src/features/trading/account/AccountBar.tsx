@@ -1,7 +1,7 @@
 import { PERCENT_DECIMALS, formatMoney, formatPercent, marginLevelOf, roundTo } from '@ct/domain';
 import { WarningFilled } from '@ant-design/icons';
 import { Alert, Tooltip, Typography } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { trading as messages } from '../../../i18n/defaults/trading';
 import { useAuthStore } from '../../auth';
 import type { TradingTarget } from '../target';
 import { useLiveFigures, type LiveFigures } from './liveFigures';

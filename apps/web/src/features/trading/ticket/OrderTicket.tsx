@@ -14,7 +14,7 @@ import { LoadingOutlined } from '@ant-design/icons';
 import { Button, Checkbox, Form, InputNumber, Radio, Typography } from 'antd';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { notify } from '../../../shared/notify';
-import { messages } from '../../../i18n/messages';
+import { trading as messages } from '../../../i18n/defaults/trading';
 import { watchSymbol } from '../../../realtime/live';
 import { useQuote, useQuoteStore } from '../../../realtime/quotes';
 import { useAuthStore } from '../../auth';

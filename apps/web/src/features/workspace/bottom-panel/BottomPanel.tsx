@@ -6,7 +6,7 @@ import {
   WalletOutlined,
 } from '@ant-design/icons';
 import { Button, Empty, Tabs, Tooltip } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { AccountBar } from '../../trading';
 import { useActiveTarget } from '../trade/data';
 import { TRADE_TABLES } from '../trade/TradeTables';

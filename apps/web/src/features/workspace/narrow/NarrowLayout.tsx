@@ -1,12 +1,14 @@
 import { LineChartOutlined, UserOutlined } from '@ant-design/icons';
 import { Segmented, Tabs, Typography } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { lazyAfterFirstChart } from '../../../shared/firstChart';
 import { setThemeMode, useThemeStore } from '../../../shared/theme';
 import type { ThemeMode } from '../../../shared/theme';
 import { chooseLanguage, languageName, useLanguageStore } from '../../../shared/language';
 import { LANGUAGES, type Language } from '../../../i18n/texts';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { notifications } from '../../../i18n/defaults/notifications';
+import { shell } from '../../../i18n/defaults/shell';
 import { AccountSection } from '../../accounts';
 import { AccountBar } from '../../trading';
 import { ChartCellView } from '../chart-grid/ChartCellView';
@@ -16,6 +18,9 @@ import { useMobileTradingModal } from './mobileModal';
 import { loadAssistantLauncher } from '../../assistant/lazy';
 import { loadNotificationsPanel, loadNotificationsRuntime } from '../../notifications/lazy';
 import { loadNarrowTradingRuntime } from '../../trading/lazy';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...notifications, ...shell };
 
 // The tables, the trading modals and the assistant's button follow the first drawn chart
 // (shared/firstChart.ts): the Chart tab is what a phone shows first.
@@ -139,9 +144,6 @@ function ThemeSection() {
   );
 }
 
-// Set when the language is switched from My: the workspace is drawn again, on My.
-let reopenMy = false;
-
 function LanguageSection() {
   const language = useLanguageStore((s) => s.language);
   return (
@@ -149,10 +151,7 @@ function LanguageSection() {
       id="my-language-heading"
       title={messages.language.section}
       value={language}
-      onChange={(option) => {
-        reopenMy = true;
-        chooseLanguage(option);
-      }}
+      onChange={chooseLanguage}
       options={LANGUAGES.map((option) => ({ value: option, label: languageName(option) }))}
     />
   );
@@ -174,10 +173,7 @@ function NotificationsSection() {
 
 /** Narrow workspace: Trading (chart and trade tables) and My, switched by a bottom bar. */
 export function NarrowLayout() {
-  const [tab, setTab] = useState<MainTab>(() => (reopenMy ? 'my' : 'trading'));
-  useEffect(() => {
-    reopenMy = false;
-  }, []);
+  const [tab, setTab] = useState<MainTab>('trading');
   useMobileTradingModal();
   return (
     <div className="workspace-narrow">

@@ -1,7 +1,7 @@
 import { Button, Empty, Typography } from 'antd';
 import { lazy, Suspense, type ReactNode } from 'react';
 import { navigateTo } from '../../../shared/navigation';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { closeSidePanel } from './store';
 import { loadNotificationsPanel } from '../../notifications/lazy';
 

@@ -1,5 +1,5 @@
 import { Typography } from 'antd';
-import { messages } from '../../../i18n/messages';
+import { trading as messages } from '../../../i18n/defaults/trading';
 import {
   closeEditOrder,
   useTradingDialogs,

@@ -1,7 +1,7 @@
 import { Button, Empty, Table, Typography } from 'antd';
 import type { TableColumnsType, TableProps } from 'antd';
 import { useEffect, useRef, type ReactNode } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 import { tableScrollWidth } from './columns';
 import type { TableData, TablePaging } from './data';
 import { useRowMenu, type RowAction } from './rowMenu';

@@ -1,3 +1,4 @@
+import { useLanguage } from '../../../shared/language';
 import {
   closeReasonLabel,
   formatLots,
@@ -9,7 +10,8 @@ import {
 } from '@ct/domain';
 import type { TableColumnsType } from 'antd';
 import { useState } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { trading } from '../../../i18n/defaults/trading';
 import { useInstrumentCatalogue } from '../../../market/instruments';
 import {
   openCancelPending,
@@ -52,9 +54,25 @@ import { TradeTable, type TotalCells, type TradeTableProps } from './TradeTable'
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
 import './trade.css';
 
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...trading };
+
 export type { TradeTableProps } from './TradeTable';
 
 const c = messages.columns;
+
+/**
+ * A table's columns, made once and again when the language changes (their titles are texts;
+ * the table is drawn again, not remounted).
+ */
+function useColumns<T>(make: () => T): T {
+  const language = useLanguage();
+  const [made, setMade] = useState(() => ({ language, columns: make() }));
+  if (made.language === language) return made.columns;
+  const next = { language, columns: make() };
+  setMade(next);
+  return next.columns;
+}
 const b = messages.bottomPanel;
 const a = messages.accountMoney;
 
@@ -124,7 +142,7 @@ export function PositionsTable({ active = true, narrow = false }: TradeTableProp
     ? { ...ownTotals, floatingPnl: target.figures.floating, currency: target.figures.currency }
     : ownTotals;
   // Built once per mount: a language switch mounts the tables again.
-  const [columns] = useState(positionColumns);
+  const columns = useColumns(positionColumns);
   return (
     <TradeTable
       label={b.positions}
@@ -170,7 +188,7 @@ const settledColumns = (): TableColumnsType<SettledOrderRow> => [
 export function SettledOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   // Built once per mount: a language switch mounts the tables again.
-  const [columns] = useState(settledColumns);
+  const columns = useColumns(settledColumns);
   return (
     <TradeTable
       label={b.orders}
@@ -203,7 +221,7 @@ const pendingColumns = (): TableColumnsType<PendingOrderRow> => [
 export function PendingOrdersTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   // Built once per mount: a language switch mounts the tables again.
-  const [columns] = useState(pendingColumns);
+  const columns = useColumns(pendingColumns);
   return (
     <TradeTable
       label={b.pending}
@@ -258,7 +276,7 @@ const orderLogColumns = (): TableColumnsType<OrderLogRow> => [
 export function OrderLogsTable({ active = true, narrow = false }: TradeTableProps) {
   useInstrumentCatalogue();
   // Built once per mount: a language switch mounts the tables again.
-  const [columns] = useState(orderLogColumns);
+  const columns = useColumns(orderLogColumns);
   return (
     <TradeTable
       label={b.orderLogs}

@@ -7,10 +7,14 @@ import {
   settlementLabel,
 } from '@ct/domain';
 import type { ReactNode } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
+import { trading } from '../../../i18n/defaults/trading';
 import { FloatingPnlCell, LevelCell, MarketPriceCell, PnlText, PriceCell, SideCell } from './cells';
 import { SymbolCell } from './columns';
 import type { OrderLogRow, PendingOrderRow, PositionRow, SettledOrderRow } from './types';
+
+/** This module's texts (their sections, shared with messages.ts). */
+const messages = { ...firstScreen, ...trading };
 
 /*
  * The rows of the trade tables on a phone: two-line cards instead of columns that would

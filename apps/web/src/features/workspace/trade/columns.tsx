@@ -2,7 +2,7 @@ import { formatEpochSeconds, formatLots, formatMoney } from '@ct/domain';
 import { Button } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
-import { messages } from '../../../i18n/messages';
+import { trading as messages } from '../../../i18n/defaults/trading';
 import { LiveRunTag } from '../../live-runs';
 import { LevelCell, PnlText, PriceCell, SideCell } from './cells';
 

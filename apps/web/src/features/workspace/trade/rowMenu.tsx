@@ -1,7 +1,7 @@
 import { Dropdown } from 'antd';
 import type { MenuProps } from 'antd';
 import { useRef, useState, type MouseEvent } from 'react';
-import { messages } from '../../../i18n/messages';
+import { messages } from '../../../i18n/firstScreen';
 
 type RowMenu = { key: string; x: number; y: number; items: MenuProps['items'] } | null;
 

@@ -1,3 +1,4 @@
+import { MSG_TOKEN_INVALID } from '@ct/domain';
 import type { Messages } from '../../messages';
 import type { Texts } from '../../texts';
 import { formatNumber } from '../../intl';
@@ -13,7 +14,7 @@ type Some<S extends keyof Messages, K extends keyof Texts<Messages[S]>> = Pick<
  * The unit test checks that English shows no Chinese text anywhere.
  */
 export const en: {
-  http: Some<'http', 'tokenInvalid'>;
+  http: Some<'http', 'tokenInvalid' | 'serverText'>;
   bottomPanel: Some<
     'bottomPanel',
     'emptyPositions' | 'emptyOrders' | 'emptyPending' | 'emptyOrderLogs'
@@ -33,7 +34,11 @@ export const en: {
   >;
   perfTest: Texts<Messages['perfTest']>;
 } = {
-  http: { tokenInvalid: 'Token verification failed' },
+  http: {
+    tokenInvalid: 'Token verification failed',
+    // the server's texts are English but the token's (spec section 8)
+    serverText: (text: string) => (text === MSG_TOKEN_INVALID ? 'Token verification failed' : text),
+  },
   bottomPanel: {
     emptyPositions: 'No positions',
     emptyOrders: 'No orders',

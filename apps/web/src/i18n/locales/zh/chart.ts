@@ -1,5 +1,29 @@
 import type { SectionTexts } from '../../texts';
 
+const PERIOD_LABELS: Record<string, string> = {
+  '1m': '1分',
+  '5m': '5分',
+  '15m': '15分',
+  '30m': '30分',
+  '1h': '1时',
+  '4h': '4时',
+  day: '日',
+  week: '周',
+  month: '月',
+};
+
+const PERIOD_TITLES: Record<string, string> = {
+  '1m': '1 分钟',
+  '5m': '5 分钟',
+  '15m': '15 分钟',
+  '30m': '30 分钟',
+  '1h': '1 小时',
+  '4h': '4 小时',
+  day: '1 天',
+  week: '1 周',
+  month: '1 个月',
+};
+
 /** 简体中文: the charts, their indicators, drawings and trade lines. */
 export const chart: SectionTexts<
   'chart' | 'chartFrame' | 'chartTrades' | 'indicators' | 'drawings' | 'drawingStyle'
@@ -11,6 +35,8 @@ export const chart: SectionTexts<
     searchInstrument: '搜索代码或名称',
     noInstruments: '没有匹配的品种',
     period: '周期',
+    periodLabel: (period: string, label: string) => PERIOD_LABELS[period] ?? label,
+    periodTitle: (period: string, title: string) => PERIOD_TITLES[period] ?? title,
     marketClosed: '休市',
     marketClosedHint: '该品种当前休市，开市后恢复报价。',
     reconnecting: '正在重新连接…',

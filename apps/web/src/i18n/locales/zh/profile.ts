@@ -1,5 +1,7 @@
 import type { SectionTexts } from '../../texts';
 
+const ACCOUNT_TYPES: Record<number, string> = { 1: '标准', 2: '专业', 3: 'VIP' };
+
 /** 简体中文: the profile page. */
 export const profile: SectionTexts<'profile'> = {
   profile: {
@@ -33,6 +35,7 @@ export const profile: SectionTexts<'profile'> = {
     accountId: '账户 ID',
     level: '等级',
     type: '类型',
+    typeName: (type: number) => ACCOUNT_TYPES[type] ?? `类型 ${type}`,
     current: '当前',
     noAccounts: '暂无交易账户',
   },

@@ -1,4 +1,5 @@
 import type { SectionTexts } from '../../texts';
+import { serverTextZh } from './serverTexts';
 
 /** 简体中文: start-up, login, the user menu and the app's frame. */
 export const shell: SectionTexts<
@@ -45,6 +46,7 @@ export const shell: SectionTexts<
     timeout: '请求超时',
     failedStatus: '请求失败，状态码 ',
     malformedAnswer: '无法识别的响应，来自',
+    serverText: serverTextZh,
   },
   login: {
     title: '登录',

@@ -1,0 +1,41 @@
+import { accountTypeName, PROFILE_MESSAGES } from '@ct/domain';
+
+/** The spec's texts of the profile page (see messages.ts). */
+export const profile = {
+  profile: {
+    loginFirst: 'Please login first',
+    login: 'Login',
+    returnToMain: 'Return to Main Page',
+    unknownUser: 'Unknown User',
+    userIdChannel: 'User ID | Channel',
+    basicInfo: 'Basic Information',
+    tradingAccounts: 'Trading Accounts',
+    nickname: 'Nickname',
+    phone: 'Phone',
+    email: 'Email',
+    country: 'Country/Region',
+    auditStatus: 'Audit Status',
+    approved: 'Approved',
+    notApproved: 'Not Approved',
+    auditRemarks: 'Audit Remarks',
+    none: 'None',
+    auditTime: 'Audit Time',
+    creationTime: 'Creation Time',
+    lastUpdate: 'Last Update',
+    notSet: 'Not set',
+    edit: 'Edit',
+    save: 'Save',
+    cancel: 'Cancel',
+    nicknameRequired: PROFILE_MESSAGES.nicknameRequired,
+    emailInvalid: PROFILE_MESSAGES.emailInvalid,
+    updated: 'Profile information updated successfully',
+    accountName: 'Account Name',
+    accountId: 'Account ID',
+    level: 'Level',
+    type: 'Type',
+    /** An account type's name (1 Standard, 2 Professional, 3 VIP, else 'Type n'). */
+    typeName: (type: number) => accountTypeName(type),
+    current: 'Current',
+    noAccounts: 'No trading accounts',
+  },
+} as const;
