@@ -6,13 +6,13 @@ import { launchBrowser, newContext } from './support/browser.ts';
 
 // The JavaScript a logged-in visit to /desktop loads before its first chart is drawn, in brotli
 // bodies, measured as `npm run bench` measures it (bench/browser/initialJs.ts): the scripts
-// asked for before the page's first-chart mark, cache off. The aim was 300 KB; the build
-// loads about 287.4 KB (the entry's static imports in one file, antd's shared tooltip popup on
-// use), so this guards against growth.
+// asked for before the page's first-chart mark, cache off. The aim is 300 KB; the build
+// loads about 288 KB (the entry's static imports in one file, antd's shared tooltip popup on
+// use), so this guards against growth with 2 KB to spare.
 
 const baseURL = inject('baseURL');
 const password = inject('demoPassword');
-const BUDGET_KB = 288;
+const BUDGET_KB = 290;
 
 describe('first load', () => {
   let browser: Browser;
