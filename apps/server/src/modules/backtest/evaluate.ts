@@ -327,7 +327,7 @@ export function evaluateTrialBytes(
 }
 
 /** A trial's figures from its evaluated run and equity curve (one feed or a portfolio). */
-function trialOf(
+export function trialOf(
   evaluated: Evaluated,
   curve: readonly number[],
   bars: readonly Bar[],

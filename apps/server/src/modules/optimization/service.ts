@@ -8,21 +8,18 @@ import {
   formatContractDate,
   formatCount,
   isReservedStrategyName,
-  objectiveScore,
   optimizationRequestSchema,
   overfittingVerdict,
   paramSpaceSchema,
   paramsUpdateStatement,
   parseConstraint,
   parseStrategyParams,
-  periodReturns,
   planTrials,
   probabilityOfBacktestOverfitting,
   deflatedSharpeFromReturns,
   resolveParamSpace,
   stitchEquity,
   stitchedPerformance,
-  trialPerformance,
   walkForwardEfficiency,
   walkForwardFolds,
   withParamValues,
@@ -49,6 +46,7 @@ import { optimizations, strategies, type JobRow, type OptimizationRow } from '..
 import type { Db } from '../../db/types.ts';
 import { BadRequestError, NotFoundError } from '../../http/errors.ts';
 import type { SandboxPool, SandboxSession } from '../backtest/sandbox/pool.ts';
+import { trialOf } from '../backtest/evaluate.ts';
 import { feedPeriod, feedsAround } from '../backtest/feeds.ts';
 import type { BacktestService } from '../backtest/service.ts';
 import { cancelBatch, deleteBatch, enqueueJobs, finishJobs, type NewJob } from '../jobs/store.ts';
@@ -398,28 +396,9 @@ export function createOptimizationService(deps: OptimizationDeps) {
         outcomes.push({ ok: false, error: result.error });
         continue;
       }
-      const performance = trialPerformance(result.deals, result.performance);
       // on several feeds: the portfolio's equity (one account)
       const curve = result.equity ?? equityCurve(bars, result.trades, result.conventions);
-      outcomes.push({
-        ok: true,
-        performance,
-        score: objectiveScore(objective, performance),
-        returns: Float64Array.from(periodReturns(curve)),
-        strategyMs: null,
-        detail: withDetail
-          ? {
-              equity: result.performance.equity_curve,
-              profits: result.deals.map((deal) => deal.profit),
-              initial_capital: result.performance.initial_capital,
-              bars_per_year: result.performance.conventions.bars_per_year,
-              days:
-                bars.length > 1
-                  ? ((bars.at(-1)?.time ?? 0) - (bars[0]?.time ?? 0)) / 86_400_000
-                  : 0,
-            }
-          : null,
-      });
+      outcomes.push(trialOf(result, curve, bars, objective, withDetail));
     }
     return outcomes;
   }
