@@ -2,6 +2,7 @@ import type { Browser, BrowserContext, Locator, Page, Request } from 'playwright
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser';
+import { toolsSettled } from './support/chart.ts';
 import { clearTrades } from './support/trading.ts';
 import { waitUntil } from './support/wait.ts';
 
@@ -431,10 +432,7 @@ describe('charts in a crowded layout', () => {
           const legend = (await cell.locator('.chart-legend').boundingBox())!;
           expect(legend.height, `chart ${i + 1} legend height`).toBeLessThanOrEqual(24);
           expect(inside(legend, cellBox)).toBe(true);
-          // the tools' tooltips load after the first chart, drawing each tool anew once
-          await expect
-            .poll(() => cell.locator('.ct-tip-wait').count(), { timeout: 30_000 })
-            .toBe(0);
+          await toolsSettled(cell);
           const tools = cell.getByRole('toolbar', { name: 'Chart tools' }).getByRole('button');
           expect(await tools.count()).toBeGreaterThanOrEqual(3);
           for (const tool of await tools.all()) {
@@ -509,6 +507,7 @@ describe('charts on a phone', () => {
           await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
         ).toBeLessThanOrEqual(0);
         expect(await page.getByRole('button', { name: 'Python Code Editor' }).count()).toBe(0);
+        await toolsSettled(page);
         for (const name of ['Candles', 'Line', 'Buy BTCUSDT', 'Sell BTCUSDT']) {
           const target = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
           expect(Math.min(target.width, target.height), name).toBeGreaterThanOrEqual(44);

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { Locator, Page } from 'playwright-core';
 import { loginThroughPage } from './auth.ts';
 import type { Viewport } from './browser.ts';
@@ -20,6 +21,15 @@ export async function loginToWorkspace(page: Page, password: string): Promise<vo
 /** The `index`-th chart's container (it carries the chart's data attributes). */
 export function chartCanvas(page: Page, index = 0): Locator {
   return page.getByTestId('chart-canvas').nth(index);
+}
+
+/**
+ * Waits until the chart tools' tooltips have loaded (after the first drawn chart): each
+ * tool is drawn anew inside its tooltip once, so a tool measured before that may be gone
+ * when its box is read.
+ */
+export async function toolsSettled(scope: Page | Locator): Promise<void> {
+  await expect.poll(() => scope.locator('.ct-tip-wait').count(), { timeout: 30_000 }).toBe(0);
 }
 
 /** The data attributes of a chart's container (`data-symbol`, `data-drawings`…). */
