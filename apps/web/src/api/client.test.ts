@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { registerNavigate } from '../shared/navigation';
 import { STORAGE_KEYS } from '../shared/storage';
 import { jsonResponse } from '../test/fixtures';
-import { ApiError, http, HTTP_TIMEOUT_MS, onAuthFailure } from './client';
+import { ApiError, failureReason, http, HTTP_TIMEOUT_MS, onAuthFailure } from './client';
 
 const authFailure = { code: CODE_AUTH_FAILED, msg: MSG_TOKEN_INVALID, data: null };
 
@@ -133,5 +133,19 @@ describe('http client', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('failureReason', () => {
+  it("gives the server's detail, else its msg, else the error's message", () => {
+    expect(failureReason(new ApiError(400, { detail: 'Bad period', msg: 'x' }, 'm'))).toBe(
+      'Bad period',
+    );
+    expect(failureReason(new ApiError(400, { detail: '', msg: 'Too many' }, 'm'))).toBe('Too many');
+    expect(failureReason(new ApiError(502, 'Bad gateway', 'Request failed'))).toBe(
+      'Request failed',
+    );
+    expect(failureReason(new Error('offline'))).toBe('offline');
+    expect(failureReason('nope')).toBeNull();
   });
 });

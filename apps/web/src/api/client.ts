@@ -37,6 +37,16 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's reason for a refused call (`detail`, else `msg`, else the error's message). */
+export function failureReason(error: unknown): string | null {
+  if (error instanceof ApiError && typeof error.body === 'object' && error.body !== null) {
+    const { detail, msg } = error.body as { detail?: unknown; msg?: unknown };
+    if (typeof detail === 'string' && detail) return detail;
+    if (typeof msg === 'string' && msg) return msg;
+  }
+  return error instanceof Error && error.message ? error.message : null;
+}
+
 /**
  * A 2xx answer whose body does not match the call's schema: it never reaches the caller's
  * state. `issues` lists where the body differs (`path: message`).

@@ -1,4 +1,5 @@
 import { DEFAULT_AI_TASK_TYPE, SHARED_ACTIONS, actionResultSchema } from '@ct/domain';
+import { failureReason } from '../../api/client';
 import { aiTasks } from '../../i18n/defaults/aiTasks';
 import { strategy } from '../../i18n/defaults/strategy';
 import { isChildFrame } from '../../realtime/connection';
@@ -22,7 +23,6 @@ import {
   createStrategyFromTask as saveTaskAsStrategy,
   createTask,
   deleteTask,
-  failureDetail,
   type CreateTaskRequest,
 } from './api';
 import { autoStrategyName, taskCode } from './logic';
@@ -168,7 +168,7 @@ export async function createTaskFor(
     void refetchTaskPages();
     return { id: answer.id };
   } catch (error) {
-    const detail = failureDetail(error);
+    const detail = failureReason(error);
     return { reason: detail ? m.creationFailed(detail) : m.createFailed };
   }
 }
@@ -233,7 +233,7 @@ export async function sendPrompt(description: string): Promise<Outcome & { id?: 
         }),
       );
     } catch (error) {
-      result = { success: false, reason: failureDetail(error) ?? m.createFailed };
+      result = { success: false, reason: failureReason(error) ?? m.createFailed };
     }
     if (!result.success) return failed(result.reason ?? m.createFailed);
   } else {
@@ -310,7 +310,7 @@ export async function createStrategyFromTask(
     showInEditor(name);
     return done(sm.created);
   } catch (error) {
-    const detail = failureDetail(error);
+    const detail = failureReason(error);
     return failed(detail ? sm.createFailedDetail(detail) : sm.createFailed);
   }
 }
@@ -335,7 +335,7 @@ export async function openTaskInEditor(taskId: number, now = new Date()): Promis
     showInEditor(name);
     return done(m.autoCreated(name));
   } catch (error) {
-    const detail = failureDetail(error);
+    const detail = failureReason(error);
     showInEditorAsIs();
     proposeCode(code, 'ai-task');
     return failed(detail ? m.autoCreateFailedDetail(detail) : m.autoCreateFailed);

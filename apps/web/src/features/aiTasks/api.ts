@@ -14,7 +14,7 @@ import {
   type SavedStrategyAnswer,
 } from '@ct/domain';
 import type { z } from 'zod';
-import { ApiError, http } from '../../api/client';
+import { http } from '../../api/client';
 
 /*
  * The AI strategy task calls (docs/api.md, "AI strategy tasks"); every answer is parsed with
@@ -28,16 +28,6 @@ export type CreateTaskRequest = z.input<typeof createAiTaskRequestSchema>;
 
 /** A page of the task list: `skip` tasks left out, then at most `limit`. */
 export type TaskPage = { skip: number; limit: number };
-
-/** The server's reason for a refused call (`detail`, else `msg`, else the error's message). */
-export function failureDetail(error: unknown): string | null {
-  if (error instanceof ApiError && typeof error.body === 'object' && error.body !== null) {
-    const { detail, msg } = error.body as { detail?: unknown; msg?: unknown };
-    if (typeof detail === 'string' && detail) return detail;
-    if (typeof msg === 'string' && msg) return msg;
-  }
-  return error instanceof Error && error.message ? error.message : null;
-}
 
 /** The user's tasks, newest first, without their whole code (`code_preview` stays). */
 export function fetchTaskPage(page: TaskPage): Promise<AiTaskList> {

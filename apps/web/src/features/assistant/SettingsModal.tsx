@@ -2,7 +2,7 @@ import { Alert, Form, Input, Modal } from 'antd';
 import { useEffect, useState } from 'react';
 import { notify } from '../../shared/notify';
 import { assistant as messages } from '../../i18n/defaults/assistant';
-import { failureDetail } from './errors';
+import { failureReason } from '../../api/client';
 import {
   EndpointItem,
   ModelItem,
@@ -81,7 +81,7 @@ export function SettingsModal() {
       close();
     } catch (error) {
       notify.error(s.saveFailed);
-      setProblem(failureDetail(error));
+      setProblem(failureReason(error));
     } finally {
       setSaving(false);
     }

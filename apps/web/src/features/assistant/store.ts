@@ -1,11 +1,10 @@
 import type { ChatContext, ChatEvent } from '@ct/domain';
 import { create } from 'zustand';
-import { ApiError, onAuthFailure } from '../../api/client';
+import { ApiError, failureReason, onAuthFailure } from '../../api/client';
 import { notify } from '../../shared/notify';
 import { assistant as messages } from '../../i18n/defaults/assistant';
 import { useAuthStore } from '../auth';
 import { streamChat } from './api';
-import { failureDetail } from './errors';
 import {
   applyAnswerEvent,
   checkSend,
@@ -204,7 +203,7 @@ export async function sendMessage(text: string): Promise<boolean> {
   } catch (error) {
     if (own.signal.aborted) {
       updateAnswer(answer.id, (m) => ({ ...m, status: 'stopped' }));
-    } else if (failureDetail(error) === a.setKeyFirst) {
+    } else if (failureReason(error) === a.setKeyFirst) {
       // The server knows of no key after all: back to the question, and to the settings.
       useChatStore.setState((state) => ({
         messages: state.messages.filter((m) => m.id !== question.id && m.id !== answer.id),
@@ -214,7 +213,7 @@ export async function sendMessage(text: string): Promise<boolean> {
       openSettingsModal();
     } else if (!finished) {
       if (!(error instanceof ApiError)) console.warn('The chat request failed', error);
-      failAnswer(answer.id, failureDetail(error));
+      failAnswer(answer.id, failureReason(error));
     }
   } finally {
     if (controller === own) controller = null;
