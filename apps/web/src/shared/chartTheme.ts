@@ -59,3 +59,20 @@ export function chartLayout(colors: ChartColors): DeepPartial<LayoutOptions> {
     fontFamily: colors.fontFamily,
   };
 }
+
+/**
+ * The options of a small chart of figures (an equity curve, a comparison, a sample strip):
+ * the app's colours, fixed in place (no scroll or zoom), times to the minute; no logo of the
+ * library on it (the price chart's corner links TradingView for the page, as its licence allows).
+ */
+export function figureChartOptions(colors: ChartColors) {
+  return {
+    autoSize: true,
+    layout: { ...chartLayout(colors), attributionLogo: false },
+    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
+    rightPriceScale: { borderColor: colors.border },
+    timeScale: { borderColor: colors.border, timeVisible: true, secondsVisible: false },
+    handleScroll: false,
+    handleScale: false,
+  };
+}

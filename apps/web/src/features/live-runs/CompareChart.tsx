@@ -3,7 +3,7 @@ import { createChart, LineSeries, LineStyle } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
 import { liveRuns as messages } from '../../i18n/defaults/liveRuns';
 import { canDrawCharts } from '../../shared/canvas';
-import { chartColorsFrom, chartLayout } from '../../shared/chartTheme';
+import { chartColorsFrom, figureChartOptions } from '../../shared/chartTheme';
 import type { LiveRunComparison } from './api';
 import { curvePoints } from './logic';
 import { LIVE_COLOR } from './markers';
@@ -33,16 +33,7 @@ export function CompareChart({ comparison }: { comparison: LiveRunComparison }) 
     const element = container.current;
     if (!element || empty || !canDrawCharts()) return;
     const colors = chartColorsFrom(token);
-    const chart = createChart(element, {
-      autoSize: true,
-      // The price charts on the same page carry the library's attribution logo.
-      layout: { ...chartLayout(colors), attributionLogo: false },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      rightPriceScale: { borderColor: colors.border },
-      timeScale: { borderColor: colors.border, timeVisible: true, secondsVisible: false },
-      handleScroll: false,
-      handleScale: false,
-    });
+    const chart = createChart(element, figureChartOptions(colors));
     const format = { type: 'price' as const, precision: 2, minMove: 0.01 };
     const backtestSeries = chart.addSeries(LineSeries, {
       color: token.colorTextSecondary,

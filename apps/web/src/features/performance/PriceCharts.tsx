@@ -11,7 +11,7 @@ import {
 } from 'lightweight-charts';
 import { useEffect, useRef } from 'react';
 import { canDrawCharts } from '../../shared/canvas';
-import { chartColorsFrom, chartLayout, type ChartColors } from '../../shared/chartTheme';
+import { chartColorsFrom, figureChartOptions, type ChartColors } from '../../shared/chartTheme';
 import { CHART_POINTS, MAX_LINE_CHARTS, pushCapped, randomVolume } from './logic';
 import type { PriceSampler, Sample } from './sampler';
 import { useSampleStore } from './sampler';
@@ -36,14 +36,9 @@ type ChartData = {
 
 function baseOptions(colors: ChartColors) {
   return {
-    autoSize: true,
-    layout: { ...chartLayout(colors), attributionLogo: false },
-    grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-    rightPriceScale: { borderColor: colors.border },
+    ...figureChartOptions(colors),
     // sample numbers, not clock times: several samples share a second
     timeScale: { borderColor: colors.border, visible: false },
-    handleScroll: false,
-    handleScale: false,
     crosshair: { horzLine: { labelVisible: true }, vertLine: { labelVisible: false } },
   };
 }

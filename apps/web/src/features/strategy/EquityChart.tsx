@@ -2,7 +2,7 @@ import { theme } from 'antd';
 import { BaselineSeries, LineSeries, createChart } from 'lightweight-charts';
 import { useEffect, useMemo, useRef } from 'react';
 import { canDrawCharts } from '../../shared/canvas';
-import { chartColorsFrom, chartLayout, withAlpha } from '../../shared/chartTheme';
+import { chartColorsFrom, figureChartOptions, withAlpha } from '../../shared/chartTheme';
 import { equityPoints } from './equityCurve';
 
 const HEIGHT = 200;
@@ -62,16 +62,7 @@ export function EquityChart({
     const element = container.current;
     if (!element || points.length === 0 || !canDrawCharts()) return;
     const colors = chartColorsFrom(token);
-    const chart = createChart(element, {
-      autoSize: true,
-      // The price charts on the same page carry the library's attribution logo.
-      layout: { ...chartLayout(colors), attributionLogo: false },
-      grid: { vertLines: { color: colors.grid }, horzLines: { color: colors.grid } },
-      rightPriceScale: { borderColor: colors.border },
-      timeScale: { borderColor: colors.border, timeVisible: true, secondsVisible: false },
-      handleScroll: false,
-      handleScale: false,
-    });
+    const chart = createChart(element, figureChartOptions(colors));
     const series = chart.addSeries(BaselineSeries, {
       baseValue: { type: 'price', price: initialCapital },
       topLineColor: colors.up,
