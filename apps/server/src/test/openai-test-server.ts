@@ -152,6 +152,17 @@ function modelOf(body: unknown): string {
   return typeof model === 'string' ? model : 'test-model';
 }
 
+/** The extra provider "Lab" whose endpoint is a test server: one model, `test-model`, a key required. */
+export function labProvider(baseUrl: string) {
+  return {
+    label: 'Lab',
+    value: 'lab',
+    base_url: baseUrl,
+    models: [{ label: 'Test model', value: 'test-model', description: '' }],
+    requires_key: true,
+  };
+}
+
 /** Starts the server on 127.0.0.1 (port 0: a free one). */
 export async function startOpenAiTestServer(
   options: { port?: number; host?: string; defaultScript?: TestScript; models?: string[] } = {},

@@ -13,8 +13,9 @@ import {
 import {
   DEFAULT_ANSWER,
   DEFAULT_REASONING,
-  startOpenAiTestServer,
+  labProvider,
   type OpenAiTestServer,
+  startOpenAiTestServer,
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
@@ -38,13 +39,7 @@ let cookie: string;
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
   testDb = await openTestDatabase();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   app = await buildApp({
     db: testDb.db,
     now: createClock().now,

@@ -9,7 +9,11 @@ import {
   testConfig,
   type TestDatabase,
 } from '../../test/helpers.ts';
-import { startOpenAiTestServer, type OpenAiTestServer } from '../../test/openai-test-server.ts';
+import {
+  labProvider,
+  type OpenAiTestServer,
+  startOpenAiTestServer,
+} from '../../test/openai-test-server.ts';
 import { MemoryRateLimitStore, type RateLimitStore } from '../auth/rate-limit-store.ts';
 import { RedisRateLimitStore } from '../cluster/rate-limit-store.ts';
 import { RedisLink } from '../cluster/redis.ts';
@@ -41,13 +45,7 @@ describe.skipIf(!HAS_REDIS)('the chat limit across API nodes (Redis)', () => {
   let memoryOnly: Node;
 
   async function startNode(rateLimitStore?: RateLimitStore): Promise<Node> {
-    const lab = {
-      label: 'Lab',
-      value: 'lab',
-      base_url: upstream.baseUrl,
-      models: [{ label: 'Test model', value: 'test-model', description: '' }],
-      requires_key: true,
-    };
+    const lab = labProvider(upstream.baseUrl);
     const app = await buildApp({
       db: testDb.db,
       now: clock.now,

@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import {
-  startOpenAiTestServer,
+  labProvider,
   type OpenAiTestServer,
+  startOpenAiTestServer,
   type TestScript,
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
@@ -30,13 +31,7 @@ let asBob: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: 57_000 }),

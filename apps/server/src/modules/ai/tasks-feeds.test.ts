@@ -2,9 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import {
+  labProvider,
+  type OpenAiTestServer,
   pieces,
   startOpenAiTestServer,
-  type OpenAiTestServer,
 } from '../../test/openai-test-server.ts';
 import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
@@ -26,13 +27,7 @@ let asAlice: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: UID_BASE, maxConcurrent: 2, timeoutMs: 10_000 }),

@@ -13,9 +13,10 @@ import { aiTaskMessages, aiTasks } from '../../db/schema.ts';
 import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import {
+  labProvider,
+  type OpenAiTestServer,
   pieces,
   startOpenAiTestServer,
-  type OpenAiTestServer,
   type TestScript,
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
@@ -51,13 +52,7 @@ let asBob: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: UID_BASE, maxConcurrent: 2, timeoutMs: 10_000 }),
