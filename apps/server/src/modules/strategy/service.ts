@@ -151,6 +151,18 @@ function runValues(run: ResultValues): ResultValues {
   };
 }
 
+/** The columns of a result row that its values and their stored size give. */
+function resultColumns(values: ResultValues, sizeBytes: number) {
+  return {
+    ...values,
+    perSymbol: values.perSymbol ?? null,
+    feeds: values.feeds ?? null,
+    deals: values.deals as unknown[],
+    sizeBytes,
+    dealCount: values.deals.length,
+  };
+}
+
 /** A result larger than a saved result may be (413). */
 export class ResultTooLargeError extends AppError {
   constructor(message: string) {
@@ -403,12 +415,7 @@ export function createStrategyService(
           userId,
           strategyId: strategy.id,
           symbolId: request.symbol_id,
-          ...values,
-          perSymbol: values.perSymbol ?? null,
-          feeds: values.feeds ?? null,
-          deals: values.deals as unknown[],
-          sizeBytes,
-          dealCount: values.deals.length,
+          ...resultColumns(values, sizeBytes),
           automatic: false,
           createdAt: seconds(),
         });
@@ -441,12 +448,7 @@ export function createStrategyService(
           userId: run.userId,
           strategyId: strategy.id,
           symbolId: run.symbol,
-          ...values,
-          perSymbol: values.perSymbol ?? null,
-          feeds: values.feeds ?? null,
-          deals: values.deals as unknown[],
-          sizeBytes,
-          dealCount: values.deals.length,
+          ...resultColumns(values, sizeBytes),
           automatic: true,
           createdAt: run.createdAt,
         });
