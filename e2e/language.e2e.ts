@@ -2,6 +2,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage, stored } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { chartCanvas, chartPoint, dataset, sessionApi } from './support/chart.ts';
 import { ticket } from './support/trading.ts';
 
 /*
@@ -45,6 +46,19 @@ async function pageText(page: Page): Promise<string> {
   return text.replaceAll('简体中文', '');
 }
 
+const CHART = '[data-testid=chart-canvas]';
+
+/** Marks an element; the mark stays as long as the element is not drawn anew (remounted). */
+async function mark(element: Locator): Promise<void> {
+  await element.evaluate((el) => {
+    (el as unknown as { __kept?: boolean }).__kept = true;
+  });
+}
+
+async function marked(element: Locator): Promise<boolean> {
+  return element.evaluate((el) => (el as unknown as { __kept?: boolean }).__kept === true);
+}
+
 async function noHorizontalScroll(page: Page): Promise<void> {
   const overflow = await page.evaluate(
     () => document.documentElement.scrollWidth - window.innerWidth,
@@ -78,6 +92,8 @@ async function intoView(control: Locator): Promise<void> {
 
 describe('the language setting on a desktop (1440)', () => {
   let page: Page;
+  /** The drawing the journey made (deleted at the end: the demo user is shared). */
+  let drawn: number | null = null;
 
   beforeAll(async () => {
     const context = await newContext(browser, 'desktop', baseURL);
@@ -88,6 +104,7 @@ describe('the language setting on a desktop (1440)', () => {
     await markDocument(page);
   });
   afterAll(async () => {
+    if (drawn !== null) await sessionApi(page, 'DELETE', `/api/charts/drawings/${drawn}`);
     await page.context().close();
   });
 
@@ -142,6 +159,88 @@ describe('the language setting on a desktop (1440)', () => {
     await page.getByRole('tab', { name: 'Positions', exact: true }).waitFor();
     expect(await stored(page, 'language')).toBeNull();
     await expectNotReloaded(page);
+  });
+
+  it('keeps the ticket, the chart, its drawing and the open panels across a switch', async () => {
+    // the chart on another instrument (the ticket follows it)
+    await page.getByRole('combobox', { name: 'Instrument' }).first().click();
+    await page.keyboard.type('ETH');
+    await page.locator('.ant-select-item-option').filter({ hasText: 'ETHUSDT' }).first().click();
+    await page.waitForSelector(`${CHART}[data-phase=ready][data-symbol=ETHUSDT]`);
+    const chart = chartCanvas(page);
+    const order = ticket(page, 'ETHUSDT');
+    await order.getByRole('button', { name: 'Place Buy Order' }).waitFor();
+
+    // a horizontal line drawn on it, selected once saved
+    const toolbar = page.getByRole('toolbar', { name: 'Chart tools' }).first();
+    await toolbar.getByRole('button', { name: 'Horizontal line', exact: true }).click();
+    await expect.poll(async () => (await dataset(chart)).drawingTool).toBe('horizontal');
+    const line = await chartPoint(chart, 0.4, 0.3);
+    await page.mouse.click(line.x, line.y);
+    await expect.poll(async () => (await dataset(chart)).drawingSelected).toMatch(/^\d+$/);
+    drawn = Number((await dataset(chart)).drawingSelected);
+    await page.getByRole('button', { name: 'Delete Horizontal line' }).waitFor();
+
+    // an order being written: Sell, a quantity; a bottom panel tab other than the first
+    await order.getByRole('radio', { name: /Sell/ }).click();
+    await order.getByLabel('Quantity').fill('0.37');
+    await page.getByRole('tab', { name: 'Order Logs', exact: true }).click();
+    // marks on the elements: a remount would draw new ones without them
+    await mark(chart);
+    await mark(order.getByLabel('Quantity'));
+
+    await chooseInUserMenu(page, 'Language', '简体中文');
+    const zhOrder = page.getByRole('group', { name: 'ETHUSDT 下单' });
+    // Sell is still chosen: the ticket's button places a sell order
+    await zhOrder.getByRole('button', { name: '下卖单' }).waitFor();
+    await page.getByRole('tab', { name: '订单日志', exact: true }).waitFor();
+    // the texts changed …
+    await page.getByRole('button', { name: '删除水平线' }).waitFor();
+    expect(await page.getByRole('tab', { name: 'Order Logs', exact: true }).count()).toBe(0);
+    // … and nothing was lost
+    expect(await zhOrder.getByLabel('数量').inputValue()).toBe('0.37');
+    expect(await marked(zhOrder.getByLabel('数量'))).toBe(true);
+    expect(await zhOrder.getByRole('radio', { name: /卖出/ }).isChecked()).toBe(true);
+    expect(
+      await page.getByRole('tab', { name: '订单日志', exact: true }).getAttribute('aria-selected'),
+    ).toBe('true');
+    expect(await marked(chart)).toBe(true);
+    expect(await dataset(chart)).toMatchObject({
+      symbol: 'ETHUSDT',
+      phase: 'ready',
+      drawingSelected: String(drawn),
+    });
+    await expectNotReloaded(page);
+    // the crosshair's time label (in Chinese) in the screenshots
+    const middle = await chartPoint(chart, 0.55, 0.6);
+    await page.mouse.move(middle.x, middle.y);
+    await screenshot(page, 'language-desktop-zh-kept');
+    await page.getByRole('button', { name: '切换到深色主题' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+    await page.mouse.move(middle.x, middle.y);
+    await screenshot(page, 'language-desktop-zh-kept-dark');
+    await page.getByRole('button', { name: '切换到浅色主题' }).click();
+    await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+
+    // another side panel open: it stays open, in the new language
+    const sideButtons = page.getByRole('navigation', { name: '侧边栏按钮' });
+    await sideButtons.getByRole('button', { name: '警报' }).click();
+    await page.getByRole('complementary', { name: '警报' }).waitFor();
+    await mark(page.getByRole('complementary', { name: '警报' }));
+    await chooseInUserMenu(page, '语言', 'English');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    const alerts = page.getByRole('complementary', { name: 'Alerts' });
+    await alerts.waitFor();
+    expect(await marked(alerts)).toBe(true);
+    expect(await dataset(chart)).toMatchObject({
+      symbol: 'ETHUSDT',
+      drawingSelected: String(drawn),
+    });
+    expect(await marked(chart)).toBe(true);
+    await expect.poll(() => pageText(page)).not.toMatch(CHINESE);
+    await expectNotReloaded(page);
+    await page.mouse.move(5, 5);
+    await screenshot(page, 'language-desktop-en-kept');
   });
 });
 
@@ -212,4 +311,64 @@ describe('the language setting on a phone (390)', () => {
     await screenshot(page, 'language-phone-zh-positions');
     await expectNotReloaded(page);
   });
+});
+
+describe('the workspace in each language and theme (screenshots)', () => {
+  const LANGUAGES = [
+    { name: 'default', stored: null, lang: 'en', ready: 'Place Buy Order', my: 'My' },
+    { name: 'en', stored: 'en', lang: 'en', ready: 'Place Buy Order', my: 'My' },
+    { name: 'zh', stored: 'zh-CN', lang: 'zh-CN', ready: '下买单', my: '我的' },
+  ] as const;
+
+  for (const viewport of ['desktop', 'phone'] as const) {
+    const width = viewport === 'desktop' ? 1440 : 390;
+
+    describe(`at ${width} px`, () => {
+      let page: Page;
+
+      beforeAll(async () => {
+        const context = await newContext(browser, viewport, baseURL);
+        page = await context.newPage();
+        await loginThroughPage(page, password);
+        await expectPath(page, `/${viewport}`);
+      });
+      afterAll(async () => {
+        await page.context().close();
+      });
+
+      for (const language of LANGUAGES) {
+        it(`${language.name}, light and dark`, async () => {
+          for (const theme of ['light', 'dark'] as const) {
+            await page.evaluate(
+              ({ stored, theme }) => {
+                if (stored) localStorage.setItem('language', stored);
+                else localStorage.removeItem('language');
+                localStorage.setItem('theme', theme);
+              },
+              { stored: language.stored, theme },
+            );
+            await page.reload();
+            await page.waitForFunction(
+              ({ lang, theme }) =>
+                document.documentElement.lang === lang &&
+                document.documentElement.dataset.theme === theme,
+              { lang: language.lang, theme },
+            );
+            if (viewport === 'desktop') {
+              await page.getByRole('button', { name: language.ready }).first().waitFor();
+              await page.waitForSelector(`${CHART}[data-phase=ready]`, { timeout: 30_000 });
+            } else {
+              await page.getByRole('button', { name: language.my, exact: true }).waitFor();
+              await noHorizontalScroll(page);
+            }
+            if (language.name === 'zh') expect(await pageText(page)).toMatch(CHINESE);
+            else if (language.name === 'en') {
+              await expect.poll(() => pageText(page)).not.toMatch(CHINESE);
+            }
+            await screenshot(page, `language-workspace-${width}-${language.name}-${theme}`);
+          }
+        });
+      }
+    });
+  }
 });

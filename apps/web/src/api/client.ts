@@ -106,6 +106,14 @@ function hasCode(body: unknown, code: number): boolean {
   return typeof body === 'object' && body !== null && (body as { code?: unknown }).code === code;
 }
 
+/**
+ * A text the server wrote (`msg`, `detail`, a refusal or success text inside a 200 answer)
+ * in the chosen language when it is a known one; the server's own text otherwise.
+ */
+export function serverText(text: string): string {
+  return text ? messages.http.serverText(text) : text;
+}
+
 function failureText(status: number, body: unknown): string {
   if (typeof body === 'object' && body !== null) {
     const { msg, detail } = body as { msg?: unknown; detail?: unknown };

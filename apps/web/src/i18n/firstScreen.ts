@@ -128,6 +128,8 @@ export const messages = {
     /** A period's name on the chart ('1m', '1D') and its title ('1 minute'), periods.ts's. */
     periodLabel: (period: string, label: string) => label,
     periodTitle: (period: string, title: string) => title,
+    /** The crosshair's time of a weekly bar ('Week of 9 Mar 2026'). */
+    weekOf: (date: string) => `Week of ${date}`,
     marketClosed: 'Market closed',
     marketClosedHint: 'The market of this instrument is closed now; prices resume when it opens.',
     reconnecting: 'Reconnecting…',

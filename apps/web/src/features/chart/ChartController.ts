@@ -175,6 +175,8 @@ export class ChartController {
   private readonly volume: ISeriesApi<'Histogram'>;
   private bars: Bar[] = [];
   private source: ChartSource | null = null;
+  /** The Intl locale of the time axis and the crosshair's time (setLocale). */
+  private locale = 'en-US';
   private generation = 0;
   private stopLive: (() => void) | null = null;
   /** Index of the newest bar the series already has; live redraws start there. */
@@ -671,14 +673,28 @@ export class ChartController {
     if (this.bars.length > 0) this.volume.setData(this.bars.map((b) => this.volumePoint(b)));
   }
 
+  /**
+   * The time axis and the crosshair's time in an Intl locale ('zh-CN', 'en-US'): the labels
+   * are made again at once.
+   */
+  setLocale(locale: string): void {
+    if (locale === this.locale) return;
+    this.locale = locale;
+    if (this.source) this.applyPeriod(this.source.period);
+  }
+
   private applyPeriod(period: Period): void {
+    const locale = this.locale;
     this.chart.applyOptions({
       timeScale: {
         timeVisible: isIntraday(period),
         tickMarkFormatter: (time: Time, tickType: number) =>
-          formatTickMark(time as number, tickType, period),
+          formatTickMark(time as number, tickType, period, locale),
       },
-      localization: { timeFormatter: (time: Time) => formatBarTime(time as number, period) },
+      localization: {
+        locale,
+        timeFormatter: (time: Time) => formatBarTime(time as number, period, locale),
+      },
     });
   }
 

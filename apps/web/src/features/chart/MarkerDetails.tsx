@@ -7,6 +7,8 @@ import type { StoreApi } from 'zustand/vanilla';
 import { messages } from '../../i18n/firstScreen';
 import type { MarkerDetails as Details } from './ChartController';
 import { formatBarTime } from './periods';
+import { useLanguage } from '../../shared/language';
+import { intlLocaleOf } from '../../i18n/texts';
 
 const t = messages.chartTrades;
 
@@ -33,6 +35,7 @@ export function MarkerDetails({
   onClose: () => void;
 }) {
   const details = useStore(store);
+  const locale = intlLocaleOf(useLanguage());
   const pinned = details?.pinned ?? false;
   useEffect(() => {
     if (!pinned) return;
@@ -62,7 +65,7 @@ export function MarkerDetails({
       style={style}
     >
       <div className="chart-marker-details-head">
-        <span>{times.map((time) => formatBarTime(time, period)).join(', ')}</span>
+        <span>{times.map((time) => formatBarTime(time, period, locale)).join(', ')}</span>
         {pinned && (
           <Button
             type="text"

@@ -42,6 +42,7 @@ vi.mock('./ChartController', async () => {
     }
     setColors() {}
     setChartType() {}
+    setLocale() {}
     fitContent() {}
     resetZoom() {}
     setMarkers() {}

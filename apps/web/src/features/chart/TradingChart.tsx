@@ -34,6 +34,8 @@ import { InstrumentSelect } from './InstrumentSelect';
 import { useInstrumentCatalogue, useSymbolInfo } from '../../market/instruments';
 import { PeriodSelect } from './PeriodSelect';
 import { formatBarTime, periodLabel } from './periods';
+import { useLanguage } from '../../shared/language';
+import { intlLocaleOf } from '../../i18n/texts';
 import { QuoteTicker, type TickerQuote } from './QuoteTicker';
 import { useReplaySync } from '../../shared/replaySync';
 import { canDrawCharts } from '../../shared/canvas';
@@ -148,6 +150,7 @@ export function TradingChart({
   const tick = tickOfSymbol(info);
   const compact = useNarrowerThan(rootRef, COMPACT_WIDTH) || mobile;
   const reconnecting = useReconnecting();
+  const locale = intlLocaleOf(useLanguage());
 
   // The chart is created when its element mounts, with the first colours and chart type;
   // later changes go through the effects below.
@@ -175,6 +178,7 @@ export function TradingChart({
   }, []);
 
   useEffect(() => controller?.setColors(colors), [controller, colors]);
+  useEffect(() => controller?.setLocale(locale), [controller, locale]);
   useEffect(() => controller?.setChartType(chartType), [controller, chartType]);
   useEffect(() => {
     if (controller && symbol) void controller.load({ symbol, period, tick });
@@ -229,7 +233,10 @@ export function TradingChart({
   const exitReplay = useCallback(() => setReplayOn(null), []);
 
   const replayTimes = useCallback(() => controller?.barTimes() ?? [], [controller]);
-  const replayTime = useCallback((seconds: number) => formatBarTime(seconds, period), [period]);
+  const replayTime = useCallback(
+    (seconds: number) => formatBarTime(seconds, period, locale),
+    [period, locale],
+  );
 
   // Chart actions of other windows (chartActions/setEvents) address this chart by client id.
   const clientId = useMemo(() => chartClientId(chartId), [chartId]);

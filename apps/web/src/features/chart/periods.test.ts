@@ -58,3 +58,31 @@ describe('time axis labels suited to the period', () => {
     expect(formatBarTime(s(Date.UTC(2026, 4, 1)), 'month')).toBe('May 2026');
   });
 });
+
+describe('time axis labels in the chosen language', () => {
+  it('writes months, days and weekdays in Chinese with a Chinese locale', () => {
+    const day = s(Date.UTC(2026, 2, 10));
+    expect(formatTickMark(s(Date.UTC(2026, 3, 1)), TICK.month, 'day', 'zh-CN')).toBe('4月');
+    expect(formatTickMark(day, TICK.dayOfMonth, 'day', 'zh-CN')).toBe('3月10日');
+    expect(formatTickMark(day, TICK.time, 'week', 'zh-CN')).toBe('3月10日');
+    expect(formatTickMark(s(Date.UTC(2026, 4, 1)), TICK.month, 'month', 'zh-CN')).toBe('2026年5月');
+    expect(formatTickMark(s(Date.UTC(2027, 0, 1)), TICK.year, 'day', 'zh-CN')).toBe('2027年');
+    expect(formatBarTime(day, 'day', 'zh-CN')).toBe('2026年3月10日周二');
+    expect(formatBarTime(s(Date.UTC(2026, 4, 1)), 'month', 'zh-CN')).toBe('2026年5月');
+  });
+
+  it('keeps clock times in 24 hours and no English names in Chinese', () => {
+    const t = Date.UTC(2026, 2, 10, 13, 45);
+    const local = new Date(t);
+    const hhmm = `${String(local.getHours()).padStart(2, '0')}:${String(local.getMinutes()).padStart(2, '0')}`;
+    expect(formatTickMark(s(t), TICK.time, '5m', 'zh-CN')).toBe(hhmm);
+    expect(formatBarTime(s(t), '1h', 'zh-CN')).toMatch(new RegExp(`周. ${hhmm}$`));
+    expect(formatBarTime(s(t), '1h', 'zh-CN')).not.toMatch(/[A-Za-z]/);
+  });
+
+  it('gives English locales the same labels as the default', () => {
+    const day = s(Date.UTC(2026, 2, 10));
+    expect(formatTickMark(day, TICK.dayOfMonth, 'day', 'en-US')).toBe('10 Mar');
+    expect(formatBarTime(day, 'day', 'en-US')).toBe('Tue 10 Mar 2026');
+  });
+});

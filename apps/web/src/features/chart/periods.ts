@@ -72,11 +72,50 @@ export function partsOf(seconds: number, period: Period): Parts {
   };
 }
 
+/** Whether the axis keeps its own English labels ('10 Mar') in this locale. */
+const isEnglish = (locale: string) => locale.toLowerCase().startsWith('en');
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+
+/** A bar time (epoch s) written by Intl in `locale`: intraday in the viewer's zone, else UTC. */
+function intl(
+  seconds: number,
+  period: Period,
+  locale: string,
+  options: Intl.DateTimeFormatOptions,
+): string {
+  const timeZone = isIntraday(period) ? undefined : 'UTC';
+  const key = `${locale}|${timeZone ?? ''}|${JSON.stringify(options)}`;
+  let format = formats.get(key);
+  if (!format) {
+    format = new Intl.DateTimeFormat(locale, { ...options, timeZone });
+    formats.set(key, format);
+  }
+  return format.format(new Date(seconds * 1000));
+}
+
+const CLOCK: Intl.DateTimeFormatOptions = { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' };
+
 /**
  * A time axis label suited to the period: clock times for intraday bars, days and
- * months for daily and weekly bars, months and years for monthly bars.
+ * months for daily and weekly bars, months and years for monthly bars. English locales
+ * (and the default language) keep the terminal's own labels; others are written by Intl.
  */
-export function formatTickMark(seconds: number, tickType: number, period: Period): string {
+export function formatTickMark(
+  seconds: number,
+  tickType: number,
+  period: Period,
+  locale = 'en-US',
+): string {
+  if (!isEnglish(locale)) {
+    const at = (options: Intl.DateTimeFormatOptions) => intl(seconds, period, locale, options);
+    if (tickType === TICK.year) return at({ year: 'numeric' });
+    if (tickType === TICK.month)
+      return at(period === 'month' ? { year: 'numeric', month: 'short' } : { month: 'short' });
+    if (tickType === TICK.dayOfMonth || !isIntraday(period))
+      return at({ month: 'short', day: 'numeric' });
+    return at(CLOCK);
+  }
   const p = partsOf(seconds, period);
   if (tickType === TICK.year) return String(p.year);
   if (tickType === TICK.month)
@@ -85,12 +124,20 @@ export function formatTickMark(seconds: number, tickType: number, period: Period
   return isIntraday(period) ? `${pad(p.hour)}:${pad(p.minute)}` : `${p.day} ${MONTHS[p.month]}`;
 }
 
-/** The full time of a bar for the crosshair label and the legend. */
-export function formatBarTime(seconds: number, period: Period): string {
+/** The full time of a bar for the crosshair label and the legend, in `locale`. */
+export function formatBarTime(seconds: number, period: Period, locale = 'en-US'): string {
+  if (!isEnglish(locale)) {
+    const at = (options: Intl.DateTimeFormatOptions) => intl(seconds, period, locale, options);
+    const day: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'short', day: 'numeric' };
+    if (isIntraday(period)) return `${at({ ...day, weekday: 'short' })} ${at(CLOCK)}`;
+    if (period === 'week') return messages.chart.weekOf(at(day));
+    if (period === 'month') return at({ year: 'numeric', month: 'long' });
+    return at({ ...day, weekday: 'short' });
+  }
   const p = partsOf(seconds, period);
   const date = `${WEEKDAYS[p.weekday]} ${p.day} ${MONTHS[p.month]} ${p.year}`;
   if (isIntraday(period)) return `${date} ${pad(p.hour)}:${pad(p.minute)}`;
-  if (period === 'week') return `Week of ${p.day} ${MONTHS[p.month]} ${p.year}`;
+  if (period === 'week') return messages.chart.weekOf(`${p.day} ${MONTHS[p.month]} ${p.year}`);
   if (period === 'month') return `${MONTHS[p.month]} ${p.year}`;
   return date;
 }

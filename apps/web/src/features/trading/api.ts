@@ -31,7 +31,7 @@ import {
   type Trader,
 } from '@ct/domain';
 import { z } from 'zod';
-import { ApiError, http } from '../../api/client';
+import { ApiError, http, serverText } from '../../api/client';
 import { trading as messages } from '../../i18n/defaults/trading';
 import { useAuthStore } from '../auth';
 
@@ -84,8 +84,8 @@ async function list<T>(
       schema: listAnswer(key, row),
     });
     const rows = answer.data?.[key] as T[] | undefined;
-    if (answer.code !== 0 || !rows) return failure(answer.msg || fallback);
-    return { success: true, message: answer.msg, data: rows };
+    if (answer.code !== 0 || !rows) return failure(serverText(answer.msg) || fallback);
+    return { success: true, message: serverText(answer.msg), data: rows };
   } catch (error) {
     // A thrown error uses its own message (spec section 8).
     return failure(error instanceof Error && error.message ? error.message : fallback);
@@ -118,11 +118,11 @@ async function page<K extends string, T>(
       noCache: true,
       schema: envelopeSchema(schema.nullable()),
     });
-    if (answer.code !== 0 || !answer.data) return failure(answer.msg || fallback);
+    if (answer.code !== 0 || !answer.data) return failure(serverText(answer.msg) || fallback);
     const { lastSortId, total } = answer.data;
     return {
       success: true,
-      message: answer.msg,
+      message: serverText(answer.msg),
       data: { rows: answer.data[key], lastSortId, total },
     };
   } catch (error) {
@@ -186,8 +186,8 @@ export async function fetchAccountSummary(
       schema: envelopeSchema(accountSummarySchema.nullable()),
     });
     if (answer.code !== 0 || !answer.data)
-      return failure(answer.msg || messages.accountMoney.summaryFailed);
-    return { success: true, message: answer.msg, data: answer.data };
+      return failure(serverText(answer.msg) || messages.accountMoney.summaryFailed);
+    return { success: true, message: serverText(answer.msg), data: answer.data };
   } catch (error) {
     return failure(
       error instanceof Error && error.message ? error.message : messages.accountMoney.summaryFailed,
@@ -199,7 +199,8 @@ export async function fetchAccountSummary(
 
 /**
  * A refused call answers non-2xx with the server's `msg`: that is a failure with its
- * message. A call that never got an answer (network) is thrown, so each action can show
+ * message. A refusal inside a 200 answer (`code` not 0, `success` false) is one too; the
+ * server's texts of both are shown in the chosen language (`serverText`). A call that never got an answer (network) is thrown, so each action can show
  * its own 'request failed' text.
  */
 async function mutate<T>(
@@ -211,9 +212,9 @@ async function mutate<T>(
   try {
     const answer = await http.post(path, body, { schema });
     if (answer.code !== 0 || !answer.success || answer.data === null) {
-      return failure(answer.message || answer.msg || fallback);
+      return failure(serverText(answer.message || answer.msg) || fallback);
     }
-    return { success: true, message: answer.message || answer.msg, data: answer.data };
+    return { success: true, message: serverText(answer.message || answer.msg), data: answer.data };
   } catch (error) {
     if (error instanceof ApiError) return failure(error.message || fallback);
     if (error instanceof Error && error.message === MSG_TOKEN_INVALID)

@@ -1,23 +1,5 @@
-import {
-  DEFAULT_DRAWING_STYLE,
-  DRAWING_POINTS,
-  drawingUpTo,
-  fibonacciLevels,
-  formatDuration,
-  formatPercent,
-  formatPrice,
-  measureSpan,
-  PERCENT_DECIMALS,
-  rectangleFillOf,
-  snapToTick,
-  type Bar,
-  type Drawing,
-  type DrawingKind,
-  type DrawingPoint,
-  type DrawingShape,
-  type DrawingStyle,
-  type Period,
-} from '@ct/domain';
+import type { Bar, Drawing, DrawingKind, DrawingShape, DrawingStyle, Period } from '@ct/domain';
+import { snapToTick } from '@ct/domain';
 import type {
   IChartApi,
   ISeriesApi,
@@ -30,11 +12,31 @@ import type {
   Time,
 } from 'lightweight-charts';
 import { createStore, type StoreApi } from 'zustand/vanilla';
-import { messages } from '../../../i18n/firstScreen';
 import type { BarListener, ChartLayer } from '../ChartController';
-import { PointerGesture } from '../pointerGesture';
-import { hitTest, type Hit, type ScreenDrawing, type ScreenPoint } from './geometry';
-import { renderDrawings, type RenderItem, type RenderModel } from './renderer';
+import {
+  draftShape,
+  draftSpan,
+  dragDraft,
+  hoverDraft,
+  pressDraft,
+  releaseDraft,
+  type Draft,
+  type DrawingTool,
+} from './draft';
+import { hitTest, type ScreenDrawing } from './geometry';
+import {
+  DrawingGestures,
+  REACH_PX,
+  reachOf,
+  type Gesture,
+  type GestureStart,
+  type PaneSize,
+  type Point,
+} from './gestures';
+import { layoutDrawings, placePoints, shownSummary, type Projection } from './layout';
+import { measureReadout, sameReadout, spanUp, type MeasureReadout } from './readout';
+import { renderDrawings, type RenderModel } from './renderer';
+import { moveDrawing, sameStyle, shapeOf, shownDrawings, type Anchor } from './shapes';
 import { logicalOfTime, timeOfIndex } from './timeMap';
 
 /*
@@ -44,17 +46,14 @@ import { logicalOfTime, timeOfIndex } from './timeMap';
  * measuring tool; pointer events on the chart's container (capture phase, so a press that
  * grabs a drawing never reaches the chart, which would scroll) create, select and move them.
  * Mouse, pen and touch are one code path: press-drag-release or tap, tap.
+ *
+ * This class holds the state and coordinates: the pointer is followed by `gestures`, the
+ * drawing being drawn changes by `draft`, drawings move and are listed by `shapes`, go on
+ * screen by `layout`, and the measuring tool's text is made by `readout`.
  */
 
-export type DrawingTool = DrawingKind | 'measure';
-
-export type MeasureReadout = {
-  text: string;
-  /** Where the label goes, in px of the chart's element (near B). */
-  x: number;
-  y: number;
-  up: boolean;
-};
+export type { DrawingTool } from './draft';
+export type { MeasureReadout } from './readout';
 
 /** What React shows beside the chart: the armed tool, the selection, the measurement. */
 export type DrawingUiState = {
@@ -80,34 +79,7 @@ export type DrawingColors = {
   fontFamily: string;
 };
 
-/** A pointer this close (px) to a drawing grabs it: fingers are less precise than a mouse. */
-const REACH_PX = { mouse: 6, touch: 14 } as const;
-/** A press that moves less than this (px) is a click or tap. */
-const CLICK_SLOP_PX = 4;
-
-type Anchor = DrawingPoint & { index: number };
-
-type Gesture = {
-  pointerId: number;
-  kind: 'draw' | 'move';
-  start: { x: number; y: number };
-  startAnchor: Anchor;
-  moved: boolean;
-  /** Move: the drawing as it was when grabbed and what was grabbed. */
-  hit?: Hit;
-  original?: Drawing;
-};
-
-type Draft = {
-  tool: DrawingTool;
-  points: Anchor[];
-  /** The first point is set by a click: the pointer's moves place the second. */
-  waiting: boolean;
-};
-
 type Price = ISeriesApi<SeriesType, Time>;
-
-const d = messages.drawings;
 
 /** The layer whose drawing is selected: one selection over all charts, as Delete acts on it. */
 const selection: { layer: DrawingLayer | null } = { layer: null };
@@ -116,23 +88,6 @@ function isEditable(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
   return target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName);
 }
-
-function shapeOf(
-  kind: DrawingKind,
-  points: DrawingPoint[],
-  style: DrawingStyle = DEFAULT_DRAWING_STYLE,
-): DrawingShape {
-  // only a rectangle has a fill
-  const { fill, ...line } = style;
-  return {
-    kind,
-    points,
-    style: kind === 'rectangle' && fill !== undefined ? { ...line, fill } : line,
-  } as DrawingShape;
-}
-
-const sameStyle = (a: DrawingStyle | undefined, b: DrawingStyle | undefined) =>
-  a?.color === b?.color && a?.width === b?.width && a?.line === b?.line && a?.fill === b?.fill;
 
 export class DrawingLayer implements ChartLayer, BarListener {
   readonly ui: StoreApi<DrawingUiState> = createStore<DrawingUiState>(() => ({
@@ -170,14 +125,15 @@ export class DrawingLayer implements ChartLayer, BarListener {
   private replayTo: number | null = null;
   private readonly drawnInReplay = new Set<number>();
   private measured: [Anchor, Anchor] | null = null;
-  private gesture: Gesture | null = null;
   /** The press that draws or grabs: the chart neither sees it nor scrolls until release. */
-  private readonly pointer = new PointerGesture({
-    down: (event) => this.onPointerDown(event),
-    move: (event) => this.onGestureMove(event),
-    hover: (event) => this.onHover(event),
-    up: (event) => this.onPointerUp(event),
-    cancel: (event) => this.onPointerCancel(event),
+  private readonly gestures = new DrawingGestures({
+    anchorAt: (at) => this.anchorAt(at),
+    paneSize: () => this.paneSize(),
+    press: (at, pointerType) => this.press(at, pointerType),
+    drag: (gesture, anchor) => this.drag(gesture, anchor),
+    hover: (anchor) => this.hover(anchor),
+    release: (gesture) => this.release(gesture),
+    abort: (gesture) => this.abort(gesture),
   });
   private screen: ScreenDrawing[] = [];
   private model: RenderModel = {
@@ -194,6 +150,16 @@ export class DrawingLayer implements ChartLayer, BarListener {
     renderer: () => ({ draw: (target) => renderDrawings(target, this.model) }),
   };
   private readonly paneViews = [this.paneView];
+
+  /** The chart's scales, for `layout`. */
+  private readonly projection: Projection = {
+    x: (time) => {
+      const logical = logicalOfTime(this.bars, this.period, time);
+      if (logical === null || !this.chart) return null;
+      return this.chart.timeScale().logicalToCoordinate(logical as Logical);
+    },
+    y: (price) => this.series?.priceToCoordinate(price) ?? null,
+  };
 
   private readonly primitive: ISeriesPrimitive<Time> = {
     attached: (param: SeriesAttachedParameter<Time>) => {
@@ -231,14 +197,13 @@ export class DrawingLayer implements ChartLayer, BarListener {
     // listeners and those of other layers on the chart's element.
     const el = chartElement.parentElement ?? chartElement;
     this.container = el;
-    this.pointer.attach(chart, el);
+    this.gestures.attach(chart, el);
     document.addEventListener('keydown', this.onKeyDown);
     this.updateDataset();
   }
 
   detach(): void {
-    if (this.gesture) this.endGesture();
-    this.pointer.detach();
+    this.gestures.detach();
     this.container?.classList.remove('chart-drawing-armed');
     document.removeEventListener('keydown', this.onKeyDown);
     this.series?.detachPrimitive(this.primitive);
@@ -275,7 +240,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
 
   setDrawings(drawings: readonly Drawing[]): void {
     this.drawings = drawings;
-    if (this.moving && !this.gesture) {
+    if (this.moving && !this.gestures.active) {
       const listed = drawings.find((x) => x.id === this.moving?.id);
       if (!listed || JSON.stringify(listed.points) === JSON.stringify(this.moving.points)) {
         this.moving = null;
@@ -329,7 +294,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
 
   /** Escape: the drawing being drawn, else the armed tool, else the selection and measure. */
   cancel(): void {
-    if (this.gesture) this.endGesture();
+    this.gestures.end();
     if (this.draft) this.draft = null;
     else if (this.ui.getState().tool) this.setTool(null);
     else {
@@ -344,7 +309,7 @@ export class DrawingLayer implements ChartLayer, BarListener {
     if (selection.layer === this) selection.layer = null;
   }
 
-  // ---- internals ----
+  // ---- selection and state shown on the chart's element ----
 
   private selectedId(): number | null {
     return this.ui.getState().selected?.id ?? null;
@@ -382,35 +347,69 @@ export class DrawingLayer implements ChartLayer, BarListener {
     el.dataset.drawingTool = this.ui.getState().tool ?? '';
   }
 
-  /** What the last layout drew of the saved drawings: how many, and their latest point. */
-  private describeShown(shown: readonly { id: number | null; shape: DrawingShape }[]): void {
+  // ---- layout: the chart calls it before each redraw ----
+
+  private layout(): void {
+    const shown = shownDrawings({
+      drawings: this.drawings,
+      moving: this.moving,
+      selectedId: this.selectedId(),
+      replayTo: this.replayTo,
+      drawnInReplay: this.drawnInReplay,
+      saving: this.saving,
+      drafted: draftShape(this.draft),
+    });
     const el = this.container;
-    if (!el) return;
-    const saved = shown.filter((x) => x.id !== null);
-    const latest = Math.max(...saved.flatMap((x) => x.shape.points.map((p) => p.time)));
-    const count = String(saved.length);
-    const to = saved.length > 0 ? String(latest) : '';
-    if (el.dataset.drawingsShown !== count) el.dataset.drawingsShown = count;
-    if (el.dataset.drawingsTo !== to) el.dataset.drawingsTo = to;
+    if (el) {
+      // what the last layout drew of the saved drawings: how many, and their latest point
+      const { count, to } = shownSummary(shown);
+      if (el.dataset.drawingsShown !== count) el.dataset.drawingsShown = count;
+      if (el.dataset.drawingsTo !== to) el.dataset.drawingsTo = to;
+    }
+    const { screen, items, priceLabels } = layoutDrawings(shown, this.projection, this.tick);
+    this.screen = screen;
+    let measure: RenderModel['measure'] = null;
+    const span = this.measured ?? draftSpan(this.draft);
+    if (span) {
+      const [a, b] = span;
+      const [pa, pb] = placePoints([a, b], this.projection);
+      measure = { a: pa!, b: pb!, color: spanUp(a, b) ? this.colors.up : this.colors.down };
+      this.showReadout(measureReadout(a, b, pb!, this.tick, this.paneSize()));
+    }
+    this.model = {
+      items,
+      measure,
+      handleFill: this.colors.background,
+      labelColor: this.colors.text,
+      font: `11px ${this.colors.fontFamily}`,
+    };
+    this.axisViews = priceLabels.map(({ y, text, color }) => ({
+      coordinate: () => y,
+      text: () => text,
+      textColor: () => '#ffffff',
+      backColor: () => color,
+    }));
   }
 
-  /** x of a time (epoch seconds) on the chart, null when it cannot be placed. */
-  private xOf(time: number): number | null {
-    const logical = logicalOfTime(this.bars, this.period, time);
-    if (logical === null || !this.chart) return null;
-    return this.chart.timeScale().logicalToCoordinate(logical as Logical);
+  private showReadout(readout: MeasureReadout): void {
+    if (sameReadout(this.ui.getState().measure, readout)) return;
+    // after the chart's paint, not inside it: React renders the label
+    queueMicrotask(() => {
+      if (this.measured || this.draft?.tool === 'measure') {
+        this.ui.setState({ measure: readout });
+      }
+    });
   }
 
-  private yOf(price: number): number | null {
-    return this.series?.priceToCoordinate(price) ?? null;
+  private paneSize(): PaneSize {
+    return {
+      width: this.chart?.timeScale().width() ?? 0,
+      height: this.chart?.panes()[0]?.getHeight() ?? 0,
+    };
   }
 
-  private place(points: readonly DrawingPoint[]): ScreenPoint[] {
-    return points.map((p) => ({ x: this.xOf(p.time), y: this.yOf(p.price) }));
-  }
-
-  /** The time and price under (x, y) of the pane: the nearest bar's time, the price on the tick. */
-  private anchorAt(x: number, y: number): Anchor | null {
+  /** The time and price under a point of the pane: the nearest bar's time, the price on the tick. */
+  private anchorAt({ x, y }: Point): Anchor | null {
     const chart = this.chart;
     const series = this.series;
     if (!chart || !series || this.bars.length === 0) return null;
@@ -423,241 +422,50 @@ export class DrawingLayer implements ChartLayer, BarListener {
     return { time: Math.round(time), price: snapToTick(price, this.tick), index };
   }
 
-  /** Every drawing as shown now: the list, a moved one in its new place, the one being drawn. */
-  private shown(): { id: number | null; shape: DrawingShape; selected: boolean }[] {
-    const selectedId = this.selectedId();
-    const list: { id: number | null; shape: DrawingShape; selected: boolean }[] = [];
-    for (const x of this.drawings) {
-      const drawing = this.moving?.id === x.id ? this.moving : x;
-      // in a replay nothing after the last shown bar (cut or hidden: drawingUpTo)
-      const shape =
-        this.replayTo === null || this.drawnInReplay.has(x.id)
-          ? drawing
-          : drawingUpTo(drawing, this.replayTo);
-      if (shape) list.push({ id: x.id, shape, selected: x.id === selectedId });
-    }
-    if (this.saving) list.push({ id: null, shape: this.saving, selected: false });
-    const draft = this.draft;
-    if (draft && draft.tool !== 'measure' && draft.points.length > 0) {
-      const kind = draft.tool;
-      const need = DRAWING_POINTS[kind];
-      const points = draft.points.slice(0, need).map(({ time, price }) => ({ time, price }));
-      while (points.length < need) points.push(points[points.length - 1]!);
-      list.push({ id: null, shape: shapeOf(kind, points), selected: true });
-    }
-    return list;
-  }
+  // ---- what the pointer does (called by `gestures`) ----
 
-  /** Places everything on screen (the chart calls it before each redraw). */
-  private layout(): void {
-    const shown = this.shown();
-    this.describeShown(shown);
-    this.screen = [];
-    const items: RenderItem[] = [];
-    const axisViews: ISeriesPrimitiveAxisView[] = [];
-    for (const { id, shape, selected } of shown) {
-      const points = this.place(shape.points);
-      this.screen.push({ id, kind: shape.kind, points });
-      const item: RenderItem = {
-        kind: shape.kind,
-        color: shape.style.color,
-        width: shape.style.width,
-        line: shape.style.line,
-        fill: shape.kind === 'rectangle' ? rectangleFillOf(shape.style) : 0,
-        points,
-        selected,
-      };
-      if (shape.kind === 'fibonacci') {
-        const [from, to] = shape.points;
-        item.levels = fibonacciLevels(from!, to!).map((level) => ({
-          y: this.yOf(level.price),
-          label: `${level.ratio} (${formatPrice(level.price, this.tick)})`,
-        }));
-      }
-      items.push(item);
-      if (shape.kind === 'horizontal' && points[0]?.y !== null && points[0]?.y !== undefined) {
-        const y = points[0].y;
-        const text = formatPrice(shape.points[0]!.price, this.tick);
-        axisViews.push({
-          coordinate: () => y,
-          text: () => text,
-          textColor: () => '#ffffff',
-          backColor: () => shape.style.color,
-        });
-      }
-    }
-    let measure: RenderModel['measure'] = null;
-    const span = this.measured ?? this.draftMeasure();
-    if (span) {
-      const [a, b] = span;
-      const up = b.price >= a.price;
-      const color = up ? this.colors.up : this.colors.down;
-      const [pa, pb] = this.place([a, b]);
-      measure = { a: pa!, b: pb!, color };
-      this.showReadout(a, b, pb!, up);
-    }
-    this.model = {
-      items,
-      measure,
-      handleFill: this.colors.background,
-      labelColor: this.colors.text,
-      font: `11px ${this.colors.fontFamily}`,
-    };
-    this.axisViews = axisViews;
-  }
-
-  private draftMeasure(): [Anchor, Anchor] | null {
-    const draft = this.draft;
-    if (draft?.tool !== 'measure' || draft.points.length === 0) return null;
-    const a = draft.points[0]!;
-    return [a, draft.points[1] ?? a];
-  }
-
-  /** The measuring tool's text, beside B (kept inside the pane). */
-  private showReadout(a: Anchor, b: Anchor, at: ScreenPoint, up: boolean): void {
-    const m = measureSpan(a, b, b.index - a.index);
-    const sign = m.priceDistance > 0 ? '+' : m.priceDistance < 0 ? '−' : '';
-    const percent =
-      m.percent === null
-        ? ''
-        : ` (${sign}${formatPercent(Math.abs(m.percent), 'percent', { decimals: PERCENT_DECIMALS })})`;
-    const text = `${sign}${formatPrice(Math.abs(m.priceDistance), this.tick)}${percent} · ${d.bars(
-      Math.abs(m.bars),
-    )} · ${formatDuration(m.seconds)}`;
-    const width = this.chart?.timeScale().width() ?? 0;
-    const height = this.chart?.panes()[0]?.getHeight() ?? 0;
-    const x = Math.max(0, Math.min(at.x ?? 0, width));
-    const y = Math.max(0, Math.min(at.y ?? 0, height));
-    const current = this.ui.getState().measure;
-    const same = current?.text === text && current.x === x && current.y === y && current.up === up;
-    if (!same) {
-      // after the chart's paint, not inside it: React renders the label
-      queueMicrotask(() => {
-        if (this.measured || this.draft?.tool === 'measure') {
-          this.ui.setState({ measure: { text, x, y, up } });
-        }
-      });
-    }
-  }
-
-  /** Pointer position relative to the chart's element (its top-left is the pane's). */
-  private local(event: PointerEvent): { x: number; y: number } {
-    const box = this.chart?.chartElement().getBoundingClientRect() ?? { left: 0, top: 0 };
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
-  }
-
-  private inPane({ x, y }: { x: number; y: number }): boolean {
-    const width = this.chart?.timeScale().width() ?? 0;
-    const height = this.chart?.panes()[0]?.getHeight() ?? 0;
-    return x >= 0 && y >= 0 && x <= width && y <= height;
-  }
-
-  private startGesture(event: PointerEvent, gesture: Omit<Gesture, 'pointerId' | 'moved'>) {
-    // The chart must not scroll or zoom under the pointer while it draws or moves.
-    if (!this.pointer.start(event)) return;
-    this.gesture = { ...gesture, pointerId: event.pointerId, moved: false };
-    event.preventDefault();
-    event.stopPropagation();
-  }
-
-  private endGesture(): Gesture | null {
-    const gesture = this.gesture;
-    if (!gesture) return null;
-    this.gesture = null;
-    this.pointer.end();
-    return gesture;
-  }
-
-  private onPointerDown(event: PointerEvent): void {
-    if (this.gesture) return;
-    const at = this.local(event);
-    if (!this.inPane(at)) return;
+  private press(at: Point, pointerType: string): GestureStart | null {
     const tool = this.ui.getState().tool;
     if (!tool && this.measured) {
       this.clearMeasure();
       this.requestUpdate?.();
     }
-    const anchor = this.anchorAt(at.x, at.y);
-    if (!anchor) return;
+    const anchor = this.anchorAt(at);
+    if (!anchor) return null;
     if (tool) {
-      if (!this.draft) {
-        this.clearMeasure();
-        this.draft = { tool, points: [anchor, anchor], waiting: false };
-      } else {
-        this.draft.points[1] = anchor;
-      }
-      this.startGesture(event, { kind: 'draw', start: at, startAnchor: anchor });
+      if (!this.draft) this.clearMeasure();
+      this.draft = pressDraft(this.draft, tool, anchor);
       this.requestUpdate?.();
-      return;
+      return { kind: 'draw', startAnchor: anchor };
     }
-    const reach = event.pointerType === 'mouse' ? REACH_PX.mouse : REACH_PX.touch;
-    const hit = hitTest(this.screen, this.selectedId(), at.x, at.y, reach);
+    const hit = hitTest(this.screen, this.selectedId(), at.x, at.y, reachOf(pointerType));
     if (!hit) {
       if (this.selectedId() !== null) this.select(null);
-      return; // the chart scrolls as usual
+      return null; // the chart scrolls as usual
     }
     this.select(hit.id);
     const original = this.drawings.find((x) => x.id === hit.id);
-    if (!original) return;
-    this.startGesture(event, { kind: 'move', start: at, startAnchor: anchor, hit, original });
+    if (!original) return null;
+    return { kind: 'move', startAnchor: anchor, hit, original };
   }
 
-  /** Between the two clicks of a two-point drawing, the second point follows the pointer. */
-  private onHover(event: PointerEvent): void {
-    if (!this.draft?.waiting) return;
-    const at = this.local(event);
-    const anchor = this.anchorAt(at.x, at.y);
-    if (anchor) {
-      this.draft.points[1] = anchor;
-      this.requestUpdate?.();
-    }
-  }
-
-  private onGestureMove(event: PointerEvent): void {
-    const gesture = this.gesture;
-    if (!gesture) return;
-    const at = this.local(event);
-    if (Math.hypot(at.x - gesture.start.x, at.y - gesture.start.y) >= CLICK_SLOP_PX) {
-      gesture.moved = true;
-    }
-    const anchor = this.anchorAt(at.x, at.y);
-    if (!anchor) return;
+  private drag(gesture: Gesture, anchor: Anchor): void {
     if (gesture.kind === 'draw' && this.draft) {
-      if (DRAWING_POINTS[this.draft.tool as DrawingKind] === 1) this.draft.points[0] = anchor;
-      this.draft.points[1] = anchor;
+      this.draft = dragDraft(this.draft, anchor);
     } else if (gesture.kind === 'move' && gesture.original && gesture.hit && gesture.moved) {
-      this.moving = this.moved(gesture.original, gesture.hit, gesture.startAnchor, anchor);
+      const axis = { bars: this.bars, period: this.period, tick: this.tick };
+      this.moving = moveDrawing(gesture.original, gesture.hit, gesture.startAnchor, anchor, axis);
     }
     this.requestUpdate?.();
   }
 
-  /** `drawing` after the pointer went from `from` to `to` holding `hit`. */
-  private moved(drawing: Drawing, hit: Hit, from: Anchor, to: Anchor): Drawing {
-    const points = drawing.points.map((p, i) => {
-      if (hit.handle !== null) return i === hit.handle ? { time: to.time, price: to.price } : p;
-      const dIndex = to.index - from.index;
-      let time = p.time;
-      if (dIndex !== 0 && drawing.kind !== 'horizontal') {
-        const logical = logicalOfTime(this.bars, this.period, p.time);
-        const moved =
-          logical === null
-            ? null
-            : timeOfIndex(this.bars, this.period, Math.round(logical) + dIndex);
-        if (moved !== null) time = Math.round(moved);
-      }
-      const price =
-        drawing.kind === 'vertical'
-          ? p.price
-          : snapToTick(p.price + (to.price - from.price), this.tick);
-      return { time, price };
-    });
-    return { ...drawing, points } as Drawing;
+  private hover(anchor: Anchor): void {
+    if (!this.draft?.waiting) return;
+    this.draft = hoverDraft(this.draft, anchor);
+    this.requestUpdate?.();
   }
 
-  private onPointerUp(event: PointerEvent): void {
-    const gesture = this.gesture;
-    if (gesture?.pointerId !== event.pointerId) return;
-    this.endGesture();
+  private release(gesture: Gesture): void {
     if (gesture.kind === 'move') {
       const moving = this.moving;
       if (gesture.moved && moving && gesture.original) {
@@ -670,30 +478,31 @@ export class DrawingLayer implements ChartLayer, BarListener {
     }
     const draft = this.draft;
     if (!draft) return;
-    const twoPoints = draft.tool === 'measure' || DRAWING_POINTS[draft.tool] === 2;
     // a click (no drag) on a two-point tool sets the first point; the next click the second
-    if (twoPoints && !gesture.moved && !draft.waiting) {
-      draft.waiting = true;
+    if (releaseDraft(draft, gesture.moved) === 'wait') {
+      this.draft = { ...draft, waiting: true };
       return;
     }
     this.finishDraft(draft);
+  }
+
+  private abort(gesture: Gesture): void {
+    if (gesture.kind === 'move') this.moving = null;
+    else this.draft = null;
+    this.requestUpdate?.();
   }
 
   private finishDraft(draft: Draft): void {
     this.draft = null;
     this.ui.setState({ tool: null });
     this.container?.classList.remove('chart-drawing-armed');
-    if (draft.tool === 'measure') {
-      this.measured = [draft.points[0]!, draft.points[1]!];
+    const shape = draftShape(draft);
+    if (!shape) {
+      this.measured = draftSpan(draft);
       this.updateDataset();
       this.requestUpdate?.();
       return;
     }
-    const kind = draft.tool;
-    const points = draft.points
-      .slice(0, DRAWING_POINTS[kind])
-      .map(({ time, price }) => ({ time, price }));
-    const shape = shapeOf(kind, points);
     this.saving = shape;
     this.updateDataset();
     this.requestUpdate?.();
@@ -707,14 +516,6 @@ export class DrawingLayer implements ChartLayer, BarListener {
       } else this.savedId = saved.id; // selected when the list comes (setDrawings)
       this.requestUpdate?.();
     });
-  }
-
-  private onPointerCancel(event: PointerEvent): void {
-    if (this.gesture?.pointerId !== event.pointerId) return;
-    const gesture = this.endGesture();
-    if (gesture?.kind === 'move') this.moving = null;
-    else this.draft = null;
-    this.requestUpdate?.();
   }
 
   private readonly onKeyDown = (event: KeyboardEvent): void => {

@@ -37,6 +37,7 @@ export const chart: SectionTexts<
     period: '周期',
     periodLabel: (period: string, label: string) => PERIOD_LABELS[period] ?? label,
     periodTitle: (period: string, title: string) => PERIOD_TITLES[period] ?? title,
+    weekOf: (date: string) => `${date}当周`,
     marketClosed: '休市',
     marketClosedHint: '该品种当前休市，开市后恢复报价。',
     reconnecting: '正在重新连接…',

@@ -13,6 +13,13 @@ const EXACT: Record<string, string> = {
   'Malformed JSON body': '请求内容不是有效的 JSON',
   'Drawing not found': '未找到该画线',
   'Internal server error': '服务器内部错误',
+  // trading: the success texts of the order helpers (TRADING_SUCCESS)
+  'Order filled': '订单已成交',
+  'Pending order placed': '挂单已提交',
+  'Take Profit / Stop Loss updated successfully': '止盈/止损已更新',
+  'Position closed successfully': '平仓成功',
+  'Pending order canceled successfully': '挂单已撤销',
+  'Pending order updated successfully': '挂单已修改',
 };
 
 const PATTERNS: [RegExp, (...groups: string[]) => string][] = [
@@ -20,6 +27,22 @@ const PATTERNS: [RegExp, (...groups: string[]) => string][] = [
   [/^Strategy already exists: (.+)$/, (name) => `策略已存在：${name}`],
   [/^Version not found: (.+)$/, (id) => `未找到版本：${id}`],
   [/^Unknown symbol: (.+)$/, (symbol) => `未知品种：${symbol}`],
+  // trading refusals (TRADING_MESSAGES), in an error answer or inside a 200 answer
+  [/^The market for (.+) is closed$/, (symbol) => `${symbol} 当前休市`],
+  [/^No quote available for (.+)$/, (symbol) => `${symbol} 暂无报价`],
+  [
+    /^Insufficient margin: the order needs (\S+) (\S+) \(margin and commission\), free margin is (\S+) \S+$/,
+    (required, currency, free) =>
+      `保证金不足：该订单需要 ${required} ${currency}（保证金和手续费），可用保证金为 ${free} ${currency}`,
+  ],
+  [/^Order not found: (.+)$/, (id) => `未找到订单：${id}`],
+  [/^Pending order not found: (.+)$/, (id) => `未找到挂单：${id}`],
+  [/^Order (.+) is already closed$/, (id) => `订单 ${id} 已平仓`],
+  [/^Pending order (.+) is already (.+)$/, (id, status) => `挂单 ${id} 已是 ${status} 状态`],
+  [
+    /^clientOrderId (.+) was already used for a different request$/,
+    (id) => `clientOrderId ${id} 已用于另一个请求`,
+  ],
   [
     /^Too many strategies \(at most (\d+)\); delete one first$/,
     (max) => `策略过多（最多 ${max} 个），请先删除一个`,
