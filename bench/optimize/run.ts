@@ -23,7 +23,26 @@ export type OptimizeBenchRow = {
   trials: number;
   seconds: number;
   trialsPerSecond: number;
+  /** Where the worker processes' time went (the service's per-batch debug lines), summed. */
+  phases?: Record<string, number>;
 };
+
+const PHASES = ['read', 'open', 'sandbox', 'main', 'evaluate', 'keep', 'summary', 'total'];
+
+/** The per-batch timings the worker processes logged in `outputs` (pino JSON lines), summed. */
+function phasesOf(outputs: readonly string[]): Record<string, number> {
+  const sums: Record<string, number> = { batches: 0, trials: 0 };
+  for (const output of outputs) {
+    for (const line of output.split('\n')) {
+      if (!line.includes('optimisation trial batch timed')) continue;
+      const entry = JSON.parse(line) as Record<string, number>;
+      sums.batches = (sums.batches ?? 0) + 1;
+      sums.trials = (sums.trials ?? 0) + (entry.trials ?? 0);
+      for (const phase of PHASES) sums[phase] = (sums[phase] ?? 0) + (entry[`${phase}Ms`] ?? 0);
+    }
+  }
+  return sums;
+}
 
 export type OptimizeBench = { bars: number; direct: OptimizeBenchRow; rows: OptimizeBenchRow[] };
 
@@ -95,11 +114,26 @@ async function optimise(port: number, bars: number, setup: string): Promise<Opti
   return { setup, trials: total, seconds, trialsPerSecond: total / seconds };
 }
 
+/** `optimise`, with the phases its worker nodes logged meanwhile. */
+async function optimiseOn(
+  port: number,
+  nodes: readonly Node[],
+  bars: number,
+  setup: string,
+): Promise<OptimizeBenchRow> {
+  const from = nodes.map((node) => node.output.length);
+  const row = await optimise(port, bars, setup);
+  // the last batch's line may follow its COMPLETED by a moment
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  return { ...row, phases: phasesOf(nodes.map((node, i) => node.output.slice(from[i]))) };
+}
+
 /** A node's start on this shared 2-core host (migrations on a fresh PGlite) can pass a minute. */
 const START_TIMEOUT_MS = 300_000;
 
 const COMMON = {
-  LOG_LEVEL: 'warn',
+  // the trial batches' timings are debug lines (phasesOf)
+  LOG_LEVEL: 'debug',
   BACKTEST_PYTHON: PYTHON,
   BACKTEST_UID_BASE: '55000',
   OPTIMIZATION_MAX_ACTIVE_PER_USER: '4',
@@ -114,7 +148,7 @@ export async function runOptimizeBench(options: { bars?: number } = {}): Promise
   // the product as `npm start` runs it: PGlite, one process with every role
   const single = await Node.start('opt-pglite', 'api,feed,worker', COMMON, START_TIMEOUT_MS);
   try {
-    rows.push(await optimise(single.port, bars, 'PGlite, 1 worker process'));
+    rows.push(await optimiseOn(single.port, [single], bars, 'PGlite, 1 worker process'));
   } finally {
     await stopChild(single.child);
   }
@@ -123,7 +157,7 @@ export async function runOptimizeBench(options: { bars?: number } = {}): Promise
     const env = { ...COMMON, DATABASE_URL: postgres.url };
     const api = await Node.start('opt-pg-1', 'api,feed,worker', env, START_TIMEOUT_MS);
     try {
-      rows.push(await optimise(api.port, bars, 'PostgreSQL, 1 worker process'));
+      rows.push(await optimiseOn(api.port, [api], bars, 'PostgreSQL, 1 worker process'));
       const second = await Node.start(
         'opt-pg-2',
         'worker',
@@ -131,7 +165,9 @@ export async function runOptimizeBench(options: { bars?: number } = {}): Promise
         START_TIMEOUT_MS,
       );
       try {
-        rows.push(await optimise(api.port, bars, 'PostgreSQL, 2 worker processes'));
+        rows.push(
+          await optimiseOn(api.port, [api, second], bars, 'PostgreSQL, 2 worker processes'),
+        );
       } finally {
         await stopChild(second.child);
       }
@@ -154,6 +190,13 @@ export function optimizeReport(bench: OptimizeBench): string[] {
     ...bench.rows.map(
       (row) =>
         `| ${row.setup} | ${row.trials} | ${f(row.seconds)} | ${f(row.trialsPerSecond, 1)} | ${f(row.seconds / bench.direct.seconds)}× |`,
+    ),
+    'Where the worker processes spent it (ms summed over batches; pieces overlap):',
+    ...bench.rows.map(
+      (row) =>
+        `  ${row.setup}: ${Object.entries(row.phases ?? {})
+          .map(([phase, value]) => `${phase} ${Math.round(value)}`)
+          .join(', ')}`,
     ),
   ];
 }

@@ -288,6 +288,8 @@ export async function buildApp({
     now,
     settings: config.optimization,
     onTrialKept: (id) => notifyOptimizationEnded(notifications.context, id),
+    summarize: (input) => bodyWorkers.summary(input),
+    warmWorkers: () => bodyWorkers.warm(),
   });
   app.decorate('services', {
     market,

@@ -1,7 +1,13 @@
 import { parentPort } from 'node:worker_threads';
 import * as domain from '@ct/domain';
 import type { z } from 'zod';
-import type { FeedInstrument, OptimizationObjective } from '@ct/domain';
+import type {
+  FeedInstrument,
+  OptimizationObjective,
+  TrialsSummary,
+  SummaryInput,
+  SummaryTrial,
+} from '@ct/domain';
 import {
   barsOfFlat,
   flatBars,
@@ -17,7 +23,8 @@ import {
 /*
  * The body worker's thread (body-workers.ts starts it): parses a large JSON body and validates
  * it with its route's domain schema, parses a CSV file's bars, or reads, checks and computes a
- * backtest's large result (on one feed or several), off the server's event loop. Answers go back by structured clone;
+ * backtest's large result (on one feed or several), or an optimisation's summary, off the
+ * server's event loop. Answers go back by structured clone;
  * bars as one transferred Float64Array; a backtest's deals as JSON pieces.
  */
 
@@ -64,6 +71,14 @@ export type BodyTask =
       memoryBytes: number;
       objective: OptimizationObjective;
       withDetail: boolean;
+    }
+  | {
+      id: number;
+      kind: 'summary';
+      /** An optimisation's trials, each one's returns as a transferred Float64Array. */
+      input: Omit<SummaryInput, 'trials'> & {
+        trials: (Omit<SummaryTrial, 'returns'> & { returns: Float64Array })[];
+      };
     };
 
 /**
@@ -92,6 +107,7 @@ export type BodyAnswer =
   | { id: number; kind: 'backtest'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'feeds'; evaluation: PiecedEvaluation }
   | { id: number; kind: 'trials'; evaluations: TrialEvaluation[] }
+  | { id: number; kind: 'summary'; summary: TrialsSummary }
   | { id: number; kind: 'failed'; message: string };
 
 /** Keys Fastify's parser refuses (prototype poisoning): such bodies go back to it. */
@@ -184,6 +200,11 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     // each trial's returns go back as their own buffer, not copied
     const transfer = evaluations.flatMap((e) => (e.ok ? [e.returns.buffer as ArrayBuffer] : []));
     return { answer: { id: task.id, kind: 'trials', evaluations }, transfer };
+  }
+  if (task.kind === 'summary') {
+    const trials = task.input.trials.map((t) => ({ ...t, returns: Array.from(t.returns) }));
+    const summary = domain.optimizationSummary({ ...task.input, trials });
+    return { answer: { id: task.id, kind: 'summary', summary }, transfer: [] };
   }
   if (task.kind === 'csv') {
     const parsed = domain.parseOhlcvCsv(task.text);

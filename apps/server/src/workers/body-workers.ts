@@ -1,5 +1,12 @@
 import { Worker } from 'node:worker_threads';
-import type { CsvParseResult, FeedInstrument, OptimizationObjective } from '@ct/domain';
+import type {
+  CsvParseResult,
+  FeedInstrument,
+  OptimizationObjective,
+  TrialsSummary,
+  SummaryInput,
+  SummaryTrial,
+} from '@ct/domain';
 import {
   barsOfFlat,
   flatBars,
@@ -53,6 +60,14 @@ export type BodyWorkers = BodyOffload & {
     piece: number,
     withTrades?: boolean,
   ): Promise<PiecedEvaluation>;
+  /** An optimisation's summary (domain `optimizationSummary`) in a worker. */
+  summary(
+    input: Omit<SummaryInput, 'trials'> & {
+      trials: (Omit<SummaryTrial, 'returns'> & { returns: Float64Array })[];
+    },
+  ): Promise<TrialsSummary>;
+  /** Starts the threads now (a worker role about to need them), not at their first task. */
+  warm(): void;
   close(): Promise<void>;
 };
 
@@ -203,6 +218,17 @@ export function createBodyWorkers(size: number): BodyWorkers {
       );
       if (answer.kind !== 'trials') throw new Error('unexpected body worker answer');
       return answer.evaluations;
+    },
+    async summary(input) {
+      const answer = await submit(
+        { kind: 'summary', input },
+        input.trials.map((t) => t.returns.buffer as ArrayBuffer),
+      );
+      if (answer.kind !== 'summary') throw new Error('unexpected body worker answer');
+      return answer.summary;
+    },
+    warm() {
+      while (!closed && all.size < size) idle.push(spawn());
     },
     async close() {
       closed = true;

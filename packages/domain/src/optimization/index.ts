@@ -8,3 +8,4 @@ export * from './verdict.ts';
 export * from './api.ts';
 export * from './answers.ts';
 export * from './lifecycle.ts';
+export * from './summary.ts';

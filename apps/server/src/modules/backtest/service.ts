@@ -642,6 +642,8 @@ export function createBacktestService(deps: BacktestDeps) {
       updates: readonly string[],
       objective: OptimizationObjective,
       withDetail: boolean,
+      /** The interpreter is free again (its runs ended; how many): the next batch may go. */
+      onRan?: (count: number) => void,
     ): Promise<TrialEvaluation[]> {
       let outcomes: ProcessOutcome[];
       try {
@@ -649,6 +651,7 @@ export function createBacktestService(deps: BacktestDeps) {
           owner: `user:${request.userId}`,
           unread: true,
         });
+        onRan?.(outcomes.length);
       } catch (error) {
         if (error instanceof SandboxUnavailableError) {
           return [{ ok: false, failure: { error: error.message, kind: 'unavailable' } }];

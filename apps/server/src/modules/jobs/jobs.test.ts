@@ -300,4 +300,52 @@ describe('job queue', () => {
     ]);
     expect(await countJobs(t.db, queue)).toEqual({ done: 6 });
   });
+  it('a batch run that frees its place lets the worker claim the next while it still keeps its results', async () => {
+    const queue = 'batch-free';
+    await enqueueJobs(
+      t.db,
+      Array.from({ length: 4 }, (_, n) => job(queue, 'f', 'four', n)),
+      clock.now(),
+    );
+    const runs: number[][] = [];
+    const keeps: (() => void)[] = [];
+    const worker = new JobWorker({
+      db: t.db,
+      now: clock.now,
+      queue,
+      concurrency: 1,
+      leaseMs: LEASE,
+      pollMs: 3_600_000,
+      bounds: { maxPerGroup: 2, maxPerBatch: 2 },
+      log,
+      run: () => Promise.reject(new Error('batches only')),
+      giveUp: () => Promise.reject(new Error('no give-up')),
+      claimMore: () => 1,
+      runBatch: async ({ jobs, owner, free }: BatchContext) => {
+        runs.push(jobs.map((j) => (j.payload as { n: number }).n));
+        free?.();
+        // keeping waits until the test lets it go: the next claim runs meanwhile
+        await new Promise<void>((resolve) => keeps.push(resolve));
+        await finishJobs(
+          t.db,
+          jobs.map((j) => j.id),
+          owner,
+          'done',
+          clock.now(),
+        );
+      },
+    });
+    worker.start();
+    await waitFor(() => runs.length === 2);
+    // both claims are held at once by a worker of concurrency 1: the first is only keeping
+    expect(runs).toEqual([
+      [0, 1],
+      [2, 3],
+    ]);
+    expect(worker.activeJobs()).toHaveLength(4);
+    for (const resolve of keeps.splice(0)) resolve();
+    await waitFor(() => worker.activeJobs().length === 0);
+    await worker.stop();
+    expect(await countJobs(t.db, queue)).toEqual({ done: 4 });
+  });
 });

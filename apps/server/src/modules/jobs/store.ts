@@ -76,6 +76,17 @@ export async function enqueueJobs(db: Db, jobs: readonly NewJob[], nowMs: number
   }
 }
 
+/**
+ * The lease a claim gives the jobs of the CTE `chosen` (the same for the first job of a claim
+ * and the further ones of its batch): active, held by $2 until $3 + $4, one more attempt,
+ * started at $3, under the claim `claimId` (an SQL expression).
+ */
+const LEASE = (chosen: string, claimId: string) => `
+update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
+  attempts = jobs.attempts + 1, started_ms = $3, claim_id = ${claimId}
+from ${chosen} where jobs.id = ${chosen}.id
+returning jobs.*`;
+
 const CLAIM = `
 with busy as (
   select group_key, count(distinct coalesce(claim_id, id))::int as n from jobs
@@ -106,10 +117,7 @@ with busy as (
   limit 1
   for update of j skip locked
 )
-update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
-  attempts = jobs.attempts + 1, started_ms = $3, claim_id = jobs.id
-from next where jobs.id = next.id
-returning jobs.*`;
+${LEASE('next', 'jobs.id')}`;
 
 /**
  * More jobs of the claimed job's batch (and group) for the same claim: queued ones, or active
@@ -126,10 +134,7 @@ with more as (
   limit $8
   for update of j skip locked
 )
-update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
-  attempts = jobs.attempts + 1, started_ms = $3, claim_id = $7
-from more where jobs.id = more.id
-returning jobs.*`;
+${LEASE('more', '$7')}`;
 
 /**
  * Claims the next job of `queue`: queued, or active with a lease that ran out (its worker
@@ -147,18 +152,8 @@ export async function claimJob(
   leaseMs: number,
   bounds: ClaimBounds,
 ): Promise<JobRow | null> {
-  return db.transaction(async (tx) => {
-    await rawQuery(tx, 'select pg_advisory_xact_lock($1, hashtext($2))', [CLAIM_LOCK_KEY, queue]);
-    const rows = await rawQuery(tx, CLAIM, [
-      queue,
-      owner,
-      nowMs,
-      leaseMs,
-      Math.min(bounds.maxPerGroup, MAX_BOUND),
-      Math.min(bounds.maxPerBatch, MAX_BOUND),
-    ]);
-    return rows[0] ? toJob(rows[0]) : null;
-  });
+  const [job] = await claimJobs(db, queue, owner, nowMs, leaseMs, bounds, () => 0);
+  return job ?? null;
 }
 
 /**

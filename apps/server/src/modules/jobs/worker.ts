@@ -16,7 +16,8 @@ import { claimJob, claimJobs, releaseJob, renewJobs, type ClaimBounds } from './
  * transaction that keeps its result, so a result is kept once. A kind with `claimMore` and
  * `runBatch` (the trials) takes several jobs of one batch per claim (store.ts `claimJobs`)
  * and runs them as one of its `concurrency` runs, with one signal; each job is still leased,
- * released and ended on its own.
+ * released and ended on its own. Such a run may `free` its place while it only keeps its
+ * results, so the next claim's work overlaps that write.
  */
 
 export type JobContext = {
@@ -33,6 +34,12 @@ export type BatchContext = {
   owner: string;
   /** Aborted when any of them is no longer this worker's, or it stops. */
   signal: AbortSignal;
+  /**
+   * The run's heavy part is over (only keeping its results is left): its place among the
+   * `concurrency` runs goes to the next claim now. The jobs stay held (leased, renewed,
+   * awaited by stop) until the handler returns.
+   */
+  free?: () => void;
 };
 
 /** A kind of job: its queue, how many one worker runs at once, its bounds and its handler. */
@@ -254,6 +261,13 @@ export class JobWorker {
     }));
     for (const entry of entries) this.active.set(entry.job.id, entry);
     this.runs += 1;
+    let counted = true;
+    const free = () => {
+      if (!counted) return;
+      counted = false;
+      this.runs -= 1;
+      this.notify();
+    };
     const done = (async () => {
       const signal = controller.signal;
       try {
@@ -262,7 +276,7 @@ export class JobWorker {
         }
         const runnable = jobs.filter((j) => j.attempts <= j.maxAttempts);
         if (runnable.length > 0 && runBatch) {
-          await runBatch({ jobs: runnable, owner: this.owner, signal });
+          await runBatch({ jobs: runnable, owner: this.owner, signal, free });
         }
       } catch (error) {
         if (!signal.aborted) {
@@ -280,7 +294,8 @@ export class JobWorker {
           }
           this.active.delete(entry.job.id);
         }
-        this.runs -= 1;
+        if (counted) this.runs -= 1;
+        counted = false;
         if (this.active.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
         this.notify();
       }

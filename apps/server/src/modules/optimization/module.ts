@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { TrialsSummary, SummaryInput, SummaryTrial } from '@ct/domain';
 import type { Db } from '../../db/types.ts';
 import type { BacktestModule } from '../strategy/module.ts';
 import { JobWorker } from '../jobs/worker.ts';
@@ -28,6 +29,14 @@ export function registerOptimization(
     settings?: Partial<OptimizationSettings>;
     /** Tells the user of an optimisation that ended (modules/notifications). */
     onTrialKept?: (optimizationId: string) => Promise<void>;
+    /** An optimisation's summary computed off the event loop (a body worker). */
+    summarize?: (
+      input: Omit<SummaryInput, 'trials'> & {
+        trials: (Omit<SummaryTrial, 'returns'> & { returns: Float64Array })[];
+      },
+    ) => Promise<TrialsSummary>;
+    /** Starts the body workers (the trial worker needs them from its first batch). */
+    warmWorkers?: () => void;
   },
 ): OptimizationModule {
   const settings: OptimizationSettings = { ...DEFAULT_OPTIMIZATION_SETTINGS, ...deps.settings };
@@ -40,6 +49,8 @@ export function registerOptimization(
     settings,
     notify: () => worker?.notify(),
     onTrialKept: deps.onTrialKept,
+    summarize: deps.summarize,
+    log: app.log,
   });
   optimizationRoutes(app, service);
   app.addHook('onClose', async () => {
@@ -51,6 +62,11 @@ export function registerOptimization(
     settings,
     worker: () => worker,
     startWorker() {
+      // the first batch should not pay for the interpreters' and threads' start
+      if (!worker) {
+        void deps.backtest.sandbox.start().catch(() => undefined);
+        deps.warmWorkers?.();
+      }
       worker ??= new JobWorker({
         db: deps.db,
         now: deps.now,

@@ -3,26 +3,22 @@ import {
   toEpochSec,
   DEFAULT_LOADED_BARS,
   MAX_BACKTEST_BARS,
-  MAX_EQUITY_POINTS,
   equityCurve,
-  formatContractDate,
   formatCount,
   isReservedStrategyName,
   optimizationRequestSchema,
-  overfittingVerdict,
   paramSpaceSchema,
   paramsUpdateStatement,
   parseConstraint,
   parseStrategyParams,
   planTrials,
-  probabilityOfBacktestOverfitting,
-  deflatedSharpeFromReturns,
   resolveParamSpace,
-  stitchEquity,
-  stitchedPerformance,
-  walkForwardEfficiency,
   walkForwardFolds,
   withParamValues,
+  optimizationSummary,
+  type TrialsSummary,
+  type SummaryInput,
+  type SummaryTrial,
   nextBucketStart,
   type Bar,
   type Feed,
@@ -78,6 +74,15 @@ export type OptimizationDeps = {
   notify: () => void;
   /** After a trial is kept (committed): tells the user when the optimisation has ended. */
   onTrialKept?: (optimizationId: string) => Promise<void>;
+  /** The summary computed off the event loop (a body worker); without it, on the loop. */
+  summarize?: (input: WorkerSummaryInput) => Promise<TrialsSummary>;
+  /** Where each batch's time went (debug). */
+  log?: { debug: (details: Record<string, unknown>, message: string) => void };
+};
+
+/** The summary's input as a body worker takes it: each trial's returns as float64s. */
+export type WorkerSummaryInput = Omit<SummaryInput, 'trials'> & {
+  trials: (Omit<SummaryTrial, 'returns'> & { returns: Float64Array })[];
 };
 
 type StoredBar = [number, number, number, number, number, number];
@@ -85,7 +90,8 @@ type StoredBar = [number, number, number, number, number, number];
 type Loaded = { bars: Bar[]; code: string; row: OptimizationRow; feeds: Feed[] };
 type StoredFeed = { symbol_id: string; period: Feed['period']; bars: StoredBar[] };
 
-type TrialPayload = { optimization: string; stage: Stage; index: number };
+/** `params` in the payload spares the worker reading the trial's row (older jobs lack it). */
+type TrialPayload = { optimization: string; stage: Stage; index: number; params?: ParamValues };
 
 /** What a trial ended with: what to keep of it, or why it failed. */
 type Outcome =
@@ -104,6 +110,28 @@ type Outcome =
 /** A trial that ran, with its job, to keep. */
 type Kept = { job: JobRow; payload: TrialPayload; outcome: Outcome };
 
+/** Where a batch's time went (ms), logged at debug level. */
+type BatchTiming = {
+  /** Loading the optimisation and its trials' rows, marking it started. */
+  read: number;
+  /** Starting interpreters (code and rows sent). */
+  open: number;
+  /** The sandbox messages: main() and the round trips. */
+  sandbox: number;
+  /** Inside main(), as the harness timed it. */
+  main: number;
+  /** From a piece's answer to its checked figures (a body worker; overlaps the next piece). */
+  evaluate: number;
+  /** The transaction keeping the batch (with the summary when it was the last). */
+  keep: number;
+  summary: number;
+};
+
+/** A batch goes to the interpreter in about this many pieces (pipelined with the checks). */
+const PIECES = 4;
+/** Fewest trials per piece. */
+const PIECE_MIN = 4;
+
 /** Trials of a claim's first batch, before any trial of the optimisation was measured. */
 const FIRST_BATCH = 4;
 /** Most trials per claim (and per sandbox message). */
@@ -117,13 +145,13 @@ const MAX_BATCH = 32;
 const BATCH_TARGET_MS = 250;
 
 /** Returns as the trials keep them: float64 bytes (`returns_f64`), or JSON of older rows. */
-function returnsOf(row: SqlRow | undefined): number[] {
+function returnsOf(row: SqlRow | undefined): Float64Array {
   const bytes = row?.returns_f64 as Uint8Array | null | undefined;
   if (bytes) {
     const copy = new Uint8Array(bytes); // aligned, its own buffer
-    return Array.from(new Float64Array(copy.buffer, 0, Math.floor(copy.length / 8)));
+    return new Float64Array(copy.buffer, 0, Math.floor(copy.length / 8));
   }
-  return (row?.returns ?? []) as number[];
+  return Float64Array.from((row?.returns ?? []) as number[]);
 }
 
 const FOLD_OF = (stage: string) => Number(stage.split(':')[1]);
@@ -294,12 +322,18 @@ export function createOptimizationService(deps: OptimizationDeps) {
     return loaded.bars.slice(span.start, span.end + 1);
   }
 
-  function trialJob(userId: number, optimization: string, stage: Stage, index: number): NewJob {
+  function trialJob(
+    userId: number,
+    optimization: string,
+    stage: Stage,
+    index: number,
+    params: ParamValues,
+  ): NewJob {
     return {
       queue: TRIAL_QUEUE,
       groupKey: `user:${userId}`,
       batchKey: optimization,
-      payload: { optimization, stage, index } satisfies TrialPayload,
+      payload: { optimization, stage, index, params } satisfies TrialPayload,
       maxAttempts: settings.maxAttempts,
     };
   }
@@ -337,6 +371,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
     stage: Stage,
     list: readonly ParamValues[],
     signal: AbortSignal,
+    timing: BatchTiming,
   ): Promise<Outcome[]> {
     const declared = parseStrategyParams(loaded.code);
     const params: StrategyParam[] = declared.ok ? declared.params : [];
@@ -357,8 +392,14 @@ export function createOptimizationService(deps: OptimizationDeps) {
     const outcomes: Outcome[] = [];
     if (settings.warm) {
       const key = `${loaded.row.id}:${stage}`;
-      while (outcomes.length < updates.length && !signal.aborted) {
+      // pieces of the batch in turn: the interpreter runs the next piece's main() while the
+      // body worker checks and computes the previous one's
+      const piece = Math.max(PIECE_MIN, Math.ceil(updates.length / PIECES));
+      const pieces: Promise<Outcome[]>[] = [];
+      let sent = 0;
+      while (sent < updates.length && !signal.aborted) {
         let session = takeSession(key);
+        const opening = performance.now();
         try {
           session ??= await deps.pool.openSession({
             code: loaded.code,
@@ -370,24 +411,43 @@ export function createOptimizationService(deps: OptimizationDeps) {
         } catch {
           break; // the sandbox cannot run: the plain trials say why
         }
-        let figures;
+        timing.open += performance.now() - opening;
+        const part = updates.slice(sent, sent + piece);
+        let ran: (count: number) => void = () => undefined;
+        const free = new Promise<number>((resolve) => (ran = resolve));
+        const running = performance.now();
+        const figures = backtest.trialsFigures(
+          session,
+          { ...request, code: loaded.code },
+          part,
+          objective,
+          withDetail,
+          ran,
+        );
+        let count: number;
         try {
-          // checked and computed off the event loop (a body worker)
-          figures = await backtest.trialsFigures(
-            session,
-            { ...request, code: loaded.code },
-            updates.slice(outcomes.length),
-            objective,
-            withDetail,
-          );
-        } finally {
+          count = await Promise.race([free, figures.then((list) => list.length)]);
+        } catch (error) {
           putSession(key, session);
+          await Promise.allSettled(pieces);
+          throw error;
         }
-        if (figures.length === 0) break;
-        for (const figure of figures) {
-          outcomes.push(figure.ok ? figure : { ok: false, error: figure.failure.error });
-        }
+        timing.sandbox += performance.now() - running;
+        putSession(key, session);
+        const evaluating = performance.now();
+        pieces.push(
+          figures.then((list) => {
+            timing.evaluate += performance.now() - evaluating;
+            return list.map((figure): Outcome =>
+              figure.ok ? figure : { ok: false, error: figure.failure.error },
+            );
+          }),
+        );
+        if (count === 0) break;
+        // a session that a limit or a crash ended: the trials after go to a new one
+        sent += count;
       }
+      for (const list of await Promise.all(pieces)) outcomes.push(...list);
     }
     for (let i = outcomes.length; i < updates.length && !signal.aborted; i++) {
       const code = `${loaded.code}\n${updates[i]}\n`;
@@ -404,15 +464,16 @@ export function createOptimizationService(deps: OptimizationDeps) {
   }
 
   /** Adds out-of-sample trials of folds whose in-sample trials all ended; completes at the end. */
-  async function advance(tx: Db, id: string): Promise<void> {
+  async function advance(tx: Db, id: string, timing?: BatchTiming): Promise<void> {
     const [row] = await rawQuery(
       tx,
-      'select status, trials_done, trials_total, user_id, request, bars from optimizations where id = $1 for update',
+      `select status, user_id, request->'walk_forward' as walk_forward from optimizations
+       where id = $1 for update`,
       [id],
     );
     if (!row || row.status !== 'PROCESSING') return;
-    const request = row.request as { walk_forward?: WalkForwardSettings | null };
-    if (request.walk_forward) {
+    const walkForward = (row.walk_forward ?? null) as WalkForwardSettings | null;
+    if (walkForward) {
       const stages = await rawQuery(
         tx,
         `select stage, count(*) filter (where status = $2)::int as pending,
@@ -420,7 +481,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         [id, TRIAL_CREATED],
       );
       const byStage = new Map(stages.map((s) => [String(s.stage), s]));
-      const folds = request.walk_forward.folds;
+      const folds = walkForward.folds;
       for (let fold = 0; fold < folds; fold++) {
         const inSample = byStage.get(`is:${fold}`);
         if (!inSample || Number(inSample.pending) > 0 || byStage.has(`oos:${fold}`)) continue;
@@ -457,7 +518,11 @@ export function createOptimizationService(deps: OptimizationDeps) {
            values ($1, $2, 0, $3::jsonb, $4)`,
           [id, stage, JSON.stringify(best.params), TRIAL_CREATED],
         );
-        await enqueueJobs(tx, [trialJob(Number(row.user_id), id, stage, 0)], now());
+        await enqueueJobs(
+          tx,
+          [trialJob(Number(row.user_id), id, stage, 0, best.params as ParamValues)],
+          now(),
+        );
       }
     }
     const [counts] = await rawQuery(
@@ -466,7 +531,9 @@ export function createOptimizationService(deps: OptimizationDeps) {
       [id],
     );
     if (counts && Number(counts.trials_done) >= Number(counts.trials_total)) {
-      const summary = await summarize(tx, id);
+      const summarizing = performance.now();
+      const summary = await summarize(tx, id, walkForward);
+      if (timing) timing.summary = performance.now() - summarizing;
       await rawQuery(
         tx,
         `update optimizations set status = $4, summary = $2::jsonb, finished_ms = $3 where id = $1`,
@@ -480,170 +547,47 @@ export function createOptimizationService(deps: OptimizationDeps) {
     }
   }
 
-  async function summarize(tx: Db, id: string) {
-    const [opt] = await rawQuery(tx, 'select request, bars from optimizations where id = $1', [id]);
-    const request = (opt?.request ?? {}) as { walk_forward?: WalkForwardSettings | null };
+  /**
+   * The summary of an optimisation whose trials all ended: its trials read in `tx`, the
+   * figures computed by the domain's optimizationSummary in a body worker (PBO over all main
+   * trials' returns is the heavy part), on the event loop without one.
+   */
+  async function summarize(
+    tx: Db,
+    id: string,
+    walkForward: WalkForwardSettings | null,
+  ): Promise<TrialsSummary> {
     const trials = await rawQuery(
       tx,
-      `select stage, index, params, status, performance, score, returns, returns_f64, detail
+      `select stage, index, params, status, performance, score, returns, returns_f64, detail, error
        from optimization_trials where optimization_id = $1 order by stage, index`,
       [id],
     );
-    const main = trials.filter((t) => t.stage === 'main' && t.status === 'done');
-    const ranked = [...main].sort(
-      (a, b) =>
-        (b.score === null ? -Infinity : Number(b.score)) -
-          (a.score === null ? -Infinity : Number(a.score)) || Number(a.index) - Number(b.index),
-    );
-    const best = ranked[0] ?? null;
-    // walk-forward
-    let walkForward: Record<string, unknown> | null = null;
-    let efficiency: number | null = null;
-    if (request.walk_forward) {
-      const stored = (opt?.bars ?? []) as StoredBar[];
-      const folds = walkForwardFolds(stored.length, request.walk_forward);
-      const date = (i: number) => formatContractDate(stored[i]?.[0] ?? 0);
-      const days = (span: { start: number; end: number }) =>
-        ((stored[span.end]?.[0] ?? 0) - (stored[span.start]?.[0] ?? 0)) / 86_400_000;
-      const parts: {
-        fold: Record<string, unknown>;
-        inSample: { return: number; days: number };
-        outOfSample: { return: number; days: number };
-        oos: SqlRow | undefined;
-      }[] = [];
-      for (const [i, fold] of (folds.ok ? folds.folds : []).entries()) {
-        const isBest = trials
-          .filter((t) => t.stage === `is:${i}` && t.status === 'done')
-          .sort(
-            (a, b) =>
-              (b.score === null ? -Infinity : Number(b.score)) -
-                (a.score === null ? -Infinity : Number(a.score)) ||
-              Number(a.index) - Number(b.index),
-          )[0];
-        const oos = trials.find((t) => t.stage === `oos:${i}`);
-        const capital = Number(
-          (oos?.detail as { initial_capital?: number } | null)?.initial_capital ?? 1_000_000,
-        );
-        const isPerf = (isBest?.performance ?? null) as TrialPerformance | null;
-        const oosPerf = (
-          oos?.status === 'done' ? oos.performance : null
-        ) as TrialPerformance | null;
-        parts.push({
-          fold: {
-            in_sample: {
-              from: date(fold.inSample.start),
-              to: date(fold.inSample.end),
-              performance: isPerf,
-            },
-            out_of_sample: {
-              from: date(fold.outOfSample.start),
-              to: date(fold.outOfSample.end),
-              performance: oosPerf,
-            },
-            params: oos?.params ?? isBest?.params ?? null,
-            ...(oos?.status === 'failed'
-              ? { error: (oos.error as string | null) ?? 'failed' }
-              : {}),
-          },
-          inSample: { return: (isPerf?.net_profit ?? 0) / capital, days: days(fold.inSample) },
-          outOfSample: {
-            return: (oosPerf?.net_profit ?? 0) / capital,
-            days: days(fold.outOfSample),
-          },
-          oos,
-        });
-      }
-      const done = parts.filter((p) => p.oos?.status === 'done');
-      const capital = Number(
-        (done[0]?.oos?.detail as { initial_capital?: number } | undefined)?.initial_capital ??
-          1_000_000,
-      );
-      const equity = stitchEquity(
-        done.map((p) => (p.oos?.detail as { equity: [string, number][] }).equity),
-        capital,
-      );
-      const profits = done.flatMap((p) => (p.oos?.detail as { profits: number[] }).profits);
-      const returns = done.flatMap((p) => returnsOf(p.oos));
-      const stitched = stitchedPerformance({
-        equity,
-        profits,
-        returns,
-        initialCapital: capital,
-        barsPerYear: Number(
-          (done[0]?.oos?.detail as { bars_per_year?: number | null } | undefined)?.bars_per_year ??
-            0,
-        ),
-      });
-      efficiency = walkForwardEfficiency(parts).efficiency;
-      // the best parameters of all bars (chosen in sample, with hindsight) over the same
-      // window, from the capital: what the stitched curve is compared with
-      const window = folds.ok ? folds.folds : [];
-      const first = window[0]?.outOfSample.start ?? 0;
-      const last = window.at(-1)?.outOfSample.end ?? -1;
-      const bestReturns = best ? returnsOf(best) : [];
-      const inSampleEquity: [string, number][] = [];
-      let value = capital;
-      for (let i = first; i <= last && best; i++) {
-        if (i > first) value *= 1 + (bestReturns[i - 1] ?? 0);
-        inSampleEquity.push([date(i), Math.round(value * 100) / 100]);
-      }
-      const step = Math.max(1, Math.ceil(inSampleEquity.length / MAX_EQUITY_POINTS));
-      walkForward = {
-        folds: parts.map((p) => p.fold),
-        stitched: { performance: stitched, equity },
-        in_sample: {
-          params: best?.params ?? null,
-          equity: inSampleEquity.filter(
-            (_, i) => i % step === 0 || i === inSampleEquity.length - 1,
-          ),
-        },
-        efficiency,
-      };
+    let barTimes: number[] = [];
+    if (walkForward) {
+      const loaded = await load(id);
+      barTimes = (loaded?.bars ?? []).map((bar) => bar.time);
     }
-    // overfitting over the main trials' per-period returns
-    const series = main.map((t) => returnsOf(t));
-    const chosen = best ? main.indexOf(best) : -1;
-    const pbo = series.length >= 2 ? probabilityOfBacktestOverfitting(series) : null;
-    const dsr = chosen >= 0 ? deflatedSharpeFromReturns(series, chosen) : null;
-    const pboValue = pbo?.ok ? pbo.result.pbo : null;
-    const verdict = overfittingVerdict({
-      pbo: pboValue,
-      deflatedSharpe: dsr?.value ?? null,
-      efficiency,
-      walkForward: request.walk_forward !== undefined && request.walk_forward !== null,
-      trials: main.length,
+    const input: WorkerSummaryInput = {
+      walkForward,
+      barTimes,
+      trials: trials.map((t) => ({
+        stage: String(t.stage),
+        index: Number(t.index),
+        params: t.params,
+        status: String(t.status),
+        performance: (t.performance ?? null) as TrialPerformance | null,
+        score: t.score === null || t.score === undefined ? null : Number(t.score),
+        returns: returnsOf(t),
+        detail: t.detail ?? null,
+        error: t.error === null || t.error === undefined ? null : String(t.error),
+      })),
+    };
+    if (deps.summarize) return deps.summarize(input);
+    return optimizationSummary({
+      ...input,
+      trials: input.trials.map((t) => ({ ...t, returns: Array.from(t.returns) })),
     });
-    const overfitting = {
-      pbo: pbo?.ok
-        ? {
-            value: pbo.result.pbo,
-            partitions: pbo.result.partitions,
-            combinations: pbo.result.combinations,
-            trials: pbo.result.trials,
-            observations: pbo.result.observations,
-          }
-        : null,
-      deflated_sharpe: dsr
-        ? {
-            value: dsr.value,
-            sharpe: dsr.sharpe,
-            expected_max_sharpe: dsr.expectedMaxSharpe,
-            sharpe_variance: dsr.sharpeVariance,
-            trials: dsr.trials,
-            observations: dsr.observations,
-            skewness: dsr.skewness,
-            kurtosis: dsr.kurtosis,
-          }
-        : null,
-      trials: main.length,
-      verdict: verdict.verdict,
-      reasons: verdict.reasons,
-    };
-    return {
-      best: best ? { params: best.params, performance: best.performance } : null,
-      walk_forward: walkForward,
-      overfitting,
-    };
   }
 
   async function owned(userId: number, id: string): Promise<OptimizationRow> {
@@ -772,7 +716,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         }
         await enqueueJobs(
           tx,
-          rows.map((r) => trialJob(userId, id, r.stage, r.index)),
+          rows.map((r) => trialJob(userId, id, r.stage, r.index, r.params)),
           createdMs,
         );
       });
@@ -982,34 +926,54 @@ export function createOptimizationService(deps: OptimizationDeps) {
     },
   };
 
-  async function runJobs({ jobs, owner, signal }: BatchContext): Promise<void> {
+  async function runJobs({ jobs, owner, signal, free }: BatchContext): Promise<void> {
     const first = jobs[0];
     if (!first) return;
+    const timing: BatchTiming = {
+      read: 0,
+      open: 0,
+      sandbox: 0,
+      main: 0,
+      evaluate: 0,
+      keep: 0,
+      summary: 0,
+    };
+    const started = performance.now();
     const optimization = (first.payload as TrialPayload).optimization;
     const loaded = await load(optimization);
     const wanted = jobs.map((job) => ({ job, payload: job.payload as TrialPayload }));
-    const rows = loaded
-      ? await rawQuery(
-          db,
-          `select t.stage, t.index, t.params, t.status from optimization_trials t
-           join jsonb_to_recordset($2::jsonb) as x(stage text, index int)
-             on t.stage = x.stage and t.index = x.index
-           where t.optimization_id = $1`,
-          [
-            optimization,
-            JSON.stringify(
-              wanted.map(({ payload }) => ({ stage: payload.stage, index: payload.index })),
-            ),
-          ],
-        )
-      : [];
-    const byKey = new Map(rows.map((row) => [`${String(row.stage)}#${Number(row.index)}`, row]));
     const runnable: { job: JobRow; payload: TrialPayload; params: ParamValues }[] = [];
     const gone: number[] = [];
-    for (const { job, payload } of wanted) {
-      const trial = byKey.get(`${payload.stage}#${payload.index}`);
-      if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) gone.push(job.id);
-      else runnable.push({ job, payload, params: trial.params as ParamValues });
+    if (wanted.every(({ payload }) => payload.params !== undefined)) {
+      // the params came with the jobs; a trial cancelled or kept meanwhile is not kept twice
+      // (keep writes only queued trials of jobs still held)
+      for (const { job, payload } of wanted) {
+        if (!loaded || signal.aborted) gone.push(job.id);
+        else runnable.push({ job, payload, params: payload.params as ParamValues });
+      }
+    } else {
+      // jobs queued before their payload carried the params
+      const rows = loaded
+        ? await rawQuery(
+            db,
+            `select t.stage, t.index, t.params, t.status from optimization_trials t
+             join jsonb_to_recordset($2::jsonb) as x(stage text, index int)
+               on t.stage = x.stage and t.index = x.index
+             where t.optimization_id = $1`,
+            [
+              optimization,
+              JSON.stringify(
+                wanted.map(({ payload }) => ({ stage: payload.stage, index: payload.index })),
+              ),
+            ],
+          )
+        : [];
+      const byKey = new Map(rows.map((row) => [`${String(row.stage)}#${Number(row.index)}`, row]));
+      for (const { job, payload } of wanted) {
+        const trial = byKey.get(`${payload.stage}#${payload.index}`);
+        if (!loaded || !trial || trial.status !== 'queued' || signal.aborted) gone.push(job.id);
+        else runnable.push({ job, payload, params: trial.params as ParamValues });
+      }
     }
     if (gone.length > 0) {
       // deleted, cancelled or already kept: nothing to run
@@ -1034,6 +998,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         startedMs: loaded.row.startedMs ?? now(),
       };
     }
+    timing.read = performance.now() - started;
     // the jobs of one claim are mostly of one stage; each stage runs in its own interpreter
     const stages = [...new Set(runnable.map((r) => r.payload.stage))];
     const kept: Kept[] = [];
@@ -1044,6 +1009,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
         stage,
         part.map((r) => r.params),
         signal,
+        timing,
       );
       outcomes.forEach((outcome, i) => {
         const item = part[i];
@@ -1056,13 +1022,29 @@ export function createOptimizationService(deps: OptimizationDeps) {
       outcome.ok && outcome.strategyMs !== null ? [outcome.strategyMs] : [],
     );
     if (measured.length > 0) {
-      const perTrial = measured.reduce((a, b) => a + b, 0) / measured.length;
+      timing.main = measured.reduce((a, b) => a + b, 0);
+      const perTrial = timing.main / measured.length;
       const before = trialMs.get(optimization);
       trialMs.set(optimization, before === undefined ? perTrial : (before + perTrial) / 2);
       while (trialMs.size > 64) trialMs.delete(trialMs.keys().next().value as string);
     }
     if (signal.aborted) return; // cancelled or taken over: another holder keeps them
-    await keep(optimization, owner, kept);
+    // the interpreter is done with this claim: the worker may claim the next while it is kept
+    free?.();
+    const keeping = performance.now();
+    await keep(optimization, owner, kept, timing);
+    timing.keep = performance.now() - keeping;
+    deps.log?.debug(
+      {
+        optimization,
+        trials: kept.length,
+        totalMs: Math.round(performance.now() - started),
+        ...Object.fromEntries(
+          Object.entries(timing).map(([phase, ms]) => [`${phase}Ms`, Math.round(ms)]),
+        ),
+      },
+      'optimisation trial batch timed',
+    );
   }
 
   /**
@@ -1071,7 +1053,12 @@ export function createOptimizationService(deps: OptimizationDeps) {
    * (returns as float64 bytes, cut from one parameter), counts them, and advances the
    * optimisation (out-of-sample trials, the summary at the end).
    */
-  async function keep(optimization: string, owner: string, items: readonly Kept[]): Promise<void> {
+  async function keep(
+    optimization: string,
+    owner: string,
+    items: readonly Kept[],
+    timing?: BatchTiming,
+  ): Promise<void> {
     if (items.length === 0) return;
     await db.transaction(async (tx) => {
       const held = await finishJobs(
@@ -1141,7 +1128,7 @@ export function createOptimizationService(deps: OptimizationDeps) {
           stored.length,
         ],
       );
-      await advance(tx, optimization);
+      await advance(tx, optimization, timing);
     });
     await deps.onTrialKept?.(optimization);
   }

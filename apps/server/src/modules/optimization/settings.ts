@@ -14,7 +14,10 @@ export type OptimizationSettings = {
   maxOpenPerUser: number;
   /** A worker's hold on a trial; another worker runs it again when it runs out. */
   leaseMs: number;
-  /** How often an idle worker looks for trials (a trial added on its own node wakes it). */
+  /**
+   * How often an idle worker looks for trials (a trial added on its own node wakes it; one
+   * added on another node waits for this): a worker process joins an optimisation this late.
+   */
   pollMs: number;
   /** Claims of one trial before it is kept as failed (its workers kept dying). */
   maxAttempts: number;
@@ -32,7 +35,7 @@ export const DEFAULT_OPTIMIZATION_SETTINGS: OptimizationSettings = {
   concurrency: 2,
   maxOpenPerUser: 3,
   leaseMs: 30_000,
-  pollMs: 1000,
+  pollMs: 250,
   maxAttempts: 3,
   warm: true,
 };

@@ -176,7 +176,9 @@ export class SandboxPool {
     if (this.state === 'unavailable') throw new SandboxUnavailableError(this.reason ?? 'unknown');
     if (this.closed) throw new SandboxUnavailableError('the server is shutting down');
     const encoded = await encodeJob({ ...job, session: true });
-    const process = this.spawn();
+    // a pre-started interpreter when one waits (its start is paid before the first trial)
+    const process = this.take();
+    this.refill();
     process.startSession(encoded);
     return {
       next: async (update, options = {}) => {
