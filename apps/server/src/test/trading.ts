@@ -6,9 +6,15 @@ import {
   type User,
 } from '@ct/domain';
 import type { LightMyRequestResponse } from 'fastify';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
+import { openPostgres } from '../db/connect.ts';
+import { migrateDatabase } from '../db/migrate.ts';
+import { startPostgres } from './cluster.ts';
 import { buildUser, loginAs, type BuiltUser } from './factories.ts';
 import {
   createClock,
@@ -86,8 +92,10 @@ export type TradingTestApp = TestDatabase & {
  * 2026-01-05 09:00 UTC: FX, metals and crypto trade, US shares do not) and scripted quotes
  * (USDJPY 150 / EURUSD 1.1 for conversions, plus whatever the test sets).
  */
-export async function createTradingTestApp(): Promise<TradingTestApp> {
-  const testDb = await openTestDatabase();
+export async function createTradingTestApp(
+  open: () => Promise<TestDatabase> = openTestDatabase,
+): Promise<TradingTestApp> {
+  const testDb = await open();
   const clock = createClock();
   const market = new ScriptedMarket();
   market.setQuote('USDJPY', 149.99, 150.01);
@@ -118,6 +126,29 @@ export async function createTradingTestApp(): Promise<TradingTestApp> {
 }
 
 /**
+ * A fresh migrated database on PostgreSQL (TEST_DATABASE_URL's server, else a throwaway one:
+ * startPostgres) for createTradingTestApp: the app's statements on the other driver.
+ */
+export async function openPostgresTestDatabase(): Promise<TestDatabase> {
+  const started = performance.now();
+  const server = await startPostgres();
+  const database = await openPostgres(server.url, 4);
+  await migrateDatabase(database);
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ct-server-test-'));
+  return {
+    database,
+    db: database.db,
+    dataDir,
+    openedInMs: performance.now() - started,
+    close: async () => {
+      await database.close();
+      await server.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
  * Registers the hooks of a test file that shares one trading app: built before all its tests
  * (and handed to `ready`), closed after them, and XAUUSD quoting 2000 / 2000.5 before each
  * test. With `accountEvents`, the returned list holds every account channel's publication
@@ -125,12 +156,12 @@ export async function createTradingTestApp(): Promise<TradingTestApp> {
  */
 export function useTradingTestApp(
   ready: (t: TradingTestApp) => void,
-  options: { accountEvents?: boolean } = {},
+  options: { accountEvents?: boolean; open?: () => Promise<TestDatabase> } = {},
 ): AccountEvent[] {
   const events: AccountEvent[] = [];
   let t: TradingTestApp | undefined;
   beforeAll(async () => {
-    t = await createTradingTestApp();
+    t = await createTradingTestApp(options.open);
     if (options.accountEvents) {
       t.app.services.broker.listen(({ channel, data }) => {
         if (channel.startsWith('account:')) events.push(accountEventSchema.parse(data));

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   accountFigures,
   exposureOfPositions,
+  exposureWithPosition,
   floatingPnlOf,
   isMarginLevelLow,
   marginLevelOf,
@@ -141,6 +142,27 @@ describe('exposureOfPositions', () => {
       { symbol: 'BTCUSDT', side: 'buy', volume: 0.7, notional: 34_900 },
       { symbol: 'BTCUSDT', side: 'sell', volume: 0.2, notional: 10_200 },
     ]);
+  });
+});
+
+describe('exposureWithPosition', () => {
+  it('adds a new position to its line as exposureOfPositions sums it, a new line else', () => {
+    const before = exposureOfPositions([
+      { symbol: 'BTCUSDT', side: 'buy', price: 50_000, volume: 0.6, settledVol: 0 },
+    ]);
+    const after = exposureWithPosition(
+      exposureWithPosition(before, { symbol: 'BTCUSDT', side: 'buy', price: 49_000, volume: 0.1 }),
+      { symbol: 'BTCUSDT', side: 'sell', price: 51_000, volume: 0.2 },
+    );
+    expect(after).toEqual(
+      exposureOfPositions([
+        { symbol: 'BTCUSDT', side: 'buy', price: 50_000, volume: 0.6, settledVol: 0 },
+        { symbol: 'BTCUSDT', side: 'buy', price: 49_000, volume: 0.1, settledVol: 0 },
+        { symbol: 'BTCUSDT', side: 'sell', price: 51_000, volume: 0.2, settledVol: 0 },
+      ]),
+    );
+    // the lines given are not changed
+    expect(before).toEqual([{ symbol: 'BTCUSDT', side: 'buy', volume: 0.6, notional: 30_000 }]);
   });
 });
 

@@ -145,6 +145,32 @@ export function exposureOfPositions(positions: readonly OpenPosition[]): Exposur
   return [...lines.values()];
 }
 
+/**
+ * The exposure once a new position of `volume` lots at `price` is open: its line grows as
+ * exposureOfPositions adds a position (a new line when the account had none of that symbol
+ * and side). A batch of orders checks each order's margin against what the ones before it
+ * opened.
+ */
+export function exposureWithPosition(
+  exposure: readonly ExposureLine[],
+  position: { symbol: string; side: Side; price: number; volume: number },
+): ExposureLine[] {
+  if (!(position.volume > 0)) return [...exposure];
+  const added = (line: ExposureLine): ExposureLine => ({
+    ...line,
+    volume: roundLots(line.volume + position.volume),
+    notional: line.notional + position.volume * position.price,
+  });
+  const at = exposure.findIndex((l) => l.symbol === position.symbol && l.side === position.side);
+  if (at < 0) {
+    return [
+      ...exposure,
+      added({ symbol: position.symbol, side: position.side, volume: 0, notional: 0 }),
+    ];
+  }
+  return exposure.map((line, i) => (i === at ? added(line) : line));
+}
+
 /** Open lots of the positions by side (volume − settledVol), without float noise. */
 export function openVolumeBySide(positions: readonly Omit<OpenPosition, 'symbol' | 'price'>[]): {
   buy: number;

@@ -3,6 +3,7 @@ import type { Db } from '../../db/types.ts';
 import type { Broker } from '../gateway/broker.ts';
 import type { MarketFeed } from '../market/feed.ts';
 import type { MarketData } from '../market/market-data.ts';
+import type { BatchedOrder } from './batched-order.ts';
 import type { AccountFact } from './journal.ts';
 import type { OrderWriter } from './order-writer.ts';
 import type { TriggerIndex } from './trigger-index.ts';
@@ -23,7 +24,7 @@ export type TradingContext = {
    * The API node's order writer (group commit: ORDER_COMMIT=group, the default); absent, each
    * API command is a transaction of its own (ORDER_COMMIT=single).
    */
-  writer?: OrderWriter;
+  writer?: OrderWriter<BatchedOrder>;
   /**
    * Records the notifications of a trigger engine command's facts in its transaction and
    * returns what publishes them after the commit (modules/notifications/trading.ts).

@@ -25,7 +25,12 @@ import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import type { Journal } from './journal.ts';
 import { toUsd } from './pricing.ts';
-import { movePendingOrder, openPositionWithOrder, recordNewOrder } from './order-events.ts';
+import {
+  movePendingOrder,
+  openPositionWithOrder,
+  recordNewOrder,
+  type NewOrder,
+} from './order-events.ts';
 import { applyBalance } from './store/accounts.ts';
 import { insertSettlement, type Settlement } from './store/history.ts';
 import type { Pending } from './store/pendings.ts';
@@ -72,55 +77,77 @@ export async function openPosition(
   a: OpenArgs,
 ): Promise<Position> {
   const { tx } = journal;
-  const commission = commissionFor(a.volume, a.instrument.commission_per_lot);
-  const commissionUsd = toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes);
-  const newPosition: NewPosition = {
-    uuid: a.uuid,
-    symbol: a.instrument.symbol,
-    cmd: a.cmd,
-    volume: a.volume,
-    price: a.price,
-    tp: a.tp,
-    sl: a.sl,
-    commissionFee: commission,
-    currency: a.instrument.currency,
-    comment: a.comment,
-    clientOrderId: a.clientOrderId,
-    pendingId: a.pending?.id ?? null,
-    createdAt: a.nowMs,
-  };
+  const fill = positionFill(ctx, a);
   if (a.pending === null) {
     // A new market order: the position and the order's event and log row in one statement.
-    return openPositionWithOrder(journal, newPosition, -commissionUsd, {
-      uuid: a.uuid,
-      symbol: a.instrument.symbol,
-      cmd: a.cmd,
-      actionType: ACTION.open,
-      orderType: ORDER_TYPE.market,
-      volume: a.volume,
-      requestedPrice: 0,
-      fillPrice: a.price,
-      marketPrice: a.price,
-      nowMs: a.nowMs,
-      commissionFee: commission,
-      currency: a.instrument.currency,
-      tp: a.tp,
-      sl: a.sl,
-      pendingId: null,
-      message: '',
-      clientOrderId: a.clientOrderId,
-    });
+    return openPositionWithOrder(journal, fill.position, fill.commission, marketOrderOf(a, fill));
   }
-  const position = await insertPosition(tx, newPosition, -commissionUsd);
+  const position = await insertPosition(tx, fill.position, fill.commission);
   await movePendingOrder(journal, a.pending, 'Filled', {
     transactTime: a.nowMs,
     message: '',
     price: a.price,
     marketPrice: a.price,
-    commissionFee: commission,
+    commissionFee: fill.position.commissionFee,
     positionId: position.id,
   });
   return position;
+}
+
+/**
+ * What opening a position writes: its row and the open commission booked on the balance
+ * (account currency, negative).
+ */
+export function positionFill(
+  ctx: TradingContext,
+  a: OpenArgs,
+): { position: NewPosition; commission: number } {
+  const commission = commissionFor(a.volume, a.instrument.commission_per_lot);
+  const commissionUsd = toUsd(ctx.market, a.nowMs, commission, a.instrument.currency, a.quotes);
+  return {
+    position: {
+      uuid: a.uuid,
+      symbol: a.instrument.symbol,
+      cmd: a.cmd,
+      volume: a.volume,
+      price: a.price,
+      tp: a.tp,
+      sl: a.sl,
+      commissionFee: commission,
+      currency: a.instrument.currency,
+      comment: a.comment,
+      clientOrderId: a.clientOrderId,
+      pendingId: a.pending?.id ?? null,
+      createdAt: a.nowMs,
+    },
+    commission: -commissionUsd,
+  };
+}
+
+/** The new market order (filled at once) that opens the position of `fill`. */
+export function marketOrderOf(
+  a: OpenArgs,
+  fill: { position: NewPosition },
+): Omit<NewOrder, 'positionId'> {
+  return {
+    uuid: a.uuid,
+    symbol: a.instrument.symbol,
+    cmd: a.cmd,
+    actionType: ACTION.open,
+    orderType: ORDER_TYPE.market,
+    volume: a.volume,
+    requestedPrice: 0,
+    fillPrice: a.price,
+    marketPrice: a.price,
+    nowMs: a.nowMs,
+    commissionFee: fill.position.commissionFee,
+    currency: a.instrument.currency,
+    tp: a.tp,
+    sl: a.sl,
+    pendingId: null,
+    message: '',
+    clientOrderId: a.clientOrderId,
+  };
 }
 
 export type SettleArgs = {

@@ -70,15 +70,20 @@ export async function remember<T>(
   await saveAnswerAndCommit(
     tx,
     { uuid: key.uuid, clientOrderId: key.clientOrderId, nowMs },
-    {
-      endpoint: key.endpoint,
-      fingerprint: key.fingerprint,
-      httpStatus: outcome.ok ? 200 : outcome.error.httpStatus,
-      body: outcome.ok
-        ? { code: 0, msg: outcome.msg, data: outcome.data }
-        : { code: outcome.error.code, msg: outcome.error.message, data: null },
-    },
+    answerOf(key, outcome),
   );
+}
+
+/** The answer stored for `outcome` under `key`. */
+export function answerOf<T>(key: IdempotencyKey, outcome: Outcome<T>): StoredAnswer {
+  return {
+    endpoint: key.endpoint,
+    fingerprint: key.fingerprint,
+    httpStatus: outcome.ok ? 200 : outcome.error.httpStatus,
+    body: outcome.ok
+      ? { code: 0, msg: outcome.msg, data: outcome.data }
+      : { code: outcome.error.code, msg: outcome.error.message, data: null },
+  };
 }
 
 /** The data of a successful outcome; a recorded refusal is thrown (after its commit). */

@@ -15,6 +15,17 @@ export type AccountFact =
   | { kind: 'protectionChanged'; position: Position; at: number }
   | { kind: 'pendingChanged'; pending: Pending; at: number };
 
+/**
+ * What a use case asks to happen once its transaction has committed: the trigger index
+ * follows the change. Nothing of it happens when the transaction fails.
+ */
+export type AfterCommit = {
+  trackPending(p: Pending): void;
+  untrackPending(p: Pick<Pending, 'symbol' | 'id'>): void;
+  trackPosition(p: Position): void;
+  untrackPosition(p: Pick<Position, 'symbol' | 'id'>): void;
+};
+
 /** A command's transaction and the record of what it changed in it. */
 export type Journal = {
   tx: Db;

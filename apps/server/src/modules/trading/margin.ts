@@ -120,8 +120,21 @@ export async function marginShortfall(
   nowMs: number,
   quotes: ConversionQuotes,
 ): Promise<string | null> {
-  const { account } = scope;
-  const risk = riskOf(ctx, account, await scope.exposure(), nowMs, quotes);
+  const lines = exposureLines(await scope.exposure());
+  return marginShortfallOf(ctx, scope.account, lines, instrument, order, nowMs, quotes);
+}
+
+/** marginShortfall of an account with `balance` and the open lots `exposure`. */
+export function marginShortfallOf(
+  ctx: TradingContext,
+  account: Pick<Account, 'balance' | 'currency'>,
+  exposure: readonly ExposureLine[],
+  instrument: CatalogueInstrument,
+  order: { price: Of<Price>; volume: Of<Lots> },
+  nowMs: number,
+  quotes: ConversionQuotes,
+): string | null {
+  const risk = accountFigures(account.balance, exposure, figuresMarket(ctx, nowMs, quotes));
   const cost = orderCost(ctx, instrument, order.price, order.volume, nowMs, quotes);
   if (cost <= risk.freeMargin) return null;
   return TRADING_MESSAGES.insufficientMargin(

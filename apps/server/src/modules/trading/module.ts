@@ -9,6 +9,8 @@ import { TriggerEngine } from './engine.ts';
 import { MarginWatch } from './margin-watch.ts';
 import { DEFAULT_ORDER_WRITER, OrderWriter } from './order-writer.ts';
 import { lockAccounts } from './store/accounts.ts';
+import type { BatchedOrder } from './batched-order.ts';
+import { writeMarketBatch } from './market-batch.ts';
 import { tradingRoutes } from './routes.ts';
 import { TriggerIndex } from './trigger-index.ts';
 
@@ -52,9 +54,10 @@ export async function registerTrading(
     writer:
       deps.orderCommit?.mode === 'single'
         ? undefined
-        : new OrderWriter(deps.db, {
+        : new OrderWriter<BatchedOrder>(deps.db, {
             ...(deps.orderCommit ?? DEFAULT_ORDER_WRITER),
             lockAll: lockAccounts,
+            batch: (tx, items) => writeMarketBatch(context, tx, items),
           }),
   };
   const margin = new MarginWatch(context, deps.marginWarningLevel ?? DEFAULT_MARGIN_WARNING_LEVEL);

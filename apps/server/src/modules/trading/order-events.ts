@@ -178,7 +178,7 @@ export function recordModification(journal: Journal, m: Modification): Promise<n
 }
 
 /** The first event of a new order, moved from submitted by `event`. */
-function firstEventOf(
+export function firstEventOf(
   order: NewOrder,
   event: Extract<OrderEvent, 'Accepted' | 'Filled' | 'Rejected'>,
 ): NewOrderEvent {

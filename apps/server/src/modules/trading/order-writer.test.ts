@@ -7,8 +7,10 @@ import { startPostgres } from '../../test/cluster.ts';
 import { rawQuery } from '../../db/raw.ts';
 import type { Db } from '../../db/types.ts';
 import { openTestDatabase } from '../../test/helpers.ts';
-import { OrderWriter } from './order-writer.ts';
+import { BatchRolledBack, OrderWriter } from './order-writer.ts';
 import {
+  get,
+  openPostgresTestDatabase,
   placeOrder,
   traderSession,
   useTradingTestApp,
@@ -73,7 +75,13 @@ describe.each([
       ),
     );
     expect(ids.every((id) => id > 0)).toBe(true);
-    expect(writer.stats).toEqual({ batches: 1, commands: 12, largestBatch: 12, reruns: 0 });
+    expect(writer.stats).toEqual({
+      batches: 1,
+      commands: 12,
+      largestBatch: 12,
+      reruns: 0,
+      together: 0,
+    });
     expect((await rows()).map((r) => r.uuid).sort()).toEqual([...accounts].sort());
   });
 
@@ -172,6 +180,50 @@ describe.each([
     }
   });
 
+  it('writes a batch whose commands all come batched with options.batch, one by one when it rolls back', async () => {
+    await db.execute(sql`delete from writes`);
+    let rollBack = true;
+    const writer = new OrderWriter<number>(db, {
+      maxBatch: 64,
+      windowMs: 0,
+      batch: async (tx, seqs) => {
+        if (rollBack) {
+          await rawQuery(tx, INSERT, ['batch', 99]);
+          throw new BatchRolledBack(new Error('refused'));
+        }
+        const ids = await Promise.all(seqs.map((seq) => rawQuery(tx, INSERT, ['batch', seq])));
+        return ids.map((rows) => ({ ok: true, value: `batch ${String(rows[0]?.id)}` }));
+      },
+    });
+    const submit = (seq: number, batched = true) =>
+      writer.submit(
+        `acct-${seq}`,
+        async (tx) => `work ${String((await rawQuery(tx, INSERT, ['work', seq]))[0]?.id)}`,
+        batched ? seq : undefined,
+      );
+    // rolled back: each command's own work, one by one
+    const first = await Promise.all([1, 2, 3].map((seq) => submit(seq)));
+    expect(first.every((answer) => answer.startsWith('work '))).toBe(true);
+    expect(writer.stats).toMatchObject({ batches: 1, reruns: 1, together: 0 });
+    rollBack = false;
+    const second = await Promise.all([4, 5].map((seq) => submit(seq)));
+    expect(second.every((answer) => answer.startsWith('batch '))).toBe(true);
+    expect(writer.stats).toMatchObject({ batches: 2, reruns: 1, together: 1 });
+    // a command without its batched form: the batch runs each command's work
+    const mixed = await Promise.all([submit(6), submit(7, false)]);
+    expect(mixed.every((answer) => answer.startsWith('work '))).toBe(true);
+    expect(writer.stats).toMatchObject({ batches: 3, together: 1 });
+    expect((await rows()).map((r) => `${r.uuid} ${r.seq}`)).toEqual([
+      'work 1',
+      'work 2',
+      'work 3',
+      'batch 4',
+      'batch 5',
+      'work 6',
+      'work 7',
+    ]);
+  });
+
   it('gathers the commands arriving while a batch commits into the next batch', async () => {
     await db.execute(sql`delete from writes`);
     const writer = new OrderWriter(db, { maxBatch: 4, windowMs: 0 });
@@ -179,13 +231,25 @@ describe.each([
       writer.submit(`acct-${i}`, (tx) => rawQuery(tx, INSERT, [`acct-${i}`, 1])),
     );
     await Promise.all(sent);
-    expect(writer.stats).toEqual({ batches: 3, commands: 10, largestBatch: 4, reruns: 0 });
+    expect(writer.stats).toEqual({
+      batches: 3,
+      commands: 10,
+      largestBatch: 4,
+      reruns: 0,
+      together: 0,
+    });
   });
 });
 
-describe('market orders through the order writer', () => {
+// PostgreSQL where a server is given (npm test starts one), as for the writer above
+const MARKET_DATABASES = [
+  { name: 'PGlite', open: openTestDatabase },
+  ...(SERVER_URL ? [{ name: 'PostgreSQL', open: openPostgresTestDatabase }] : []),
+];
+
+describe.each(MARKET_DATABASES)('market orders through the order writer on $name', ({ open }) => {
   let t: TradingTestApp;
-  useTradingTestApp((app) => (t = app));
+  useTradingTestApp((app) => (t = app), { open });
 
   const writer = () => {
     const w = t.app.services.trading.context.writer;
@@ -193,14 +257,33 @@ describe('market orders through the order writer', () => {
     return w;
   };
 
+  /** The account's balance, its ledger's sum, its exposure and its open positions' lots. */
+  const books = async (uuid: string) => {
+    const [row] = await rawQuery(
+      t.db,
+      `select (select balance::float8 from trading_accounts where uuid = $1) as balance,
+        (select sum(amount)::float8 from account_ledger where uuid = $1) as ledger,
+        (select coalesce(sum(volume), 0)::float8 from account_exposure where uuid = $1) as exposed,
+        (select coalesce(sum(volume - settled_vol), 0)::float8 from positions
+          where uuid = $1 and status = 'open') as open`,
+      [uuid],
+    );
+    return {
+      balance: Number(row?.balance),
+      ledger: Number(row?.ledger),
+      exposed: Number(row?.exposed),
+      open: Number(row?.open),
+    };
+  };
+
   it('fills concurrent orders of many accounts, one refused without failing the others', async () => {
     const sessions = await Promise.all(Array.from({ length: 8 }, () => traderSession(t)));
-    // the seventh reuses a clientOrderId of its own for other parameters: a conflict thrown
+    // the seventh reuses a clientOrderId of its own for other parameters: a conflict found
     // inside the batch's transaction, after its account's lock
     const reused = sessions[6];
     if (!reused) throw new Error('no session');
     expect((await placeOrder(t, reused, { clientOrderId: 'once' })).json<Answer>().code).toBe(0);
-    const batchesBefore = writer().stats.batches;
+    const { batches, together } = writer().stats;
     const answers = await Promise.all(
       sessions.map((s, i) =>
         placeOrder(t, s, {
@@ -212,12 +295,18 @@ describe('market orders through the order writer', () => {
     const codes = answers.map((a) => a.json<Answer>().code);
     expect(codes.filter((c) => c === 0)).toHaveLength(7);
     expect(answers[6]?.statusCode).toBe(409);
-    // fewer transactions than orders: they were committed together
-    expect(writer().stats.batches - batchesBefore).toBeLessThan(8);
+    // fewer transactions than orders: they were committed together, in one statement each
+    expect(writer().stats.batches - batches).toBeLessThan(8);
+    expect(writer().stats.together).toBeGreaterThan(together);
     for (const [i, answer] of answers.entries()) {
       if (i === 6) continue;
       const order = answer.json<Answer<{ order: PositionView }>>().data.order;
       expect(order.price).toBe(2000.5); // the published ask
+    }
+    for (const s of sessions) {
+      const b = await books(s.uuid);
+      expect(b.ledger).toBeCloseTo(b.balance, 6);
+      expect(b.exposed).toBeCloseTo(b.open, 8);
     }
   });
 
@@ -234,5 +323,76 @@ describe('market orders through the order writer', () => {
     expect(orders.map((o) => o.clientOrderId)).toEqual(
       Array.from({ length: 6 }, (_, i) => `seq-${i}`),
     );
+  });
+
+  it("checks each order's margin against the orders of its account before it in the batch", async () => {
+    const [s, neighbour] = await Promise.all([traderSession(t), traderSession(t)]);
+    if (!s || !neighbour) throw new Error('no session');
+    const { together, reruns } = writer().stats;
+    // 4 lots cost 40030 USD (margin and commission): two fit in 100000, the third does not
+    const answers = await Promise.all([
+      ...[0, 1, 2].map((i) => placeOrder(t, s, { clientOrderId: `big-${i}`, volume: 4 })),
+      placeOrder(t, neighbour, { clientOrderId: 'small', volume: 0.5 }),
+    ]);
+    const codes = answers.map((a) => a.json<Answer>().code);
+    expect([...codes.slice(0, 3)].sort()).toEqual([0, 0, 42200]);
+    expect(codes[3]).toBe(0);
+    const refused = codes.indexOf(42200);
+    expect(answers[refused]?.json<Answer>().msg).toMatch(/^Insufficient margin: /);
+    expect(writer().stats.together).toBeGreaterThan(together);
+    expect(writer().stats.reruns).toBe(reruns);
+    // the refused one came last (its account's orders in their order of arrival); it is
+    // logged and remembered: its resend answers it again without a new row
+    const logs = async () =>
+      (await get(t, s, '/trading/order/logs', s.creds)).json<
+        Answer<{ orders: { orderStatus: number; clientOrderId: string | null }[] }>
+      >().data.orders;
+    expect((await logs()).map((l) => l.orderStatus)).toEqual([1, 2, 2]);
+    expect((await logs())[0]?.clientOrderId).toBe(`big-${refused}`);
+    const again = await placeOrder(t, s, { clientOrderId: `big-${refused}`, volume: 4 });
+    expect(again.json<Answer>().msg).toBe(answers[refused]?.json<Answer>().msg);
+    expect(await logs()).toHaveLength(3);
+    const b = await books(s.uuid);
+    expect(b.balance).toBe(100_000 - 40); // two open commissions of 20 USD
+    expect(b.ledger).toBeCloseTo(b.balance, 6);
+    expect(b.exposed).toBe(8);
+    expect(b.open).toBe(8);
+  });
+
+  it('answers a bad TP/SL or a closed market in a batch on its own, and a resend with the first', async () => {
+    const sessions = await Promise.all(Array.from({ length: 4 }, () => traderSession(t)));
+    const [badTp, closed, twice, plain] = sessions;
+    if (!badTp || !closed || !twice || !plain) throw new Error('no session');
+    const { together, reruns } = writer().stats;
+    const answers = await Promise.all([
+      // a buy's TP below its price: refused by the rules before anything is written
+      placeOrder(t, badTp, { clientOrderId: 'tp', tp: 1990 }),
+      // US shares at 09:00 UTC: refused and logged
+      placeOrder(t, closed, { clientOrderId: 'goog', symbol: 'GOOG', volume: 1 }),
+      placeOrder(t, twice, { clientOrderId: 'twice' }),
+      placeOrder(t, twice, { clientOrderId: 'twice' }),
+      placeOrder(t, plain),
+    ]);
+    expect(answers.map((a) => a.statusCode)).toEqual([400, 422, 200, 200, 200]);
+    expect(answers[1]?.json<Answer>().msg).toBe('The market for GOOG is closed');
+    expect(writer().stats.together).toBeGreaterThan(together);
+    expect(writer().stats.reruns).toBe(reruns);
+    // the resend answered the same order: one position
+    const [first, second] = [answers[2], answers[3]].map(
+      (a) => a?.json<Answer<{ order: PositionView }>>().data.order,
+    );
+    expect(second).toEqual(first);
+    const positions = (await get(t, twice, '/trading/order/position', twice.creds)).json<
+      Answer<{ orders: PositionView[] }>
+    >().data.orders;
+    expect(positions.map((p) => p.orderId)).toEqual([first?.orderId]);
+    // nothing of the bad TP was written; the closed market's refusal was
+    expect((await books(badTp.uuid)).ledger).toBe(100_000);
+    const closedLogs = (await get(t, closed, '/trading/order/logs', closed.creds)).json<
+      Answer<{ orders: { orderStatus: number; message: string }[] }>
+    >().data.orders;
+    expect(closedLogs).toMatchObject([
+      { orderStatus: 1, message: 'The market for GOOG is closed' },
+    ]);
   });
 });

@@ -28,11 +28,15 @@ import type { Db } from '../../db/types.ts';
  *    every command of the batch fails and nothing of it was committed).
  * One batch at a time per writer: the next one gathers meanwhile, so under load the batch
  * grows instead of the transactions' count.
+ * A batch whose commands all carry a `batched` form (market orders) is written by
+ * `options.batch` instead: one statement per table for the whole batch (market-batch.ts);
+ * when that throws BatchRolledBack (nothing of it was committed) the batch runs again one
+ * command after the other as above.
  */
 
 export type OrderCommitMode = 'group' | 'single';
 
-export type OrderWriterOptions = {
+export type OrderWriterOptions<B = never> = {
   /** At most this many commands in one transaction. */
   maxBatch: number;
   /** How long an idle writer waits for more commands (ms); 0: the rest of this event-loop turn. */
@@ -42,18 +46,29 @@ export type OrderWriterOptions = {
    * one statement for the batch, in one fixed order on every node.
    */
   lockAll?: (tx: Db, uuids: readonly string[]) => Promise<unknown>;
+  /**
+   * Writes a batch whose commands all came with their `batched` form, in the batch's order
+   * (each account's in arrival order), in the transaction `tx` and commits it; each
+   * command's outcome. Throws BatchRolledBack when nothing of it was committed.
+   */
+  batch?: (tx: Db, items: readonly B[]) => Promise<Settled[]>;
 };
 
-export const DEFAULT_ORDER_WRITER: OrderWriterOptions = { maxBatch: 64, windowMs: 0 };
+export const DEFAULT_ORDER_WRITER: Pick<OrderWriterOptions, 'maxBatch' | 'windowMs'> = {
+  maxBatch: 64,
+  windowMs: 0,
+};
 
-type Job = {
+type Job<B> = {
   uuid: string;
   work: (tx: Db) => Promise<unknown>;
+  batched: B | undefined;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 };
 
-type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
+/** A command's outcome in its batch. */
+export type Settled = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 const SAVEPOINT = 'savepoint ct_order';
 const RELEASE = 'release savepoint ct_order';
@@ -66,30 +81,47 @@ export type WriterStats = {
   largestBatch: number;
   /** Batches run again one command after the other (a command of theirs failed). */
   reruns: number;
+  /** Batches written together by `options.batch`. */
+  together: number;
 };
 
 /** Thrown out of a batch's side-by-side run when a command of it failed: run it again. */
 class RunOneByOne extends Error {}
 
-export class OrderWriter {
-  readonly stats: WriterStats = { batches: 0, commands: 0, largestBatch: 0, reruns: 0 };
-  private queue: Job[] = [];
+/** A batch written together failed before its COMMIT: nothing of it was committed. */
+export class BatchRolledBack extends Error {
+  constructor(readonly reason: unknown) {
+    super(`the batch was rolled back: ${String(reason)}`);
+  }
+}
+
+export class OrderWriter<B = never> {
+  readonly stats: WriterStats = {
+    batches: 0,
+    commands: 0,
+    largestBatch: 0,
+    reruns: 0,
+    together: 0,
+  };
+  private queue: Job<B>[] = [];
   private running = false;
   private scheduled = false;
 
   constructor(
     private readonly db: Db,
-    private readonly options: OrderWriterOptions = DEFAULT_ORDER_WRITER,
+    private readonly options: OrderWriterOptions<B> = { ...DEFAULT_ORDER_WRITER },
   ) {}
 
   /**
    * Runs `work` on `uuid`'s account in the next batch's transaction; resolves with its value
    * once that transaction committed. `work`'s first statement must be a raw one (db/raw.ts:
-   * the savepoint goes with it) and it must not end the transaction.
+   * the savepoint goes with it) and it must not end the transaction. With `batched`, the
+   * command may be written together with its batch's by `options.batch` instead of `work`.
    */
-  submit<T>(uuid: string, work: (tx: Db) => Promise<T>): Promise<T> {
+  submit<T>(uuid: string, work: (tx: Db) => Promise<T>, batched?: B): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ uuid, work, resolve: resolve as (value: unknown) => void, reject });
+      const resolveAny = resolve as (value: unknown) => void;
+      this.queue.push({ uuid, work, batched, resolve: resolveAny, reject });
       this.schedule();
     });
   }
@@ -119,10 +151,10 @@ export class OrderWriter {
     try {
       let settled: Settled[];
       try {
-        settled = await this.db.transaction((tx) => this.sideBySide(tx, ordered));
+        settled = await this.together(ordered);
       } catch (error) {
         // nothing of the batch was committed: a command failed before the COMMIT was sent
-        if (!(error instanceof RunOneByOne)) throw error;
+        if (!(error instanceof RunOneByOne || error instanceof BatchRolledBack)) throw error;
         this.stats.reruns += 1;
         settled = await this.db.transaction((tx) => this.oneByOne(tx, ordered));
       }
@@ -142,11 +174,23 @@ export class OrderWriter {
     }
   }
 
+  /** The batch in one transaction: by `options.batch` when it can, else side by side. */
+  private async together(ordered: readonly Job<B>[]): Promise<Settled[]> {
+    const { batch } = this.options;
+    const items = ordered.map((job) => job.batched);
+    if (!batch || !items.every((item): item is B => item !== undefined)) {
+      return this.db.transaction((tx) => this.sideBySide(tx, ordered));
+    }
+    const settled = await this.db.transaction((tx) => batch(tx, items));
+    this.stats.together += 1;
+    return settled;
+  }
+
   /**
    * The batch's commands, each account's one after the other, the accounts side by side,
    * without savepoints; commits when all succeeded, else throws RunOneByOne (rolled back).
    */
-  private async sideBySide(tx: Db, ordered: readonly Job[]): Promise<Settled[]> {
+  private async sideBySide(tx: Db, ordered: readonly Job<B>[]): Promise<Settled[]> {
     // each command's last statement (its stored answer) is not waited for: the COMMIT
     // follows it at once
     holdCommit(tx, { lastWithCommit: true });
@@ -160,7 +204,7 @@ export class OrderWriter {
     ordered.forEach((job, i) => chains.set(job.uuid, [...(chains.get(job.uuid) ?? []), i]));
     const runChain = async (indexes: number[]) => {
       for (const i of indexes) {
-        const job = ordered[i] as Job;
+        const job = ordered[i] as Job<B>;
         if (failed) return;
         try {
           results[i] = { ok: true, value: await job.work(tx) };
@@ -187,7 +231,7 @@ export class OrderWriter {
   }
 
   /** The batch's commands one after the other, each in its own savepoint; commits. */
-  private async oneByOne(tx: Db, ordered: readonly Job[]): Promise<Settled[]> {
+  private async oneByOne(tx: Db, ordered: readonly Job<B>[]): Promise<Settled[]> {
     holdCommit(tx);
     try {
       await this.options.lockAll?.(tx, accountsOf(ordered));
@@ -203,12 +247,12 @@ export class OrderWriter {
 }
 
 /** The batch's accounts, each once, in the batch's (sorted) order. */
-function accountsOf(ordered: readonly Job[]): string[] {
+function accountsOf<B>(ordered: readonly Job<B>[]): string[] {
   return ordered.map((job) => job.uuid).filter((uuid, i, all) => uuid !== all[i - 1]);
 }
 
 /** One command of a batch in its own savepoint; a failure is rolled back to it. */
-async function runInSavepoint(tx: Db, job: Job): Promise<Settled> {
+async function runInSavepoint<B>(tx: Db, job: Job<B>): Promise<Settled> {
   // the savepoint leaves with the command's first statement, its release with the next
   // command's (or the COMMIT)
   deferStatement(tx, SAVEPOINT);

@@ -5,6 +5,7 @@ import { NotFoundError } from '../../http/errors.ts';
 import { operationCounts } from '../health/counters.ts';
 import { accountEventsOf } from './account-events.ts';
 import { accountInit } from './accounts.ts';
+import type { MarketOrderTicket } from './batched-order.ts';
 import type { TradingContext } from './context.ts';
 import { ConflictError } from './errors.ts';
 import { publishAccountEvent } from './events.ts';
@@ -16,7 +17,7 @@ import {
   type IdempotencyKey,
   type Outcome,
 } from './idempotency.ts';
-import type { AccountFact, Journal } from './journal.ts';
+import type { AccountFact, AfterCommit, Journal } from './journal.ts';
 import { rejectOrder, type Rejection } from './rejections.ts';
 import { lockAccount, lockAccountAndRead, type Account } from './store/accounts.ts';
 import { findPending, lockPending, type Pending } from './store/pendings.ts';
@@ -28,16 +29,7 @@ import {
   type Position,
 } from './store/positions.ts';
 
-/**
- * What a use case asks to happen once its transaction has committed: the trigger index
- * follows the change. Nothing of it happens when the transaction fails.
- */
-export type AfterCommit = {
-  trackPending(p: Pending): void;
-  untrackPending(p: Pick<Pending, 'symbol' | 'id'>): void;
-  trackPosition(p: Position): void;
-  untrackPosition(p: Pick<Position, 'symbol' | 'id'>): void;
-};
+export type { AfterCommit } from './journal.ts';
 
 /**
  * What a use case runs with: the transaction, the locked account, the command's time, the
@@ -106,6 +98,8 @@ export async function runAccountCommand<T>(
   ctx: TradingContext,
   command: AccountCommand,
   handler: (scope: CommandScope) => Promise<Outcome<T>>,
+  /** A market order: the order writer may write it with its batch's (market-batch.ts). */
+  ticket?: MarketOrderTicket,
 ): Promise<{ msg: string; data: T }> {
   // the effects of the last attempt (a transaction may run its callback again)
   let effects = collectEffects(ctx);
@@ -144,8 +138,9 @@ export async function runAccountCommand<T>(
   };
   // group commit: one transaction for the commands of many accounts (order-writer.ts);
   // else one transaction per command
+  const batched = ticket && { ticket, begin: () => (effects = collectEffects(ctx)) };
   const outcome = ctx.writer
-    ? await ctx.writer.submit(command.trader.uuid, body)
+    ? await ctx.writer.submit(command.trader.uuid, body, batched)
     : await ctx.db.transaction(body);
   effects.run();
   operationCounts.orders += 1;

@@ -3,7 +3,7 @@ import type { CatalogueInstrument } from '../market/catalogue.ts';
 import { OrderRejectedError } from './errors.ts';
 import type { Outcome } from './idempotency.ts';
 import type { Journal } from './journal.ts';
-import { recordNewOrder } from './order-events.ts';
+import { recordNewOrder, type NewOrder } from './order-events.ts';
 
 export type Rejection = {
   uuid: string;
@@ -39,28 +39,34 @@ function loggable(price: number): number {
  * pipeline remembers it under the idempotency key and throws it afterwards).
  */
 export async function rejectOrder<T>(journal: Journal, r: Rejection): Promise<Outcome<T>> {
-  await recordNewOrder(
-    journal,
-    {
-      uuid: r.uuid,
-      symbol: r.instrument.symbol,
-      cmd: r.cmd,
-      actionType: r.actionType,
-      orderType: r.orderType,
-      volume: r.volume,
-      requestedPrice: loggable(r.price),
-      marketPrice: r.marketPrice,
-      nowMs: r.nowMs,
-      commissionFee: 0,
-      currency: r.instrument.currency,
-      tp: loggable(r.tp),
-      sl: loggable(r.sl),
-      positionId: r.positionId,
-      pendingId: null,
-      message: r.message,
-      clientOrderId: r.clientOrderId,
-    },
-    'Rejected',
-  );
+  await recordNewOrder(journal, rejectedOrder(r), 'Rejected');
+  return rejectionOutcome(r);
+}
+
+/** The order a refusal logs (its first event: Rejected). */
+export function rejectedOrder(r: Rejection): NewOrder {
+  return {
+    uuid: r.uuid,
+    symbol: r.instrument.symbol,
+    cmd: r.cmd,
+    actionType: r.actionType,
+    orderType: r.orderType,
+    volume: r.volume,
+    requestedPrice: loggable(r.price),
+    marketPrice: r.marketPrice,
+    nowMs: r.nowMs,
+    commissionFee: 0,
+    currency: r.instrument.currency,
+    tp: loggable(r.tp),
+    sl: loggable(r.sl),
+    positionId: r.positionId,
+    pendingId: null,
+    message: r.message,
+    clientOrderId: r.clientOrderId,
+  };
+}
+
+/** What a refused order answers. */
+export function rejectionOutcome<T>(r: Pick<Rejection, 'message'>): Outcome<T> {
   return { ok: false, error: new OrderRejectedError(r.message) };
 }

@@ -61,7 +61,7 @@ const LOCK_ACCOUNT = `
 select uuid, currency, starting_balance, balance, realized_pnl, commission_paid
 from trading_accounts where uuid = $1::text for update`;
 
-function accountOfRaw(r: SqlRow): Account {
+export function accountOfRaw(r: SqlRow): Account {
   return {
     uuid: String(r.uuid),
     currency: String(r.currency),
@@ -193,7 +193,7 @@ select
       'volume', volume::text, 'notional', notional::text)), '[]'::json)
     from account_exposure where uuid = $1::text and volume > 0) as exposure`;
 
-const answerOfRaw = (r: SqlRow): StoredAnswer => ({
+export const answerOfRaw = (r: SqlRow): StoredAnswer => ({
   endpoint: String(r.endpoint),
   fingerprint: String(r.fingerprint),
   httpStatus: Number(r.http_status ?? r.httpStatus),

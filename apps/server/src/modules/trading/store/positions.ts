@@ -181,6 +181,36 @@ export async function insertPositionWithOrder(
   return { position: positionOfRaw(out), orderId: Number(out.order_id) };
 }
 
+/**
+ * The position `p` opens under the id `id` as its row reads back (the columns' scales and
+ * defaults): a batch of orders writes its rows without reading them (store/batch.ts).
+ */
+export function positionOfNew(id: number, p: NewPosition): Position {
+  const scaled = (value: number, places: number) => Number(value.toFixed(places));
+  return {
+    id,
+    uuid: p.uuid,
+    symbol: p.symbol,
+    cmd: p.cmd,
+    volume: asLots(scaled(p.volume, 8)),
+    settledVol: asLots(0),
+    price: asPrice(scaled(p.price, 10)),
+    tp: scaled(p.tp, 10),
+    sl: scaled(p.sl, 10),
+    commissionFee: scaled(p.commissionFee, 2),
+    storage: 0,
+    currency: p.currency,
+    comment: p.comment,
+    clientOrderId: p.clientOrderId,
+    pendingId: p.pendingId,
+    status: 'open',
+    closeType: 0,
+    version: 0,
+    createdAt: p.createdAt,
+    closedAt: null,
+  };
+}
+
 /** A position of this account, locked for the transaction. */
 export async function lockPosition(tx: Db, uuid: string, id: number): Promise<Position | null> {
   const [row] = await tx
