@@ -18,6 +18,8 @@ type Tally = { latencies: number[]; received: number };
 const official: Tally = { latencies: [], received: 0 };
 const light: Tally = { latencies: [], received: 0 };
 let measuring = false;
+/** Server pings the light clients got while measuring (the bare baselines send none). */
+let pings = 0;
 let first = 0;
 let last = 0;
 
@@ -41,21 +43,25 @@ function tmOf(frame: string): number {
 }
 
 /**
- * A message's frames (newline-separated on the gateway): each publication counted; true
- * when the message is the gateway's ping.
+ * A message's frames (newline-separated): each publication counted; true when one of them
+ * is the gateway's ping (alone in its message, or sent with the turn's publications).
  */
 function onLightMessage(data: WebSocket.RawData): boolean {
   const text = data.toString();
-  if (text === '{}') return true;
+  let ping = false;
   let from = 0;
   while (from < text.length) {
     let end = text.indexOf('\n', from);
     if (end < 0) end = text.length;
-    const tm = tmOf(text.slice(from, end));
-    if (!Number.isNaN(tm)) record(light, tm);
+    if (end - from === 2 && text.startsWith('{}', from)) ping = true;
+    else {
+      const tm = tmOf(text.slice(from, end));
+      if (!Number.isNaN(tm)) record(light, tm);
+    }
     from = end + 1;
   }
-  return false;
+  if (ping && measuring) pings++;
+  return ping;
 }
 
 async function openOfficialClient(): Promise<void> {
@@ -95,8 +101,7 @@ async function openLightGatewayClient(): Promise<void> {
       if (replies === commands.length) {
         ws.off('message', onSetup);
         ws.on('message', (message) => {
-          // the server's ping (alone in its message, or not: a late pong is only late)
-          if (onLightMessage(message)) ws.send('{}');
+          if (onLightMessage(message)) ws.send('{}'); // the server's ping
         });
         resolve();
       }
@@ -156,6 +161,7 @@ process.on('message', (message: { type: string }) => {
       p99: sampled.p99,
       lightP50: lights.p50,
       lightP99: lights.p99,
+      pings,
     });
   }
 });

@@ -23,6 +23,8 @@ export type FanoutResult = {
   lightP99Ms: number;
   /** The server's CPU time (user + system) per 1,000 messages delivered. */
   serverCpuMsPer1000: number;
+  /** Server pings the light clients got while measuring (none on the bare baselines). */
+  pings: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -99,6 +101,7 @@ export async function runFanout(
         lightP50Ms: Number(report.lightP50),
         lightP99Ms: Number(report.lightP99),
         serverCpuMsPer1000: (1000 * cpuMs) / Math.max(1, received),
+        pings: Number(report.pings ?? 0),
       };
     } finally {
       clients.kill();
