@@ -18,6 +18,8 @@ type Tally = { latencies: number[]; received: number };
 const official: Tally = { latencies: [], received: 0 };
 const light: Tally = { latencies: [], received: 0 };
 let measuring = false;
+/** Publications the orchestrator expects this slice to deliver; `drained` is sent on the last. */
+let expected = Number.POSITIVE_INFINITY;
 /** Server pings the light clients got while measuring (the bare baselines send none). */
 let pings = 0;
 let first = 0;
@@ -31,6 +33,7 @@ const record = (tally: Tally, tm: number) => {
   tally.received++;
   // keep a bounded sample
   if (tally.latencies.length < 2_000_000) tally.latencies.push(t - tm);
+  if (tally.received + (tally === light ? official : light).received >= expected) checkDrained();
 };
 
 const TM = '"tm":';
@@ -145,9 +148,27 @@ function percentiles(latencies: number[]): { p50: number; p99: number } {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-process.on('message', (message: { type: string }) => {
+function checkDrained(): void {
+  if (official.received + light.received < expected) return;
+  expected = Number.POSITIVE_INFINITY;
+  process.send?.({ type: 'drained' });
+}
+
+process.on('message', (message: { type: string; expected?: number }) => {
   if (message.type === 'start') {
+    // a new slice: what the last one measured is forgotten
+    for (const tally of [official, light]) {
+      tally.latencies = [];
+      tally.received = 0;
+    }
+    pings = 0;
+    first = 0;
+    last = 0;
+    expected = Number.POSITIVE_INFINITY;
     measuring = true;
+  } else if (message.type === 'expect') {
+    expected = Number(message.expected);
+    checkDrained();
   } else if (message.type === 'stop') {
     measuring = false;
     const sampled = percentiles(official.latencies);
