@@ -121,7 +121,10 @@ async function openBareClient(tally: Tally): Promise<void> {
     if (tally === light) onLightMessage(data);
     else {
       for (const frame of data.toString().split('\n')) {
-        record(tally, (JSON.parse(frame) as { data: { tm: number } }).data.tm);
+        record(
+          tally,
+          (JSON.parse(frame) as { push: { pub: { data: { tm: number } } } }).push.pub.data.tm,
+        );
       }
     }
   });
