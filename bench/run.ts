@@ -1,16 +1,18 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
 // `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
-// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --runs=2
+// `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --pairs=4 --warmup=2
 // --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication); neighbour operations:
 // `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent).
 import { execSync } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { aiReport, runAiBench } from './ai/run.ts';
 import { alertsReport, runAlertsBench } from './alerts/run.ts';
 import { aiTaskReport, runAiTaskBench } from './ai/tasks.ts';
 import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { browserReport, runBrowserBench } from './browser/run.ts';
 import { clusterReport, runClusterBench } from './cluster/run.ts';
-import { runFanout, type FanoutMode, type FanoutResult } from './fanout/run.ts';
+import { FanoutSide, type FanoutMode, type FanoutResult } from './fanout/run.ts';
+import { RATIO_FIELDS, ratiosOf, spreadOf, within, type Ratios } from './fanout/summary.ts';
 import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
 import { optimizeReport, runOptimizeBench } from './optimize/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
@@ -51,53 +53,86 @@ async function fanout(): Promise<void> {
   const rate = Number(args.get('rate') ?? 10);
   const seconds = Number(args.get('seconds') ?? 10);
   const sample = Number(args.get('sample') ?? 50);
-  const runs = Number(args.get('runs') ?? 2);
+  const pairs = Number(args.get('pairs') ?? args.get('runs') ?? 4);
+  const warmup = Number(args.get('warmup') ?? 2);
   const baselines = (args.get('baselines') ?? 'ws-turn').split(',') as FanoutMode[];
   const limit = openFileLimit();
   console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
   console.log(
-    `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baselines; ${runs} runs of each size, gateway and baselines in turns)`,
+    `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baselines; every side connected once per size, then ${pairs} pairs of slices, the gateway's and the baselines' back to back, the other way round every other pair, each measured until all its messages arrived; load = 1-minute load average as the pair started)`,
   );
   console.log(
-    '| connections | run | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs |',
+    '| connections | pair | load | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs | pings seen |',
   );
-  console.log('|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|');
+  console.log('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  const summaries: string[] = [];
   for (const connections of connectionCounts) {
     if (connections + 256 > limit) {
       console.log(
-        `| ${connections} | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | |`,
+        `| ${connections} | | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | | |`,
       );
       continue;
     }
-    for (let run = 1; run <= runs; run++) {
-      // in turns, the other way round every other run: a load that grows or ebbs during the
-      // run weighs on both sides alike
-      const order: FanoutMode[] =
-        run % 2 === 1 ? ['gateway', ...baselines] : [...baselines, 'gateway'];
-      const results = new Map<FanoutMode, FanoutResult>();
-      for (const mode of order) {
-        results.set(mode, await runFanout(mode, connections, rate, seconds, sample));
-      }
-      const ours = results.get('gateway');
-      if (!ours) continue;
+    const ratios = new Map<FanoutMode, Ratios[]>(baselines.map((mode) => [mode, []]));
+    // every side connected once and kept: their slices alternate within seconds, so a load
+    // that comes and goes on the shared machine weighs on both alike
+    const sides = new Map<FanoutMode, FanoutSide>();
+    try {
       for (const mode of ['gateway', ...baselines] as FanoutMode[]) {
-        const r = results.get(mode);
-        if (!r) continue;
-        console.log(
-          `| ${connections} | ${run} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
-            `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} |`,
-        );
+        const side = await FanoutSide.start(mode, connections, sample);
+        sides.set(mode, side);
+        if (warmup > 0) await side.slice(rate, warmup); // not counted: compiles the hot paths
       }
-      for (const mode of baselines) {
-        const base = results.get(mode);
-        if (!base) continue;
-        console.log(
-          `| ${connections} | ${run} | ratio gateway / ${MODE_NAMES[mode]} | | ${fmt(ours.messagesPerSecond / base.messagesPerSecond, 2)}× | ` +
-            `${fmt(ours.p50Ms / base.p50Ms, 2)}× | ${fmt(ours.p99Ms / base.p99Ms, 2)}× | ${fmt(ours.lightP50Ms / base.lightP50Ms, 2)}× | ${fmt(ours.lightP99Ms / base.lightP99Ms, 2)}× | ${fmt(ours.serverCpuMsPer1000 / base.serverCpuMsPer1000, 2)}× |`,
-        );
+      for (let pair = 1; pair <= pairs; pair++) {
+        // back to back, the other way round every other pair
+        const order: FanoutMode[] =
+          pair % 2 === 1 ? ['gateway', ...baselines] : [...baselines, 'gateway'];
+        const load = fmt(loadavg()[0] ?? 0);
+        const results = new Map<FanoutMode, FanoutResult>();
+        for (const mode of order) {
+          const side = sides.get(mode);
+          if (side) results.set(mode, await side.slice(rate, seconds));
+        }
+        const ours = results.get('gateway');
+        if (!ours) continue;
+        for (const mode of ['gateway', ...baselines] as FanoutMode[]) {
+          const r = results.get(mode);
+          if (!r) continue;
+          console.log(
+            `| ${connections} | ${pair} | ${load} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
+              `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} |`,
+          );
+        }
+        for (const mode of baselines) {
+          const base = results.get(mode);
+          if (!base) continue;
+          const r = ratiosOf(ours, base);
+          ratios.get(mode)?.push(r);
+          console.log(
+            `| ${connections} | ${pair} | | ratio gateway / ${MODE_NAMES[mode]} | | ${fmt(r.messagesPerSecond, 2)}× | ` +
+              `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | |`,
+          );
+        }
       }
+    } finally {
+      for (const side of sides.values()) side.close();
+    }
+    for (const [mode, list] of ratios) {
+      if (list.length === 0) continue;
+      const cells = RATIO_FIELDS.map((field) => spreadOf(list, field));
+      summaries.push(
+        `| ${connections} | ${MODE_NAMES[mode]} | ${list.length} | ${cells.join(' | ')} | ` +
+          `${within(list, 'p99Ms', 1.2)} of ${list.length}, ${within(list, 'lightP99Ms', 1.2)} of ${list.length} |`,
+      );
     }
   }
+  console.log('');
+  console.log('Median ratio gateway / baseline over the pairs (min–max):');
+  console.log(
+    '| connections | baseline | pairs | msgs/s | sampled p50 | sampled p99 | light p50 | light p99 | server CPU / 1,000 msgs | p99 ≤ 1.2×: sampled, light |',
+  );
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  for (const line of summaries) console.log(line);
 }
 
 if (only.has('fanout')) await fanout();

@@ -18,6 +18,10 @@ type Tally = { latencies: number[]; received: number };
 const official: Tally = { latencies: [], received: 0 };
 const light: Tally = { latencies: [], received: 0 };
 let measuring = false;
+/** Publications the orchestrator expects this slice to deliver; `drained` is sent on the last. */
+let expected = Number.POSITIVE_INFINITY;
+/** Server pings the light clients got while measuring (the bare baselines send none). */
+let pings = 0;
 let first = 0;
 let last = 0;
 
@@ -29,6 +33,7 @@ const record = (tally: Tally, tm: number) => {
   tally.received++;
   // keep a bounded sample
   if (tally.latencies.length < 2_000_000) tally.latencies.push(t - tm);
+  if (tally.received + (tally === light ? official : light).received >= expected) checkDrained();
 };
 
 const TM = '"tm":';
@@ -41,21 +46,25 @@ function tmOf(frame: string): number {
 }
 
 /**
- * A message's frames (newline-separated on the gateway): each publication counted; true
- * when the message is the gateway's ping.
+ * A message's frames (newline-separated): each publication counted; true when one of them
+ * is the gateway's ping (alone in its message, or sent with the turn's publications).
  */
 function onLightMessage(data: WebSocket.RawData): boolean {
   const text = data.toString();
-  if (text === '{}') return true;
+  let ping = false;
   let from = 0;
   while (from < text.length) {
     let end = text.indexOf('\n', from);
     if (end < 0) end = text.length;
-    const tm = tmOf(text.slice(from, end));
-    if (!Number.isNaN(tm)) record(light, tm);
+    if (end - from === 2 && text.startsWith('{}', from)) ping = true;
+    else {
+      const tm = tmOf(text.slice(from, end));
+      if (!Number.isNaN(tm)) record(light, tm);
+    }
     from = end + 1;
   }
-  return false;
+  if (ping && measuring) pings++;
+  return ping;
 }
 
 async function openOfficialClient(): Promise<void> {
@@ -95,8 +104,7 @@ async function openLightGatewayClient(): Promise<void> {
       if (replies === commands.length) {
         ws.off('message', onSetup);
         ws.on('message', (message) => {
-          // the server's ping (alone in its message, or not: a late pong is only late)
-          if (onLightMessage(message)) ws.send('{}');
+          if (onLightMessage(message)) ws.send('{}'); // the server's ping
         });
         resolve();
       }
@@ -113,7 +121,10 @@ async function openBareClient(tally: Tally): Promise<void> {
     if (tally === light) onLightMessage(data);
     else {
       for (const frame of data.toString().split('\n')) {
-        record(tally, (JSON.parse(frame) as { data: { tm: number } }).data.tm);
+        record(
+          tally,
+          (JSON.parse(frame) as { push: { pub: { data: { tm: number } } } }).push.pub.data.tm,
+        );
       }
     }
   });
@@ -140,9 +151,27 @@ function percentiles(latencies: number[]): { p50: number; p99: number } {
   return { p50: at(0.5), p99: at(0.99) };
 }
 
-process.on('message', (message: { type: string }) => {
+function checkDrained(): void {
+  if (official.received + light.received < expected) return;
+  expected = Number.POSITIVE_INFINITY;
+  process.send?.({ type: 'drained' });
+}
+
+process.on('message', (message: { type: string; expected?: number }) => {
   if (message.type === 'start') {
+    // a new slice: what the last one measured is forgotten
+    for (const tally of [official, light]) {
+      tally.latencies = [];
+      tally.received = 0;
+    }
+    pings = 0;
+    first = 0;
+    last = 0;
+    expected = Number.POSITIVE_INFINITY;
     measuring = true;
+  } else if (message.type === 'expect') {
+    expected = Number(message.expected);
+    checkDrained();
   } else if (message.type === 'stop') {
     measuring = false;
     const sampled = percentiles(official.latencies);
@@ -156,6 +185,7 @@ process.on('message', (message: { type: string }) => {
       p99: sampled.p99,
       lightP50: lights.p50,
       lightP99: lights.p99,
+      pings,
     });
   }
 });

@@ -23,6 +23,8 @@ export type FanoutResult = {
   lightP99Ms: number;
   /** The server's CPU time (user + system) per 1,000 messages delivered. */
   serverCpuMsPer1000: number;
+  /** Server pings the light clients got while measuring (none on the bare baselines). */
+  pings: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -36,24 +38,111 @@ function start(script: string, args: string[]): ChildProcess {
 
 function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<Message> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out waiting for ${type}`)), timeoutMs);
-    const onMessage = (message: Message) => {
-      if (message.type !== type) return;
+    const done = () => {
       clearTimeout(timer);
       child.off('message', onMessage);
+      child.off('exit', onExit);
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`timed out waiting for ${type}`));
+    }, timeoutMs);
+    const onMessage = (message: Message) => {
+      if (message.type !== type) return;
+      done();
       resolve(message);
     };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`process exited (${code}) before ${type}`));
+    };
     child.on('message', onMessage);
-    child.once('exit', (code) => reject(new Error(`process exited (${code}) before ${type}`)));
+    child.once('exit', onExit);
   });
 }
 
 /**
- * N clients subscribed to 5 channels: `sample` of them measure latency (the official
- * centrifuge client on the gateway, plain `ws` for the baseline), the others are light
- * raw-protocol clients (clients.ts); the server publishes `ratePerChannel` messages a second on each
- * channel for `seconds`. Server and clients run in separate processes.
+ * One side of the comparison, started once and measured in slices: a server (`mode`) and N
+ * clients subscribed to its 5 channels in another process, `sample` of them measuring the
+ * latency (the official centrifuge client on the gateway, plain `ws` on the baselines), the
+ * others light raw-protocol clients (clients.ts). Sides stay connected between slices, so the
+ * slices of the gateway and of a baseline can alternate within seconds of each other.
  */
+export class FanoutSide {
+  private constructor(
+    readonly mode: FanoutMode,
+    readonly connections: number,
+    private readonly server: ChildProcess,
+    private readonly clients: ChildProcess,
+  ) {}
+
+  static async start(mode: FanoutMode, connections: number, sample = 50): Promise<FanoutSide> {
+    const server = start('./server.ts', [mode]);
+    try {
+      const ready = await next(server, 'ready');
+      const path = mode === 'gateway' ? '/connection/websocket' : '/';
+      const clients = start('./clients.ts', [
+        mode,
+        String(connections),
+        `ws://127.0.0.1:${String(ready.port)}${path}`,
+        String(sample),
+      ]);
+      await next(clients, 'connected').catch((error: unknown) => {
+        clients.kill();
+        throw error;
+      });
+      return new FanoutSide(mode, connections, server, clients);
+    } catch (error) {
+      server.kill();
+      throw error;
+    }
+  }
+
+  /**
+   * One slice: the server publishes `ratePerChannel` messages a second on each channel for
+   * `seconds`; measured until every message was received (or `drainMs` after the publishing
+   * ended: what comes later is counted as not delivered).
+   */
+  async slice(ratePerChannel: number, seconds: number, drainMs = 30_000): Promise<FanoutResult> {
+    const { server, clients, connections, mode } = this;
+    clients.send({ type: 'start' });
+    server.send({ type: 'publish', ratePerChannel, seconds });
+    const cpuReport = next(server, 'cpu');
+    cpuReport.catch(() => undefined); // awaited below; a failure before is reported by then
+    const published = await next(server, 'published');
+    const publications = Number(published.publications);
+    const drained = next(clients, 'drained', drainMs);
+    clients.send({ type: 'expect', expected: publications * connections });
+    await drained.catch(() => undefined); // not all delivered: shows as less than 100 %
+    clients.send({ type: 'stop' });
+    const report = await next(clients, 'report');
+    const cpuMs = Number((await cpuReport).cpuMs);
+    const received = Number(report.received);
+    return {
+      mode,
+      connections,
+      publications,
+      expected: publications * connections,
+      received,
+      // over the seconds the publishing took (longer than `seconds` when it fell behind)
+      messagesPerSecond: received / Math.max(seconds, Number(published.elapsedMs) / 1000),
+      p50Ms: Number(report.p50),
+      p99Ms: Number(report.p99),
+      sampled: Number(report.sampled),
+      lightP50Ms: Number(report.lightP50),
+      lightP99Ms: Number(report.lightP99),
+      serverCpuMsPer1000: (1000 * cpuMs) / Math.max(1, received),
+      pings: Number(report.pings ?? 0),
+    };
+  }
+
+  close(): void {
+    this.clients.kill();
+    this.server.kill();
+  }
+}
+
+/** A side started, measured in one slice and stopped. */
 export async function runFanout(
   mode: FanoutMode,
   connections: number,
@@ -61,49 +150,10 @@ export async function runFanout(
   seconds: number,
   sample = 50,
 ): Promise<FanoutResult> {
-  const server = start('./server.ts', [mode]);
+  const side = await FanoutSide.start(mode, connections, sample);
   try {
-    const ready = await next(server, 'ready');
-    const path = mode === 'gateway' ? '/connection/websocket' : '/';
-    const clients = start('./clients.ts', [
-      mode,
-      String(connections),
-      `ws://127.0.0.1:${String(ready.port)}${path}`,
-      String(sample),
-    ]);
-    try {
-      await next(clients, 'connected');
-      clients.send({ type: 'start' });
-      server.send({ type: 'publish', ratePerChannel, seconds });
-      const cpuReport = next(server, 'cpu');
-      cpuReport.catch(() => undefined); // awaited below; a failure before is reported by then
-      const published = await next(server, 'published');
-      const publications = Number(published.publications);
-      // let queued deliveries drain
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      clients.send({ type: 'stop' });
-      const report = await next(clients, 'report');
-      const cpuMs = Number((await cpuReport).cpuMs);
-      const received = Number(report.received);
-      return {
-        mode,
-        connections,
-        publications,
-        expected: publications * connections,
-        received,
-        // over the seconds the publishing took (longer than `seconds` when it fell behind)
-        messagesPerSecond: received / Math.max(seconds, Number(published.elapsedMs) / 1000),
-        p50Ms: Number(report.p50),
-        p99Ms: Number(report.p99),
-        sampled: Number(report.sampled),
-        lightP50Ms: Number(report.lightP50),
-        lightP99Ms: Number(report.lightP99),
-        serverCpuMsPer1000: (1000 * cpuMs) / Math.max(1, received),
-      };
-    } finally {
-      clients.kill();
-    }
+    return await side.slice(ratePerChannel, seconds);
   } finally {
-    server.kill();
+    side.close();
   }
 }

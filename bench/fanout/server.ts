@@ -2,7 +2,8 @@
 // driven by the orchestrator over IPC. Prints nothing; talks over process.send. Two bare
 // broadcasts: `ws` sends each publication as its own message to every socket; `ws-turn`
 // joins the publications of one event-loop turn into one message, encoded once and handed to
-// every socket (the least any server can do for the same frames: the gateway's floor).
+// every socket (the least any server can do for the same frames: the gateway's floor). Both
+// send the gateway's frames, byte for byte, so that their clients do the same work.
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -13,6 +14,13 @@ import {
   gatewayRoutes,
 } from '@ct/server/gateway';
 import { CHANNELS } from './channels.ts';
+
+/**
+ * The frame of a publication on every server: the gateway's push (Centrifuge protocol), so
+ * that the clients of the bare broadcasts read the same bytes as the gateway's.
+ */
+const encodePublication = (channel: string, data: unknown) =>
+  JSON.stringify({ push: { channel, pub: { data } } });
 
 const mode = process.argv[2] ?? 'gateway';
 const now = () => performance.timeOrigin + performance.now();
@@ -51,7 +59,7 @@ async function startBareWs(perTurn: boolean): Promise<{ port: number; publish: P
     return {
       port,
       publish: (channel, data) => {
-        const text = JSON.stringify({ channel, data }); // encoded once, like the gateway
+        const text = encodePublication(channel, data); // encoded once, like the gateway
         for (const ws of clients) ws.send(text);
       },
     };
@@ -66,7 +74,7 @@ async function startBareWs(perTurn: boolean): Promise<{ port: number; publish: P
     port,
     publish: (channel, data) => {
       if (pending.length === 0) setImmediate(flush);
-      pending.push(JSON.stringify({ channel, data }));
+      pending.push(encodePublication(channel, data));
     },
   };
 }

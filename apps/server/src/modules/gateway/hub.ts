@@ -20,6 +20,12 @@ import {
   type ProtocolError,
 } from './protocol.ts';
 
+/** A client's pong: an empty command, alone in its message. */
+const PONG = '{}';
+const PONG_COMMAND: Command = {};
+/** The server's ping: an empty reply. */
+const PING = '{}';
+
 /** A command to handle, or to answer 111 (over budget); or the end of a flooding client. */
 type Step = { command: Command; refused: boolean } | 'cut off';
 
@@ -122,6 +128,8 @@ export class ClientSession {
   lastSeenAt: number;
   /** Commands are handled one message at a time, in order. */
   private work: Promise<void> = Promise.resolve();
+  /** Messages of commands received and not yet handled to the end. */
+  private pending = 0;
   /** What the client may still send (checked as messages arrive, before any work). */
   private readonly budget: CommandBudget;
   /** Commands over budget it may still send before it is disconnected. */
@@ -131,6 +139,8 @@ export class ClientSession {
   /** The hub's flush: the turn this session was last reached in, and its channels' subset then. */
   flushTurn = 0;
   subset: Subset | null = null;
+  /** The hub's ping round: the tick of the round in which this session is pinged. */
+  pingSlot = 0;
 
   constructor(
     private readonly hub: GatewayHub,
@@ -158,6 +168,11 @@ export class ClientSession {
       this.disconnect(DISCONNECT.messageTooBig);
       return;
     }
+    if (text === PONG && this.state === 'connected' && this.pending === 0) {
+      // the answer to a ping, alone in its message, with no command of the client's still in
+      // hand: nothing to parse, answer or queue, it is only counted (against the budget too)
+      if (this.budget.admit(PONG_COMMAND, now)) return;
+    }
     const parsed = parseFrames(text, this.hub.options.maxCommandsPerMessage);
     if (!parsed.ok) {
       this.disconnect(parsed.tooMany ? DISCONNECT.tooManyRequests : DISCONNECT.badRequest);
@@ -178,15 +193,20 @@ export class ClientSession {
         break;
       }
     }
+    this.pending += 1;
     this.work = this.work.then(async () => {
-      for (const step of steps) {
-        if (this.state === 'closed') return;
-        if (step === 'cut off') this.disconnect(DISCONNECT.tooManyRequests);
-        else if (!step.refused) await this.handle(step.command);
-        // a pong has no id to answer: it is only counted
-        else if (step.command.id !== undefined) {
-          this.replyError(step.command.id, ERROR.tooManyRequests);
+      try {
+        for (const step of steps) {
+          if (this.state === 'closed') return;
+          if (step === 'cut off') this.disconnect(DISCONNECT.tooManyRequests);
+          else if (!step.refused) await this.handle(step.command);
+          // a pong has no id to answer: it is only counted
+          else if (step.command.id !== undefined) {
+            this.replyError(step.command.id, ERROR.tooManyRequests);
+          }
         }
+      } finally {
+        this.pending -= 1;
       }
     });
   }
@@ -498,27 +518,42 @@ export class GatewayHub {
   private readonly reached: ClientSession[] = [];
   private flushScheduled = false;
   private timer: NodeJS.Timeout | null = null;
+  /**
+   * The ping round in ticks (one a second): each session is pinged and its tokens checked on
+   * the tick of its slot, so a round's pings, and the pongs they draw, are spread over the
+   * round instead of coming all in one turn. Sessions take the slots in turn as they open.
+   */
+  private readonly slots: Set<ClientSession>[];
+  private nextSlot = 0;
+  private tickCount = 0;
 
   constructor(
     readonly policy: GatewayPolicy,
     readonly options: GatewayOptions = DEFAULT_GATEWAY_OPTIONS,
     readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    const count = Math.max(1, Math.floor(options.pingSeconds));
+    this.slots = Array.from({ length: count }, () => new Set<ClientSession>());
+  }
 
   /** A new socket: returns the session that handles it. */
   open(transport: Transport): ClientSession {
     const session = new ClientSession(this, transport, this.now());
-    this.sessions.add(session);
+    session.pingSlot = this.nextSlot;
+    this.nextSlot = (this.nextSlot + 1) % this.slots.length;
+    this.attach(session);
     this.startTimer();
     return session;
   }
 
   attach(session: ClientSession): void {
     this.sessions.add(session);
+    this.slots[session.pingSlot]?.add(session);
   }
 
   detach(session: ClientSession): void {
     this.sessions.delete(session);
+    this.slots[session.pingSlot]?.delete(session);
     this.dirty.delete(session);
     for (const channel of session.channels) this.leave(session, channel);
   }
@@ -632,14 +667,23 @@ export class GatewayHub {
     }
   };
 
-  /** The periodic work, every `pingSeconds`: expiries, then pings. */
+  /** The periodic work, a tick a second: every session's turn comes once in `pingSeconds`. */
   private startTimer(): void {
     if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.expireAll();
-      this.pingAll();
-    }, this.options.pingSeconds * 1000);
+    const tickMs = (this.options.pingSeconds * 1000) / this.slots.length;
+    this.timer = setInterval(() => this.tick(), tickMs);
     this.timer.unref();
+  }
+
+  /** The next slot's periodic work: its sessions' expiries, then their pings. */
+  tick(): void {
+    const slot = this.slots[this.tickCount % this.slots.length];
+    this.tickCount += 1;
+    if (!slot || slot.size === 0) return;
+    const sessions = [...slot];
+    const now = this.now();
+    for (const session of sessions) session.expire(now);
+    this.ping(sessions, now);
   }
 
   /** Ends connections and subscriptions whose tokens expired and were not refreshed. */
@@ -650,9 +694,13 @@ export class GatewayHub {
 
   /** Sends `{}` to every connected session and cuts off those silent for too long. */
   pingAll(): void {
-    const now = this.now();
+    this.ping([...this.sessions], this.now());
+  }
+
+  private ping(sessions: readonly ClientSession[], now: number): void {
     const silentLimit = (this.options.pingSeconds + this.options.pongTimeoutSeconds) * 1000;
-    for (const session of [...this.sessions]) {
+    for (const session of sessions) {
+      if (session.isClosed) continue;
       if (!session.isConnected) {
         // a socket that never sent its connect command
         if (now - session.lastSeenAt > this.options.pongTimeoutSeconds * 1000) {
@@ -661,7 +709,7 @@ export class GatewayHub {
       } else if (now - session.lastSeenAt > silentLimit) {
         session.disconnect(DISCONNECT.noPong);
       } else {
-        session.enqueue('{}');
+        session.enqueue(PING);
       }
     }
   }

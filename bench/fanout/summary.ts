@@ -1,0 +1,44 @@
+// Same-run ratios of the fan-out bench: each pair runs the gateway and a baseline back to back
+// (in turns, the other way round every other pair), and a size's figure is the median of its
+// pairs' ratios with their spread, so one noisy pair on the shared machine does not decide it.
+import type { FanoutResult } from './run.ts';
+
+/** The figures compared, as ratios gateway / baseline of one pair. */
+export const RATIO_FIELDS = [
+  'messagesPerSecond',
+  'p50Ms',
+  'p99Ms',
+  'lightP50Ms',
+  'lightP99Ms',
+  'serverCpuMsPer1000',
+] as const;
+export type RatioField = (typeof RATIO_FIELDS)[number];
+
+export type Ratios = Record<RatioField, number>;
+
+export function ratiosOf(ours: FanoutResult, base: FanoutResult): Ratios {
+  const ratios = {} as Ratios;
+  for (const field of RATIO_FIELDS) ratios[field] = ours[field] / base[field];
+  return ratios;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[middle] ?? Number.NaN)
+    : ((sorted[middle - 1] ?? 0) + (sorted[middle] ?? 0)) / 2;
+}
+
+/** `median× (min–max)` of one figure over the pairs. */
+export function spreadOf(pairs: readonly Ratios[], field: RatioField): string {
+  const values = pairs.map((pair) => pair[field]);
+  const fmt = (n: number) => n.toFixed(2);
+  return `${fmt(median(values))}× (${fmt(Math.min(...values))}–${fmt(Math.max(...values))})`;
+}
+
+/** How many pairs have the figure within `limit` (the aim: p99 within 1.2× of bare ws). */
+export function within(pairs: readonly Ratios[], field: RatioField, limit: number): number {
+  return pairs.filter((pair) => pair[field] <= limit).length;
+}
