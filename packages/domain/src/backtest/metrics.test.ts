@@ -5,12 +5,16 @@ import {
   MAX_EQUITY_POINTS,
   annualReturn,
   computeBacktest,
+  curveFigures,
+  equityCurve,
   maxDrawdown,
+  maxPositions,
   sharpeRatio,
   type BacktestConventions,
   type MetricsBar,
 } from './metrics.ts';
 import { barsFromHistorical, inferPeriod } from './bars.ts';
+import { formatContractDate } from './dates.ts';
 import { commissionFor, profitLoss } from '../trading/values.ts';
 
 const day = (d: number) => Date.UTC(2024, 0, d);
@@ -341,6 +345,99 @@ describe('metric helpers', () => {
     expect(short.annual_return).toBeNull();
     expect(short.sharpe_ratio).toBeNull();
     expect(short.profit_rate).toBe(0.01);
+  });
+});
+
+describe('the figures of the bars in one pass', () => {
+  // a fixed series of 2,000 daily bars (a seeded walk that also falls to a wipe-out), and
+  // trades long and short, closed in their own bar, later, or still open at the end
+  let seed = 11;
+  const random = () => {
+    seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return seed / 2_147_483_648;
+  };
+  const series: MetricsBar[] = [];
+  let price = 100;
+  for (let i = 0; i < 2000; i++) {
+    price = i === 1500 ? 0.5 : Math.max(0.01, price * (1 + (random() - 0.52) * 0.05));
+    series.push({ time: Date.UTC(2015, 0, 1) + i * 86_400_000, close: price });
+  }
+  const records = Array.from({ length: 300 }, (_, k) => {
+    const open = Math.floor(random() * 1990);
+    const close = open + (k % 5 === 0 ? 0 : Math.floor(random() * 9));
+    const still = k % 37 === 0;
+    const at = (i: number) => formatContractDate((series[i] as MetricsBar).time);
+    return {
+      open_date: at(open),
+      open_price: (series[open] as MetricsBar).close,
+      lots: k % 3 === 0 ? -2 : 1.5,
+      status: still ? 'NOT' : 'YES',
+      ...(still ? {} : { close_date: at(close), close_price: (series[close] as MetricsBar).close }),
+    };
+  });
+  const checked = validateTradeRecords(
+    records,
+    series.map((bar) => bar.time),
+  );
+  if (!checked.ok) throw new Error(checked.error);
+  const trades = checked.trades;
+
+  it('are exactly what the curve, drawdown, Sharpe and positions functions give', () => {
+    for (const conventions of [
+      SMALL,
+      { ...SMALL, initialCapital: 50, contractMultiplier: 10, commissionPerLot: 1.25 },
+    ]) {
+      const figures = curveFigures(series, trades, conventions);
+      const curve = equityCurve(series, trades, conventions);
+      expect(Array.from(figures.curve)).toEqual(curve);
+      expect(figures.drawdown).toEqual(maxDrawdown(curve, conventions.initialCapital));
+      expect(figures.maxPositions).toBe(maxPositions(series.length, trades));
+      const performance = computeBacktest({
+        bars: series,
+        trades,
+        symbol: 'TEST',
+        period: 'day',
+        conventions,
+      }).performance;
+      const barsPerYear = (series.length - 1) / (1999 / conventions.daysPerYear);
+      expect(performance.sharpe_ratio).toBe(
+        sharpeRatio(curve, barsPerYear, conventions.riskFreeRate),
+      );
+      expect(performance.max_drawdown_amount).toBe(
+        Math.round(maxDrawdown(curve, conventions.initialCapital).amount * 100) / 100,
+      );
+      expect(performance.最大持仓).toBe(maxPositions(series.length, trades));
+    }
+    expect(curveFigures([], [], SMALL)).toEqual({
+      curve: new Float64Array(0),
+      drawdown: { fraction: 0, amount: 0 },
+      returns: new Float64Array(0),
+      maxPositions: 0,
+    });
+  });
+
+  it('give the performance the figures computed apart gave (fixed series)', () => {
+    const { performance, deals } = computeBacktest({
+      bars: series,
+      trades,
+      symbol: 'TEST',
+      period: 'day',
+      conventions: SMALL,
+    });
+    const profits = deals.map((deal) => deal.profit);
+    const wins = profits.filter((p) => p > 0);
+    const losses = profits.filter((p) => p < 0);
+    const sum = (values: number[]) => values.reduce((total, v) => total + v, 0);
+    expect(performance.总盈利).toBe(Math.round(sum(wins) * 100) / 100);
+    expect(performance.总亏损).toBe(Math.round(sum(losses) * 100) / 100);
+    expect(performance.净利润).toBe(Math.round(sum(profits) * 100) / 100);
+    expect(performance.winning_trades).toBe(wins.length);
+    expect(performance.losing_trades).toBe(losses.length);
+    expect(performance.open_trades).toBe(deals.filter((deal) => deal.status === 'NOT').length);
+    expect(performance.commission_total).toBe(
+      Math.round(sum(deals.map((deal) => deal.commission)) * 100) / 100,
+    );
+    expect(performance.equity_curve).toHaveLength(MAX_EQUITY_POINTS);
   });
 });
 

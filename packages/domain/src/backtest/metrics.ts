@@ -185,27 +185,45 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     };
   });
 
-  const profits = deals.map((deal) => deal.profit);
-  const wins = profits.filter((p) => p > 0);
-  const losses = profits.filter((p) => p < 0);
-  const totalProfit = roundMoney(sum(wins));
-  const totalLoss = roundMoney(sum(losses));
-  const netProfit = roundMoney(sum(profits));
+  // the deals' sums in one loop, each added in the deals' order (as a sum of its own list)
+  let totalWins = 0;
+  let winCount = 0;
+  let totalLosses = 0;
+  let lossCount = 0;
+  let net = 0;
+  let openTrades = 0;
+  let commissions = 0;
+  for (const deal of deals) {
+    const p = deal.profit;
+    if (p > 0) {
+      totalWins += p;
+      winCount += 1;
+    } else if (p < 0) {
+      totalLosses += p;
+      lossCount += 1;
+    }
+    net += p;
+    commissions += deal.commission;
+    if (deal.status === 'NOT') openTrades += 1;
+  }
+  const totalProfit = roundMoney(totalWins);
+  const totalLoss = roundMoney(totalLosses);
+  const netProfit = roundMoney(net);
   const count = deals.length;
   const averageProfit = count > 0 ? roundMoney(netProfit / count) : 0;
-  const winRate = count > 0 ? fraction(wins.length / count) : 0;
-  const averageWin = wins.length > 0 ? totalProfit / wins.length : 0;
-  const averageLoss = losses.length > 0 ? -totalLoss / losses.length : 0;
+  const winRate = count > 0 ? fraction(winCount / count) : 0;
+  const averageWin = winCount > 0 ? totalProfit / winCount : 0;
+  const averageLoss = lossCount > 0 ? -totalLoss / lossCount : 0;
 
-  const curve = equityCurve(bars, trades, c);
   const finalEquity = roundMoney(c.initialCapital + netProfit);
-  const drawdown = maxDrawdown(curve, c.initialCapital);
   const firstTime = bars[0]?.time ?? 0;
   const lastTime = bars[lastIndex]?.time ?? 0;
   const years = (lastTime - firstTime) / (c.daysPerYear * DAY_MS);
   const barsPerYear = years > 0 && bars.length > 1 ? (bars.length - 1) / years : null;
   // Annualised figures (annual return, Sharpe ratio) of a short span are noise scaled up.
   const minYears = c.minAnnualiseDays / c.daysPerYear;
+  const figures = curveFigures(bars, trades, c);
+  const drawdown = figures.drawdown;
 
   const performance: Performance = {
     合约: input.symbol,
@@ -214,28 +232,29 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     结束时间: bars.length > 0 ? formatContractDate(lastTime) : '',
     交易次数: count,
     胜率: winRate,
-    盈亏比: losses.length === 0 ? null : ratio(averageWin / averageLoss),
+    盈亏比: lossCount === 0 ? null : ratio(averageWin / averageLoss),
     总盈利: totalProfit,
     总亏损: totalLoss,
     净利润: netProfit,
-    最大持仓: maxPositions(bars.length, trades),
+    最大持仓: figures.maxPositions,
     平均每笔盈利: averageProfit,
     profit_rate: fraction(netProfit / c.initialCapital),
     annual_return: annualReturn(c.initialCapital, finalEquity, years, minYears),
     max_drawdown: fraction(drawdown.fraction),
     max_drawdown_amount: roundMoney(drawdown.amount),
     win_rate: winRate,
-    sharpe_ratio: years >= minYears ? sharpeRatio(curve, barsPerYear, c.riskFreeRate) : null,
-    profit_factor: losses.length === 0 ? null : ratio(totalProfit / -totalLoss),
+    sharpe_ratio:
+      years >= minYears ? sharpeOfReturns(figures.returns, barsPerYear, c.riskFreeRate) : null,
+    profit_factor: lossCount === 0 ? null : ratio(totalProfit / -totalLoss),
     expectancy: averageProfit,
-    winning_trades: wins.length,
-    losing_trades: losses.length,
-    open_trades: deals.filter((deal) => deal.status === 'NOT').length,
-    commission_total: roundMoney(sum(deals.map((deal) => deal.commission))),
+    winning_trades: winCount,
+    losing_trades: lossCount,
+    open_trades: openTrades,
+    commission_total: roundMoney(commissions),
     initial_capital: c.initialCapital,
     final_equity: finalEquity,
     bar_count: bars.length,
-    equity_curve: sampleCurve(bars, curve),
+    equity_curve: sampleCurve(bars, figures.curve),
     conventions: {
       initial_capital: c.initialCapital,
       contract_multiplier: c.contractMultiplier,
@@ -249,12 +268,6 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     },
   };
   return { deals, performance };
-}
-
-function sum(values: readonly number[]): number {
-  let total = 0;
-  for (const v of values) total += v;
-  return total;
 }
 
 /**
@@ -339,9 +352,24 @@ export function sharpeRatio(
     // after a wipe-out there is no return to speak of
     if (before > 0) returns.push((curve[i] ?? 0) / before - 1);
   }
-  if (returns.length < 2) return null;
-  const mean = sum(returns) / returns.length;
-  const variance = sum(returns.map((r) => (r - mean) ** 2)) / (returns.length - 1);
+  return sharpeOfReturns(returns, barsPerYear, riskFreeRate);
+}
+
+/** `sharpeRatio` of the per-bar returns already taken from the curve. */
+function sharpeOfReturns(
+  returns: ArrayLike<number>,
+  barsPerYear: number | null,
+  riskFreeRate: number,
+): number | null {
+  if (barsPerYear === null) return null;
+  const n = returns.length;
+  if (n < 2) return null;
+  let total = 0;
+  for (let i = 0; i < n; i++) total += returns[i] as number;
+  const mean = total / n;
+  let squares = 0;
+  for (let i = 0; i < n; i++) squares += ((returns[i] as number) - mean) ** 2;
+  const variance = squares / (n - 1);
   const std = Math.sqrt(variance);
   if (!(std > TOLERANCE.zeroSpread)) return null;
   const value = ((mean - riskFreeRate / barsPerYear) / std) * Math.sqrt(barsPerYear);
@@ -364,8 +392,94 @@ export function annualReturn(
   return Number.isFinite(value) ? fraction(value) : null;
 }
 
+/**
+ * What `computeBacktest` takes from the bars, in one pass over them: the equity curve
+ * (`equityCurve`), its largest drawdown from the initial capital (`maxDrawdown`), its per-bar
+ * returns (as `sharpeRatio` takes them) and the most lots held at once (`maxPositions`). Each
+ * figure is the same number, computed in the same order, as those functions give.
+ */
+export function curveFigures(
+  bars: readonly MetricsBar[],
+  trades: readonly ValidTrade[],
+  c: BacktestConventions,
+): {
+  curve: Float64Array;
+  drawdown: { fraction: number; amount: number };
+  returns: Float64Array;
+  maxPositions: number;
+} {
+  const n = bars.length;
+  const curve = new Float64Array(n);
+  if (n === 0) {
+    return {
+      curve,
+      drawdown: { fraction: 0, amount: 0 },
+      returns: new Float64Array(0),
+      maxPositions: 0,
+    };
+  }
+  const last = n - 1;
+  const lastClose = bars[last]?.close ?? 0;
+  const realised = new Float64Array(n);
+  const exposure = new Float64Array(n + 1);
+  const cost = new Float64Array(n + 1);
+  const held = new Float64Array(n + 1);
+  for (const t of trades) {
+    const close = t.closeIndex ?? last;
+    const closePrice = t.closePrice ?? lastClose;
+    const size = t.lots * c.contractMultiplier;
+    const fee = c.commissionPerLot * Math.abs(t.lots);
+    realised[t.openIndex] = (realised[t.openIndex] ?? 0) - fee;
+    realised[close] = (realised[close] ?? 0) + (closePrice - t.openPrice) * size - fee;
+    if (close > t.openIndex) {
+      exposure[t.openIndex] = (exposure[t.openIndex] ?? 0) + size;
+      exposure[close] = (exposure[close] ?? 0) - size;
+      cost[t.openIndex] = (cost[t.openIndex] ?? 0) + t.openPrice * size;
+      cost[close] = (cost[close] ?? 0) - t.openPrice * size;
+    }
+    const lots = Math.abs(t.lots);
+    held[t.openIndex] = (held[t.openIndex] ?? 0) + lots;
+    if (t.closeIndex !== null) {
+      const release = Math.max(t.closeIndex, t.openIndex + 1);
+      held[release] = (held[release] ?? 0) - lots;
+    }
+  }
+  const returns = new Float64Array(Math.max(0, n - 1));
+  let returnCount = 0;
+  let cash = c.initialCapital;
+  let openSize = 0;
+  let openCost = 0;
+  let peak = c.initialCapital;
+  let worstFraction = 0;
+  let worstAmount = 0;
+  let holding = 0;
+  let most = 0;
+  let before = 0;
+  for (let i = 0; i < n; i++) {
+    cash += realised[i] as number;
+    openSize += exposure[i] as number;
+    openCost += cost[i] as number;
+    const equity = cash + openSize * (bars[i]?.close ?? 0) - openCost;
+    curve[i] = equity;
+    if (equity > peak) peak = equity;
+    const fall = peak - equity;
+    if (fall > worstAmount) worstAmount = fall;
+    if (peak > 0 && fall / peak > worstFraction) worstFraction = fall / peak;
+    if (i > 0 && before > 0) returns[returnCount++] = equity / before - 1;
+    before = equity;
+    holding += held[i] as number;
+    if (holding > most) most = holding;
+  }
+  return {
+    curve,
+    drawdown: { fraction: worstFraction, amount: worstAmount },
+    returns: returns.subarray(0, returnCount),
+    maxPositions: roundTo(most, 6),
+  };
+}
+
 /** Largest sum of |lots| held at once; a trade is held from its opening bar until its closing bar. */
-function maxPositions(barCount: number, trades: readonly ValidTrade[]): number {
+export function maxPositions(barCount: number, trades: readonly ValidTrade[]): number {
   if (barCount === 0) return 0;
   const change = new Float64Array(barCount + 1);
   for (const t of trades) {
@@ -386,7 +500,7 @@ function maxPositions(barCount: number, trades: readonly ValidTrade[]): number {
   return roundTo(most, 6);
 }
 
-function sampleCurve(bars: readonly MetricsBar[], curve: readonly number[]): [string, number][] {
+function sampleCurve(bars: readonly MetricsBar[], curve: ArrayLike<number>): [string, number][] {
   const n = curve.length;
   const points = Math.min(n, MAX_EQUITY_POINTS);
   const out: [string, number][] = [];

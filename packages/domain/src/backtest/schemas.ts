@@ -15,9 +15,15 @@ import { MAX_FEEDS, backtestFeedsSchema } from './feeds.ts';
 
 /** Longest strategy source accepted (characters). */
 export const MAX_STRATEGY_CODE_CHARS = 256 * 1024;
-/** Most bars one backtest may take (historical_data or loaded by the server). */
+/** Most bars one backtest may take when any of them come in its body (historical_data). */
 export const MAX_BACKTEST_BARS = 200_000;
-/** Most bars the run helper loads itself (a chart holds ≤ 5000); more: historical_data. */
+/**
+ * Most bars one backtest may take when the server loads them all itself (the run helper's
+ * `limit`, feeds without historical_data): no body to parse, and the sandbox reads 1,000,000
+ * bars within its memory limit (docs/performance.md).
+ */
+export const MAX_SERVER_LOADED_BARS = 1_000_000;
+/** Most bars a chart holds (an optimisation loads at most this many itself). */
 export const MAX_LOADED_BARS = 5000;
 /** Bars the run helper loads when `limit` is absent. */
 export const DEFAULT_LOADED_BARS = 1000;
@@ -138,7 +144,7 @@ export const backtestRunRequestSchema = z.object({
         .number()
         .int()
         .min(1, 'limit must be at least 1')
-        .max(MAX_LOADED_BARS, `limit must be at most ${MAX_LOADED_BARS}`),
+        .max(MAX_SERVER_LOADED_BARS, `limit must be at most ${MAX_SERVER_LOADED_BARS}`),
     )
     .optional(),
   historical_data: historicalDataSchema.optional(),

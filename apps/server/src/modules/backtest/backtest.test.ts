@@ -381,10 +381,10 @@ describe('the run helper POST /api/backtest/run', () => {
       code: 'x',
       symbol: 'GOOG',
       period: 'day',
-      limit: 50_000,
+      limit: 1_000_001,
     });
     expect(res.statusCode).toBe(400);
-    expect(res.json()).toMatchObject({ detail: 'limit: limit must be at most 5000' });
+    expect(res.json()).toMatchObject({ detail: 'limit: limit must be at most 1000000' });
   });
 });
 

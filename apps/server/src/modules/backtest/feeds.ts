@@ -1,6 +1,7 @@
 import {
   DEFAULT_LOADED_BARS,
   MAX_BACKTEST_BARS,
+  MAX_SERVER_LOADED_BARS,
   formatContractDate,
   nextBucketStart,
   parsePeriod,
@@ -51,6 +52,8 @@ export type PendingFeed = {
   period: Period;
   bars: readonly Bar[] | null;
   field?: string;
+  /** Its bars were loaded by the server (not sent in the body). */
+  loaded?: boolean;
 };
 
 /** The feed's period, or a 400 naming it. */
@@ -72,17 +75,26 @@ export async function resolveFeeds(
       feed.historical_data || i !== 0 ? `feeds[${i}].historical_data` : 'historical_data';
     return { code: feed.symbol_id, period, bars: rows ? given(rows, field) : null };
   });
-  return completeFeeds(service, userId, feeds);
+  return completeFeeds(service, userId, feeds, barCap(feeds));
+}
+
+/** The bars a run may take in all: more when the server loads them all itself. */
+export function barCap(feeds: readonly Pick<PendingFeed, 'bars' | 'loaded'>[]): number {
+  return feeds.every((feed) => feed.bars === null || feed.loaded === true)
+    ? MAX_SERVER_LOADED_BARS
+    : MAX_BACKTEST_BARS;
 }
 
 /**
  * Loads the bars of the feeds that have none over the span of those that have (the newest
- * DEFAULT_LOADED_BARS of the first when none has); a 400 names a feed without bars there.
+ * DEFAULT_LOADED_BARS of the first when none has); a 400 names a feed without bars there,
+ * or more than `cap` bars in all (MAX_BACKTEST_BARS unless the server loaded them all).
  */
 export async function completeFeeds(
   service: Pick<BacktestService, 'loadBars'>,
   userId: number,
   feeds: readonly PendingFeed[],
+  cap: number = MAX_BACKTEST_BARS,
 ): Promise<Feed[]> {
   // the span: from the first given bar to the close of the last one
   let start = Number.POSITIVE_INFINITY;
@@ -106,7 +118,7 @@ export async function completeFeeds(
     }
     const spanKnown = Number.isFinite(start);
     const limit = spanKnown
-      ? Math.min(barsIn(feed.period, end - start), MAX_BACKTEST_BARS + 1)
+      ? Math.min(barsIn(feed.period, end - start), cap + 1)
       : DEFAULT_LOADED_BARS;
     const answer = await service.loadBars(
       userId,
@@ -130,10 +142,8 @@ export async function completeFeeds(
     loaded.push(done);
   }
   const total = loaded.reduce((sum, feed) => sum + feed.bars.length, 0);
-  if (total > MAX_BACKTEST_BARS) {
-    throw new BadRequestError(
-      `feeds: ${total} bars in all; a backtest may take at most ${MAX_BACKTEST_BARS}`,
-    );
+  if (total > cap) {
+    throw new BadRequestError(`feeds: ${total} bars in all; a backtest may take at most ${cap}`);
   }
   return loaded;
 }
@@ -146,7 +156,7 @@ export async function completeFeeds(
 export async function feedsAround(
   service: Pick<BacktestService, 'loadBars'>,
   userId: number,
-  own: Feed,
+  own: Feed & { loaded?: boolean },
   feeds: readonly Pick<BacktestFeedInput, 'symbol_id' | 'period'>[],
 ): Promise<Feed[]> {
   const others = feeds.flatMap((feed, i): PendingFeed[] => {
@@ -156,5 +166,6 @@ export async function feedsAround(
     return [{ code: feed.symbol_id, period, bars: null, field: `feeds[${i}]` }];
   });
   if (others.length === 0) return [own];
-  return completeFeeds(service, userId, [own, ...others]);
+  const all = [own, ...others];
+  return completeFeeds(service, userId, all, barCap(all));
 }

@@ -71,6 +71,14 @@ function busyResult(error: string): RunResult {
   };
 }
 
+/** Settles once the reply has been written, or its connection has gone (a run is stored then). */
+function answeredOf(reply: FastifyReply): Promise<void> {
+  return new Promise((resolve) => {
+    reply.raw.once('finish', () => resolve());
+    reply.raw.once('close', () => resolve());
+  });
+}
+
 function historicalBars(rows: readonly unknown[]): Bar[] {
   const converted = historicalBarsOf(rows);
   if (!converted.ok) throw new BadRequestError(converted.error);
@@ -148,6 +156,7 @@ export function backtestRoutes(
           period: first.period,
           strategyName: body.strategy_name ?? null,
           initialCapital: body.initial_capital,
+          answered: answeredOf(reply),
           // one feed runs exactly as a plain backtest does
           ...(feeds.length > 1 ? { feeds } : {}),
         });
@@ -181,6 +190,7 @@ export function backtestRoutes(
         period,
         strategyName: body.strategy_name ?? null,
         initialCapital: body.initial_capital,
+        answered: answeredOf(reply),
       });
       return sendJsonStream(reply, result);
     },
@@ -196,8 +206,9 @@ export function backtestRoutes(
       const userId = sessionOf(request).userId;
       let bars: Bar[];
       let period: string;
-      if (body.historical_data && body.historical_data.length > 0) {
-        bars = historicalBars(body.historical_data);
+      const given = body.historical_data !== undefined && body.historical_data.length > 0;
+      if (given) {
+        bars = historicalBars(body.historical_data ?? []);
         period = parsePeriod(body.period) ?? body.period;
       } else {
         const loaded = await service.loadBars(
@@ -213,7 +224,13 @@ export function backtestRoutes(
       const own = parsePeriod(period);
       const feeds =
         body.feeds && own
-          ? await feedsAround(service, userId, { code: body.symbol, period: own, bars }, body.feeds)
+          ? await feedsAround(
+              service,
+              userId,
+              // bars the server loaded: the run may take MAX_SERVER_LOADED_BARS in all
+              { code: body.symbol, period: own, bars, loaded: !given },
+              body.feeds,
+            )
           : [];
       const result = await service.run({
         userId,
@@ -225,6 +242,7 @@ export function backtestRoutes(
         period,
         strategyName: body.strategy_name ?? null,
         initialCapital: body.initial_capital,
+        answered: answeredOf(reply),
         ...(feeds.length > 1 ? { feeds } : {}),
       });
       return sendJsonStream(reply, {

@@ -98,6 +98,11 @@ export type RunRequest = {
   initialCapital?: number;
   /** Several feeds (see `CheckRequest.feeds`). */
   feeds?: readonly Feed[];
+  /**
+   * Settles once the answer has been written (or its request has gone): the run is stored
+   * after it, so that its statements do not hold the event loop while the answer is sent.
+   */
+  answered?: PromiseLike<unknown>;
 };
 
 export type BarsLoader = (
@@ -229,8 +234,9 @@ export function createBacktestService(deps: BacktestDeps) {
   /** Runs being stored; reading a run (or a user's run history) waits for its write. */
   const storing = new Map<string, { userId: number; write: Promise<void> }>();
 
-  function keep(runId: string, run: NewRun): void {
-    const write = insertRun(db, run)
+  function keep(runId: string, run: NewRun, answered?: PromiseLike<unknown>): void {
+    const write = Promise.resolve(answered)
+      .then(() => insertRun(db, run))
       .then(() => deps.afterStore?.(run))
       .catch((error: unknown) => {
         deps.onStoreError?.(error);
@@ -580,27 +586,31 @@ export function createBacktestService(deps: BacktestDeps) {
         };
         if (result.run_id !== null) {
           // kept after answering: a large run's deals and log take a while to store
-          keep(result.run_id, {
-            runId: result.run_id,
-            userId: request.userId,
-            clientId: request.clientId,
-            strategyName: request.strategyName,
-            filename: request.filename,
-            symbol: request.symbol,
-            period: request.period,
-            code: request.code,
-            status: failure ? 'error' : 'ok',
-            error: result.error,
-            errorKind: result.error_kind,
-            logs: printed,
-            deals: result.deals,
-            performance: result.performance,
-            perSymbol: result.per_symbol ?? null,
-            feeds: result.feeds ?? null,
-            barCount,
-            elapsedMs,
-            createdAt: toEpochSec(now()),
-          });
+          keep(
+            result.run_id,
+            {
+              runId: result.run_id,
+              userId: request.userId,
+              clientId: request.clientId,
+              strategyName: request.strategyName,
+              filename: request.filename,
+              symbol: request.symbol,
+              period: request.period,
+              code: request.code,
+              status: failure ? 'error' : 'ok',
+              error: result.error,
+              errorKind: result.error_kind,
+              logs: printed,
+              deals: result.deals,
+              performance: result.performance,
+              perSymbol: result.per_symbol ?? null,
+              feeds: result.feeds ?? null,
+              barCount,
+              elapsedMs,
+              createdAt: toEpochSec(now()),
+            },
+            request.answered,
+          );
         }
         announceEnd(request, result);
         return result;

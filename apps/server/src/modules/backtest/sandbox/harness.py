@@ -172,9 +172,9 @@ PROGRESS_MARK = "\x1eprogress "
 
 
 class Progress:
-    """How far main() is through the rows, told on the log fd every so often: a thread looks at
-    the strategy's innermost running frame for a row of data_array, or a date of one, among its
-    local variables, and places it in the rows by its date (the rows are in time order). It
+    """How far main() is through the rows, told on the log fd every so often: a thread looks in
+    the strategy's running frames, innermost first, for a row of data_array, or a date of one,
+    among their local variables, and places it in the rows by its date (the rows are in time order). It
     only reads; anything unexpected (a strategy that reorders its rows) just tells nothing."""
 
     INTERVAL = 0.5
@@ -219,12 +219,19 @@ class Progress:
                 write_all(self.fd, ("%s%d\n" % (PROGRESS_MARK, percent)).encode())
 
     def position(self):
-        """The furthest row the strategy's innermost frame holds (or its date), or None."""
+        """The furthest row the strategy's innermost frame that holds one (or its date) holds,
+        or None: a helper the loop calls (a moving average of ints) holds no row, its caller
+        does."""
         frame = sys._current_frames().get(self.target)
-        while frame is not None and frame.f_code.co_filename != self.filename:
+        while frame is not None:
+            if frame.f_code.co_filename == self.filename:
+                at = self.position_in(frame)
+                if at is not None:
+                    return at
             frame = frame.f_back
-        if frame is None:
-            return None
+        return None
+
+    def position_in(self, frame):
         best = None
         for value in list(frame.f_locals.values()):
             if type(value) is list and len(value) > 0:

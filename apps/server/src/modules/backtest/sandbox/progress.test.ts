@@ -5,7 +5,7 @@ import { HARNESS_PATH } from './command.ts';
 import { withoutProgress } from './pool.ts';
 
 describe('a run’s progress through its rows', () => {
-  it('is placed by the row (or its date) the strategy’s innermost frame holds', () => {
+  it('is placed by the row (or its date) the strategy’s innermost frame holding one holds', () => {
     // the harness's Progress asked from inside a "strategy" frame at known rows
     const script = [
       'import json, sys',
@@ -20,6 +20,12 @@ describe('a run’s progress through its rows', () => {
       'def by_date(data_array, k, ask):',
       '    date = data_array[k][0]',
       '    return ask()',
+      'def average(ask):',
+      '    length = 10',
+      '    return ask()',
+      'def by_caller(data_array, k, ask):',
+      '    date = data_array[k][0]',
+      '    return average(ask)',
       'def neither(data_array, k, ask):',
       '    i = k',
       '    return ask()',
@@ -27,10 +33,10 @@ describe('a run’s progress through its rows', () => {
       'space = {}',
       'exec(compile(source, "s.py", "exec"), space)',
       'ask = progress.position',
-      'print(json.dumps([space["by_row"](rows, 720, ask), space["by_date"](rows, 1439, ask), space["neither"](rows, 5, ask), ask()]))',
+      'print(json.dumps([space["by_row"](rows, 720, ask), space["by_date"](rows, 1439, ask), space["neither"](rows, 5, ask), ask(), space["by_caller"](rows, 360, ask)]))',
     ].join('\n');
     const out = execFileSync('python3', ['-I', '-B', '-c', script]).toString();
-    expect(JSON.parse(out)).toEqual([720, 1439, null, null]);
+    expect(JSON.parse(out)).toEqual([720, 1439, null, null, 360]);
   });
 
   it('comes off the log: its lines go to onProgress, every other line is logged as it is', () => {

@@ -103,6 +103,8 @@ describe('one feed’s bars to the sandbox', () => {
       someBars(5, (bar, i) => ({ ...bar, volume: i === 2 ? Number.NaN : bar.volume })),
       someBars(4, (bar, i) => ({ ...bar, volume: i === 1 ? (undefined as never) : 2 ** 40 })),
       someBars(4, (bar) => ({ ...bar, open: 100, close: -0, volume: 0 })),
+      someBars(3, (bar, i) => ({ ...bar, high: 2 ** 31 + i, volume: (i + 1) * 2 ** 60 })),
+      someBars(3, (bar, i) => ({ ...bar, low: i === 0 ? Number.POSITIVE_INFINITY : bar.low })),
       someBars(3, (bar, i) => ({ ...bar, time: Date.UTC(12_000, 0, 1) + i * 86_400_000 })),
       someBars(3, (bar, i) => ({ ...bar, time: Date.UTC(1969, 11, 31, 23, 59, 58) + i * 1000 })),
     ];

@@ -136,17 +136,23 @@ export async function encodeJob(
   return encodeColumns(rest, rows.length, sources);
 }
 
-/** The header line and the columns' bytes of `n` rows whose column k is `sources[k](i)`. */
+/** A column already encoded (its header entry and bytes). */
+type Encoded = { column: WireColumn; parts: Uint8Array[] };
+
+/** A column's values, `valueAt(i)`, or the column already encoded. */
+type ColumnSource = ((i: number) => Cell) | Encoded;
+
+/** The header line and the columns' bytes of `n` rows whose column k is `sources[k]`. */
 async function encodeColumns(
   rest: Record<string, unknown>,
   n: number,
-  sources: readonly ((i: number) => Cell)[],
+  sources: readonly ColumnSource[],
 ): Promise<Buffer> {
   const columns: WireColumn[] = [];
   const parts: Uint8Array[] = [];
   if (n > 0) {
-    for (const valueAt of sources) {
-      const encoded = await encodeColumn(n, valueAt);
+    for (const source of sources) {
+      const encoded = typeof source === 'function' ? await encodeColumn(n, source) : source;
       columns.push(encoded.column);
       parts.push(...encoded.parts);
     }
@@ -187,41 +193,73 @@ export async function encodeBarsJob(
 ): Promise<Buffer> {
   const { bars, symbol, period } = source;
   const n = bars.length;
+  if (n === 0) return encodeColumns(job, 0, []);
   const dates = await datesColumn(bars);
-  // each field in a typed array first: one read of the bars per field, then plain indexing
-  const field = (key: 'open' | 'high' | 'low' | 'close' | 'volume'): ((i: number) => Cell) => {
-    const values = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const value = (bars[i] as Bar)[key];
-      if (typeof value !== 'number') return (at) => (bars[at] as Bar)[key];
-      values[i] = value;
-    }
-    return (at) => values[at] as number;
-  };
-  if (dates !== null && n > 1) {
-    // the dates' bytes are ready: the other columns as `encodeColumns` makes them
-    const rest = await encodeColumns(job, n, [
-      () => symbol,
-      () => period,
-      field('open'),
-      field('high'),
-      field('low'),
-      field('close'),
-      field('volume'),
-    ]);
-    return withLeadingColumn(rest, { kind: 'lines', bytes: dates.length }, dates);
+  // one list of columns: the dates' bytes when they could be written straight (a single
+  // row's date is a `const` column, as `encodeColumn` makes it), else the dates as text
+  const datesSource: ColumnSource =
+    dates !== null && n > 1
+      ? { column: { kind: 'lines', bytes: dates.length }, parts: [dates] }
+      : (i) => formatContractDate((bars[i] as Bar).time);
+  const fields: ColumnSource[] = [];
+  for (const key of ['open', 'high', 'low', 'close', 'volume'] as const) {
+    fields.push(await barField(bars, key));
   }
-  const texts = Array.from({ length: n }, (_, i) => formatContractDate((bars[i] as Bar).time));
   return encodeColumns(job, n, [
-    (i) => texts[i] as string,
-    () => symbol,
-    () => period,
-    field('open'),
-    field('high'),
-    field('low'),
-    field('close'),
-    field('volume'),
+    datesSource,
+    { column: { kind: 'const', value: symbol }, parts: [] },
+    { column: { kind: 'const', value: period }, parts: [] },
+    ...fields,
   ]);
+}
+
+/**
+ * One bar field's column as `encodeColumn` makes it, in one pass over the bars: the values
+ * read into a Float64Array while it is seen whether they are all equal, all int32 or whole;
+ * a field holding anything but finite numbers of JSON's exact range is left to `encodeColumn`.
+ */
+async function barField(
+  bars: readonly Bar[],
+  key: 'open' | 'high' | 'low' | 'close' | 'volume',
+): Promise<ColumnSource> {
+  const n = bars.length;
+  const valueAt = (i: number): Cell => (bars[i] as Bar)[key];
+  const values = new Float64Array(n);
+  const first = (bars[0] as Bar)[key];
+  let plain = true;
+  let constant = true;
+  let allInt32 = true;
+  let wholeCount = 0;
+  await inBlocks(n, (from, to) => {
+    for (let i = from; i < to && plain; i++) {
+      const value = (bars[i] as Bar)[key];
+      if (typeof value !== 'number' || !Number.isFinite(value)) {
+        plain = false;
+        break;
+      }
+      values[i] = value;
+      if (value !== first) constant = false;
+      if (Number.isInteger(value)) {
+        if (Math.abs(value) > WHOLE_LIMIT) plain = false;
+        wholeCount += 1;
+        if (value < INT32_MIN || value > INT32_MAX) allInt32 = false;
+      } else allInt32 = false;
+    }
+  });
+  if (!plain) return valueAt;
+  if (constant) return { column: { kind: 'const', value: first }, parts: [] };
+  if (allInt32) {
+    const ints = Int32Array.from(values);
+    return { column: { kind: 'i32', bytes: ints.byteLength }, parts: [bytesOf(ints)] };
+  }
+  const whole = new Int32Array(wholeCount);
+  for (let i = 0, w = 0; w < wholeCount; i++) {
+    if (Number.isInteger(values[i])) whole[w++] = i;
+  }
+  return {
+    column: { kind: 'f64', bytes: values.byteLength + whole.byteLength, whole: wholeCount },
+    parts: [bytesOf(values), bytesOf(whole)],
+  };
 }
 
 /** A run's job as harness.py reads it: its rows (`encodeJob`) or one feed's bars. */
@@ -272,17 +310,4 @@ async function datesColumn(bars: readonly Bar[]): Promise<Buffer | null> {
     }
   });
   return fits ? out : null;
-}
-
-/** A job's bytes with one more column put first (its header rewritten, its bytes prepended). */
-function withLeadingColumn(job: Buffer, column: WireColumn, bytes: Buffer): Buffer {
-  const end = job.indexOf(10);
-  const header = JSON.parse(job.subarray(0, end).toString('utf8')) as { wire: RowsWire };
-  header.wire.columns.unshift(column);
-  header.wire.bytes += bytes.length;
-  return Buffer.concat([
-    Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'),
-    bytes,
-    job.subarray(end + 1),
-  ]);
 }
