@@ -1,4 +1,4 @@
-import type { Trader, User } from '@ct/domain';
+import type { ReplayView, Trader, User } from '@ct/domain';
 
 /** A trading account with overridable fields. */
 export function buildTrader(overrides: Partial<Trader> = {}): Trader {
@@ -41,4 +41,42 @@ export function jsonResponse(body: unknown, status = 200): Response {
     status,
     headers: { 'Content-Type': 'application/json' },
   });
+}
+
+/** 2026-01-05 00:00 UTC in seconds: where the replay fixtures start. */
+export const REPLAY_T0 = Date.UTC(2026, 0, 5) / 1000;
+
+/**
+ * A replay session on BTCUSDT 1h at its start bar: an untouched 100,000 USD account, no trades
+ * and no strategy, with overridable fields.
+ */
+export function buildReplayView(overrides: Partial<ReplayView> = {}): ReplayView {
+  return {
+    id: '11111111-1111-4111-8111-111111111111',
+    symbol_id: 'BTCUSDT',
+    period: '1h',
+    start: REPLAY_T0,
+    cursor: REPLAY_T0,
+    strategy_name: null,
+    created_at: REPLAY_T0,
+    updated_at: REPLAY_T0,
+    last_bar: REPLAY_T0 + 3600,
+    quote: { bid: 100, ask: 100.5 },
+    account: {
+      initial_balance: 100_000,
+      balance: 100_000,
+      floating: 0,
+      equity: 100_000,
+      margin: 0,
+      free_margin: 100_000,
+      currency: 'USD',
+    },
+    positions: [],
+    pending: [],
+    trades: [],
+    fills: [],
+    equity: [],
+    evaluations: [],
+    ...overrides,
+  };
 }
