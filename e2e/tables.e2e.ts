@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { newToastText } from './support/toasts.ts';
-import { waitUntil } from './support/wait.ts';
+import { clickInDialog } from './support/trading.ts';
+import { settledBox, waitUntil } from './support/wait.ts';
 
 /*
  * The trade tables' columns on a desktop: at 1440 and 1024 px every column can be scrolled
@@ -106,11 +107,10 @@ async function placeMarketOrder(page: Page): Promise<void> {
  */
 async function expectToastOverToolbarAndGone(page: Page, text: string): Promise<void> {
   const notice = page.locator('.ant-message-notice').filter({ hasText: text });
-  const box = await notice.boundingBox();
-  const toolbar = await page.locator('.toolbar').boundingBox();
-  expect(box, `toast "${text}"`).not.toBeNull();
-  expect(box!.y + box!.height, 'the toast stays in the toolbar').toBeLessThanOrEqual(
-    toolbar!.y + toolbar!.height + 1,
+  const box = await settledBox(notice);
+  const toolbar = await settledBox(page.locator('.toolbar'));
+  expect(box.y + box.height, `toast "${text}" stays in the toolbar`).toBeLessThanOrEqual(
+    toolbar.y + toolbar.height + 1,
   );
   await notice.waitFor({ state: 'detached', timeout: 10_000 });
 }
@@ -199,7 +199,7 @@ describe('trade tables on a desktop', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Close Position' });
     await dialog.getByLabel('Close quantity').fill('0.5');
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await page
       .locator('.ant-message-notice')
       .filter({ hasText: 'Position closed successfully' })
@@ -264,8 +264,8 @@ describe('trade tables on a desktop', () => {
         );
         if (open) {
           // the chart keeps most of the width beside the panel
-          const charts = await page.locator('.workspace-charts').boundingBox();
-          expect(charts!.width, `chart width at ${width}`).toBeGreaterThanOrEqual(width * 0.65);
+          const charts = await settledBox(page.locator('.workspace-charts'));
+          expect(charts.width, `chart width at ${width}`).toBeGreaterThanOrEqual(width * 0.65);
           await screenshot(page, `tables-key-columns-${width}-panel-open`);
         }
       }

@@ -36,3 +36,35 @@ export async function animationsDone(locator: Locator): Promise<void> {
   );
   expect(running, 'animations still running').toBe(0);
 }
+
+type Box = { x: number; y: number; width: number; height: number };
+
+const sameBox = (a: Box | null, b: Box | null): boolean =>
+  a !== null &&
+  b !== null &&
+  a.x === b.x &&
+  a.y === b.y &&
+  a.width === b.width &&
+  a.height === b.height;
+
+/**
+ * The box of `locator` once it is on screen and has stopped moving: two reads 50 ms apart
+ * give the same box. A box read once may be null (the element is being drawn anew: a lazy
+ * part replaced it) or the box of a frame of its opening animation. After `timeoutMs` the
+ * last box on screen is answered (the caller's assertion judges it); none at all throws.
+ */
+export async function settledBox(locator: Locator, timeoutMs = 15_000): Promise<Box> {
+  const deadline = Date.now() + timeoutMs;
+  let before = await locator.boundingBox();
+  let seen = before;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const box = await locator.boundingBox();
+    if (box) seen = box;
+    if (sameBox(before, box)) return box!;
+    if (Date.now() > deadline) break;
+    before = box;
+  }
+  if (!seen) throw new Error(`Not on screen: ${String(locator)}`);
+  return seen;
+}
