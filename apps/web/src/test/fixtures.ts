@@ -1,4 +1,4 @@
-import type { ReplayView, Trader, User } from '@ct/domain';
+import type { Deal, ReplayView, Trader, User } from '@ct/domain';
 
 /** A trading account with overridable fields. */
 export function buildTrader(overrides: Partial<Trader> = {}): Trader {
@@ -77,6 +77,24 @@ export function buildReplayView(overrides: Partial<ReplayView> = {}): ReplayView
     fills: [],
     equity: [],
     evaluations: [],
+    ...overrides,
+  };
+}
+
+/** A closed winning trade of one lot, 2024-01-02 → 2024-01-03, 100 → 110. */
+export function buildDeal(overrides: Partial<Deal> = {}): Deal {
+  return {
+    open_date: '2024/01/02 00:00:00',
+    close_date: '2024/01/03 00:00:00',
+    open_price: 100,
+    close_price: 110,
+    lots: 1,
+    status: 'YES',
+    profit: 10,
+    commission: 0,
+    start: 1_704_153_600,
+    end: 1_704_240_000,
+    qty: 1,
     ...overrides,
   };
 }
