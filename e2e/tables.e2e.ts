@@ -92,11 +92,10 @@ function checkColumns(page: Page): Promise<ColumnCheck> {
 
 async function placeMarketOrder(page: Page): Promise<void> {
   const place = page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ });
-  await waitUntil(
-    () => place.isEnabled(),
-    (enabled) => enabled,
-    30_000,
-  );
+  // the ticket is a chunk of its own, loaded after the first drawn chart: on a busy machine
+  // it takes its time, as the chart does
+  await place.waitFor({ timeout: 60_000 });
+  await expect.poll(() => place.isEnabled(), { timeout: 30_000 }).toBe(true);
   const text = await newToastText(page, /^Order successful/, () => place.click());
   await expectToastOverToolbarAndGone(page, text);
 }

@@ -50,19 +50,26 @@ const sameBox = (a: Box | null, b: Box | null): boolean =>
 /**
  * The box of `locator` once it is on screen and has stopped moving: two reads 50 ms apart
  * give the same box. A box read once may be null (the element is being drawn anew: a lazy
- * part replaced it) or the box of a frame of its opening animation. After `timeoutMs` the
- * last box on screen is answered (the caller's assertion judges it); none at all throws.
+ * part replaced it) or the box of a frame of its opening animation. An element that goes for
+ * good after it was seen (a toast closing) answers its last box; after `timeoutMs` the last box
+ * seen is answered (the caller's assertion judges it); none at all throws.
  */
 export async function settledBox(locator: Locator, timeoutMs = 15_000): Promise<Box> {
   const deadline = Date.now() + timeoutMs;
-  let before = await locator.boundingBox();
+  const read = (timeout: number) => locator.boundingBox({ timeout }).catch(() => null);
+  let before = await read(timeoutMs);
   let seen = before;
-  for (;;) {
+  let missed = 0;
+  while (Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
-    const box = await locator.boundingBox();
-    if (box) seen = box;
+    const box = await read(1_000);
     if (sameBox(before, box)) return box!;
-    if (Date.now() > deadline) break;
+    if (box) {
+      seen = box;
+      missed = 0;
+    } else if (seen && ++missed > 1) {
+      break; // gone after it was seen, not only drawn anew
+    }
     before = box;
   }
   if (!seen) throw new Error(`Not on screen: ${String(locator)}`);
