@@ -111,3 +111,14 @@ export async function finishedTask(
   }
   throw new Error(`task ${id} did not finish: ${JSON.stringify(last)}`);
 }
+
+/** The extra OpenAI-compatible provider "Lab" of the AI tests, answering at `baseUrl` (a key required). */
+export function labProvider(baseUrl: string) {
+  return {
+    label: 'Lab',
+    value: 'lab',
+    base_url: baseUrl,
+    models: [{ label: 'Test model', value: 'test-model', description: '' }],
+    requires_key: true,
+  };
+}

@@ -18,7 +18,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
-import { postChat, textOf } from '../../test/ai.ts';
+import { labProvider, postChat, textOf } from '../../test/ai.ts';
 
 /*
  * The bounds of one chat answer: a size limit (AI_ANSWER_MAX_CHARS) and a total time limit
@@ -38,13 +38,7 @@ let cookie: string;
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
   testDb = await openTestDatabase();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   app = await buildApp({
     db: testDb.db,
     now: createClock().now,

@@ -15,6 +15,7 @@ import { RedisRateLimitStore } from '../cluster/rate-limit-store.ts';
 import { RedisLink } from '../cluster/redis.ts';
 import { redisServerBinary, startRedis } from '../../test/cluster.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
+import { labProvider } from '../../test/ai.ts';
 
 // The chat limit with REDIS_URL: two API nodes (two apps on one database, each with its own
 // Redis connections, as two processes would have) count one window per user, against a real
@@ -41,13 +42,7 @@ describe.skipIf(!HAS_REDIS)('the chat limit across API nodes (Redis)', () => {
   let memoryOnly: Node;
 
   async function startNode(rateLimitStore?: RateLimitStore): Promise<Node> {
-    const lab = {
-      label: 'Lab',
-      value: 'lab',
-      base_url: upstream.baseUrl,
-      models: [{ label: 'Test model', value: 'test-model', description: '' }],
-      requires_key: true,
-    };
+    const lab = labProvider(upstream.baseUrl);
     const app = await buildApp({
       db: testDb.db,
       now: clock.now,

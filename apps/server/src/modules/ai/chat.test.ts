@@ -19,7 +19,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
-import { postChat, textOf } from '../../test/ai.ts';
+import { labProvider, postChat, textOf } from '../../test/ai.ts';
 
 const KEY = 'sk-lab-0123456789abcdef9876';
 const RATE_LIMIT = 6;
@@ -34,13 +34,7 @@ let origin: string;
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
   testDb = await openTestDatabase();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   const offline = { ...lab, label: 'Offline', value: 'offline', base_url: 'http://127.0.0.1:1/v1' };
   app = await buildApp({
     db: testDb.db,

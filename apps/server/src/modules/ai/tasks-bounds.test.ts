@@ -9,7 +9,7 @@ import {
 } from '../../test/openai-test-server.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { caller, login, testSandbox } from '../../test/backtest.ts';
-import { finishedTask } from '../../test/ai.ts';
+import { finishedTask, labProvider } from '../../test/ai.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 
 /*
@@ -30,13 +30,7 @@ let asBob: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: 57_000 }),

@@ -9,7 +9,7 @@ import {
 import { caller, login, testSandbox } from '../../test/backtest.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
 import { GOOD_STRATEGY, answerWith } from '../../test/ai-strategies.ts';
-import { finishedTask } from '../../test/ai.ts';
+import { finishedTask, labProvider } from '../../test/ai.ts';
 
 /*
  * An AI task on several feeds: the chart's and more, all in data_array. A large result (the
@@ -26,13 +26,7 @@ let asAlice: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: UID_BASE, maxConcurrent: 2, timeoutMs: 10_000 }),

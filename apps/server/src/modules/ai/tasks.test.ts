@@ -29,7 +29,7 @@ import {
   answerWith,
 } from '../../test/ai-strategies.ts';
 import { taskWithLease } from './tasks-store.ts';
-import { finishedTask, queueTaskJobs } from '../../test/ai.ts';
+import { finishedTask, labProvider, queueTaskJobs } from '../../test/ai.ts';
 
 /*
  * AI strategy tasks against the local OpenAI-compatible test server (scripted per task by a
@@ -51,13 +51,7 @@ let asBob: ReturnType<typeof caller>;
 
 beforeAll(async () => {
   upstream = await startOpenAiTestServer();
-  const lab = {
-    label: 'Lab',
-    value: 'lab',
-    base_url: upstream.baseUrl,
-    models: [{ label: 'Test model', value: 'test-model', description: '' }],
-    requires_key: true,
-  };
+  const lab = labProvider(upstream.baseUrl);
   t = await createTestApp({
     config: {
       sandbox: testSandbox({ uidBase: UID_BASE, maxConcurrent: 2, timeoutMs: 10_000 }),
