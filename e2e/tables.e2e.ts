@@ -174,6 +174,8 @@ const KEY_POSITION_COLUMNS = [
   'Floating P&L',
 ];
 
+// three orders, each waited for until its toast has gone, then eight tables at two widths: on a
+// busy machine that takes longer than the journeys' default 90 s
 describe('trade tables on a desktop', () => {
   it('every column scrolls into full view; the pinned action columns cover none', async () => {
     const context = await newContext(browser, 'desktop', baseURL);
@@ -234,7 +236,7 @@ describe('trade tables on a desktop', () => {
       await screenshot(page, `tables-positions-${width}`);
     }
     await context.close();
-  });
+  }, 180_000);
 
   it('the live figures stay in view beside the pinned columns, trading panel open or not', async () => {
     const context = await newContext(browser, 'desktop', baseURL);
@@ -280,5 +282,5 @@ describe('trade tables on a desktop', () => {
       await page.getByRole('button', { name: 'Restore panel' }).click();
     }
     await context.close();
-  });
+  }, 150_000);
 });
