@@ -2,8 +2,16 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { releaseQuote, setQuote } from './support/market.ts';
-import { idOf, newToastText } from './support/toasts.ts';
+import { releaseQuote } from './support/market.ts';
+import {
+  LIVE,
+  clickInDialog,
+  moveMarket,
+  placeOrder,
+  setTheme,
+  ticket,
+  toast,
+} from './support/trading.ts';
 
 /*
  * The account bar: balance, equity, used and free margin, margin level and floating P&L of
@@ -25,7 +33,6 @@ afterAll(async () => {
   await browser.close();
 });
 
-const LIVE = { timeout: 15_000 };
 const SYMBOL = 'BTCUSDT';
 
 /** The account bar's region (one per page: the desktop header, or the phone's card/strip). */
@@ -51,34 +58,9 @@ async function expectFigure(page: Page, label: string, value: number): Promise<v
   await expect.poll(() => figure(page, label), LIVE).toBeCloseTo(value, 2);
 }
 
-function ticket(page: Page): Locator {
-  return page.getByRole('group', { name: `${SYMBOL} Order` }).first();
-}
-
-/** Pins the quote and waits until the ticket shows it (it came over the live feed). */
-async function moveMarket(page: Page, bid: number, ask: number): Promise<void> {
-  await setQuote(page.request, SYMBOL, bid, ask);
-  const shows = async (side: 'Buy' | 'Sell', price: number) =>
-    ((await ticket(page).getByRole('radio', { name: side }).textContent()) ?? '').includes(
-      price.toFixed(1),
-    );
-  await expect
-    .poll(async () => (await shows('Sell', bid)) && (await shows('Buy', ask)), LIVE)
-    .toBe(true);
-}
-
-async function toast(page: Page, text: string): Promise<void> {
-  await page.locator('.ant-message-notice').filter({ hasText: text }).first().waitFor(LIVE);
-}
-
 /** Waits until no toast covers the page (before a screenshot). */
 async function noToasts(page: Page): Promise<void> {
   await expect.poll(() => page.locator('.ant-message-notice').count(), LIVE).toBe(0);
-}
-
-async function setTheme(page: Page, mode: 'dark' | 'light'): Promise<void> {
-  await page.getByRole('button', { name: `Switch to ${mode} theme` }).click();
-  await page.waitForFunction((m) => document.documentElement.dataset.theme === m, mode);
 }
 
 async function switchAccount(page: Page, name: string): Promise<void> {
@@ -93,16 +75,13 @@ async function switchAccount(page: Page, name: string): Promise<void> {
 async function buy(page: Page, volume: string): Promise<string> {
   await ticket(page).getByRole('radio', { name: 'Buy' }).click();
   await page.getByLabel('Quantity').fill(volume);
-  const place = page.getByRole('button', { name: 'Place Buy Order' });
-  await expect.poll(() => place.isEnabled(), LIVE).toBe(true);
-  return idOf(await newToastText(page, /^Order successful! Order ID: \d+$/, () => place.click()));
+  return placeOrder(page, 'Buy');
 }
 
 /** Closes the whole position from its row's Close button. */
 async function closeWhole(page: Page, orderId: string): Promise<void> {
   await page.getByRole('button', { name: `Close ${SYMBOL} ${orderId}` }).click();
-  const dialog = page.getByRole('dialog', { name: 'Close Position' });
-  await dialog.getByRole('button', { name: 'Close Position' }).click();
+  const dialog = await clickInDialog(page, 'Close Position', 'Close Position');
   await toast(page, 'Position closed successfully');
   await dialog.waitFor({ state: 'hidden' });
 }

@@ -1,8 +1,8 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { waitUntil } from './support/wait.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { modal, openDesktop } from './support/desktop.ts';
+import { animationsDone, settledBox, waitUntil } from './support/wait.ts';
 
 /*
  * AI strategy tasks against the started product, whose Ollama provider is the local
@@ -49,7 +49,6 @@ const CROSSOVER = [
 const MAIN = 'E2E-CROSSOVER: trade the crossings of the 10-bar and 30-bar averages';
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let taskId = '';
 let strategyName = '';
@@ -69,10 +68,7 @@ let savedSettings: unknown = null;
 beforeAll(async () => {
   await fetch(`${aiServer}/__reset`, { method: 'POST' });
   browser = await launchBrowser();
-  context = await newContext(browser, 'desktop', baseURL);
-  page = await context.newPage();
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  page = await openDesktop(browser, baseURL, password);
   savedSettings = await (await page.request.get(`${baseURL}/api/settings`)).json();
 });
 afterAll(async () => {
@@ -81,22 +77,18 @@ afterAll(async () => {
     const restored = await page.request.post(`${baseURL}/api/settings`, { data: savedSettings });
     expect(restored.ok()).toBe(true);
   }
-  await context?.close();
+  await page?.context().close();
   await browser?.close();
 });
 
 /** The open modal titled `title` exactly. */
 function dialog(title: string): Locator {
-  return page.locator('.ant-modal').filter({
-    has: page.locator('.ant-modal-title', { hasText: new RegExp(`^${title}$`) }),
-  });
+  return modal(page, new RegExp(`^${title}$`));
 }
 
 /** The Python Code Editor (its title also names the chart's symbol). */
 function editor(): Locator {
-  return page.locator('.ant-modal').filter({
-    has: page.locator('.ant-modal-title', { hasText: 'Python Code Editor' }),
-  });
+  return modal(page, 'Python Code Editor');
 }
 
 function taskList(): Locator {
@@ -245,7 +237,7 @@ describe('AI strategy tasks', () => {
     const others = await rows().locator('td:nth-child(2)').allInnerTexts();
     expect(others.slice(1)).toEqual(['PROCESSING', 'PROCESSING']);
     await taskList().getByTestId('ai-polling').waitFor();
-    const width = (await taskList().boundingBox())?.width ?? 0;
+    const { width } = await settledBox(taskList());
     expect(width).toBeGreaterThan(1440 * 0.75);
     await shoot(taskList(), 'ai-task-list-waiting');
   });
@@ -254,7 +246,10 @@ describe('AI strategy tasks', () => {
     for (const id of await rows().locator('td:first-child').allInnerTexts()) {
       if (id.trim() === taskId) continue;
       await row(id.trim()).getByRole('button', { name: 'Delete' }).click();
-      await page.locator('.ant-popover:visible').getByRole('button', { name: 'OK' }).click();
+      const confirm = page.locator('.ant-popover:visible');
+      await confirm.waitFor();
+      await animationsDone(confirm);
+      await confirm.getByRole('button', { name: 'OK' }).click();
       await toast('Task deleted successfully');
       await row(id.trim()).waitFor({ state: 'detached' });
     }
@@ -298,7 +293,7 @@ describe('AI strategy tasks', () => {
     await page.waitForURL(/\/desktop/);
     const details = dialog(`AI Task Details · ${taskId}`);
     await details.getByText('Basic Information').waitFor({ timeout: 30_000 });
-    expect(await details.getByText(MAIN).count()).toBe(1);
+    await expect.poll(() => details.getByText(MAIN).count()).toBe(1);
     const code = details.getByTestId('ai-task-code');
     expect(await code.innerText()).toContain('def main(data_array):');
     await details.getByRole('button', { name: 'Show Full Code' }).click();
@@ -315,7 +310,7 @@ describe('AI strategy tasks', () => {
     expect(
       Number(await details.getByTestId('equity-chart').getAttribute('data-points')),
     ).toBeGreaterThan(1);
-    const width = (await details.boundingBox())?.width ?? 0;
+    const { width } = await settledBox(details);
     expect(Math.round(width)).toBe(800);
     await shoot(details, 'ai-task-details');
     await results.scrollIntoViewIfNeeded();
@@ -325,7 +320,7 @@ describe('AI strategy tasks', () => {
     await details.getByRole('button', { name: 'Trades and equity curve' }).click();
     const view = dialog('Backtest Results');
     await view.getByText('Performance Metrics').waitFor();
-    expect(await view.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => view.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
     await view.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
     await view.waitFor({ state: 'hidden' });
   });
@@ -361,6 +356,7 @@ describe('AI strategy tasks', () => {
     const input = nameDialog.getByLabel('Strategy name');
     expect(await input.inputValue()).toMatch(/^AI_Strategy_\d{4}(_\d\d){5}$/);
     await input.fill('');
+    await animationsDone(nameDialog);
     await nameDialog.getByRole('button', { name: 'OK' }).click();
     await nameDialog.getByText('Please enter a strategy name').waitFor();
     strategyName = `E2E AI ${Date.now().toString(36)}`;

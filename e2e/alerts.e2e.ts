@@ -6,7 +6,8 @@ import { chartPoint, sessionApi } from './support/chart.ts';
 import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chartPage.ts';
 import { chartLines, placeOf } from './support/chartLines.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
-import { LIVE, setTheme, toast } from './support/trading.ts';
+import { LIVE, clickInDialog, setTheme, toast } from './support/trading.ts';
+import { settledBox } from './support/wait.ts';
 
 /*
  * A price alert from the chart: right-click at a price, "Add alert at …", Create; its dashed
@@ -104,7 +105,7 @@ describe('a price alert from the chart, desktop', () => {
       String(offered),
     );
     await screenshot(page, 'alerts-desktop-1440-light-dialog');
-    await dialog.getByRole('button', { name: 'Create' }).click();
+    await clickInDialog(page, `New alert on ${SYMBOL}`, 'Create');
     await toast(page, `Alert set: ${SYMBOL} at`);
 
     const line = lineLabel(page, /^Alert Crossing [\d.]+$/);
@@ -117,8 +118,7 @@ describe('a price alert from the chart, desktop', () => {
 
     // dragged by its label 60 px down: a lower level, saved on the server
     const before = await placeOf(line);
-    const labelBox = await line.boundingBox();
-    if (!labelBox) throw new Error('No label');
+    const labelBox = await settledBox(line);
     const x = labelBox.x + labelBox.width / 2;
     await page.mouse.move(x, before.y);
     await page.mouse.down();
@@ -221,7 +221,7 @@ describe("alerts from an indicator's and a drawing's menu, desktop", () => {
     let dialog = page.getByRole('dialog', { name: `New alert on ${SYMBOL}` });
     await dialog.getByText('Indicator: RSI 14').waitFor();
     await screenshot(page, 'alerts-desktop-1440-dark-indicator-dialog');
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await clickInDialog(page, `New alert on ${SYMBOL}`, 'Cancel');
     await dialog.waitFor({ state: 'detached' });
     await setTheme(page, 'light');
     await bell.click();
@@ -231,7 +231,7 @@ describe("alerts from an indicator's and a drawing's menu, desktop", () => {
     await dialog.getByRole('combobox', { name: 'Condition' }).click();
     await page.getByTitle('Crossing up', { exact: true }).click();
     await screenshot(page, 'alerts-desktop-1440-light-indicator-dialog');
-    await dialog.getByRole('button', { name: 'Create' }).click();
+    await clickInDialog(page, `New alert on ${SYMBOL}`, 'Create');
     await toast(page, `Alert set: ${SYMBOL} RSI 14 Crossing up 70`);
     await dialog.waitFor({ state: 'detached' });
 
@@ -257,7 +257,7 @@ describe("alerts from an indicator's and a drawing's menu, desktop", () => {
     dialog = page.getByRole('dialog', { name: `New alert on ${SYMBOL}` });
     await dialog.getByText('Drawing: Horizontal line').waitFor();
     await screenshot(page, 'alerts-desktop-1440-light-drawing-dialog');
-    await dialog.getByRole('button', { name: 'Create' }).click();
+    await clickInDialog(page, `New alert on ${SYMBOL}`, 'Create');
     await toast(page, `Alert set: ${SYMBOL} Crossing drawn line`);
 
     // both listed in words among the active alerts
@@ -329,7 +329,7 @@ describe('alert lines on a phone', () => {
       await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
       await screenshot(page, 'alerts-phone-390-dark-indicator-dialog');
       await page.emulateMedia({ colorScheme: 'light' });
-      await dialog.getByRole('button', { name: 'Cancel' }).click();
+      await clickInDialog(page, `New alert on ${SYMBOL}`, 'Cancel');
       await dialog.waitFor({ state: 'detached' });
     } finally {
       await sessionApi(page, 'PUT', '/api/charts/indicators/0', { indicators: before });

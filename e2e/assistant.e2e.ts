@@ -2,7 +2,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage, stored } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
-import { waitUntil } from './support/wait.ts';
+import { settledBox, waitUntil } from './support/wait.ts';
 
 /*
  * The AI Trading Assistant against the started product, whose Ollama provider is a local
@@ -121,7 +121,7 @@ describe('AI Trading Assistant', () => {
   it('opens from the floating button with a welcome and four suggestions', async () => {
     await page.getByRole('button', { name: 'AI Trading Assistant' }).click();
     await chat().getByText("Hi, I'm your AI Trading Assistant").waitFor({ timeout: 30_000 });
-    expect(await chat().getByRole('log').getByRole('listitem').count()).toBe(4);
+    await expect.poll(() => chat().getByRole('log').getByRole('listitem').count()).toBe(4);
     expect(await chat().getByRole('button', { name: 'API Settings' }).count()).toBe(1);
     const width = await waitUntil(
       async () => (await page.locator('.assistant-drawer').boundingBox())?.width ?? 0,
@@ -292,7 +292,7 @@ describe('AI Trading Assistant', () => {
     await chat().getByText('Once more').waitFor();
     await chat().getByRole('button', { name: 'New conversation' }).click();
     await chat().getByText("Hi, I'm your AI Trading Assistant").waitFor();
-    expect(await chat().getByText('Once more').count()).toBe(0);
+    await expect.poll(() => chat().getByText('Once more').count()).toBe(0);
   });
 });
 
@@ -361,11 +361,10 @@ describe('Apply on a saved strategy: a diff, nothing saved before Accept', () =>
       30_000,
     );
     const launcher = page.getByRole('button', { name: 'AI Trading Assistant' });
-    const round = (await launcher.boundingBox())!;
-    const modal = (await editor
-      .locator('.ant-modal-container, .ant-modal-content')
-      .first()
-      .boundingBox())!;
+    const round = await settledBox(launcher);
+    const modal = await settledBox(
+      editor.locator('.ant-modal-container, .ant-modal-content').first(),
+    );
     expect(overlaps(round, modal)).toBe(false);
     await screenshot(page, 'assistant-button-over-editor');
     await launcher.click();
@@ -479,10 +478,9 @@ function controlsUnderLauncher(p: Page): Promise<string[]> {
 }
 
 async function expectClear(p: Page, control: Locator): Promise<void> {
-  const round = await p.getByRole('button', { name: 'AI Trading Assistant' }).boundingBox();
-  const box = await control.boundingBox();
-  expect(box).not.toBeNull();
-  if (round && box) expect(overlaps(round, box)).toBe(false);
+  const round = await settledBox(p.getByRole('button', { name: 'AI Trading Assistant' }));
+  const box = await settledBox(control);
+  expect(overlaps(round, box)).toBe(false);
 }
 
 describe('the round button covers no control', () => {
@@ -530,8 +528,8 @@ describe('the round button covers no control', () => {
         const button = p.getByRole('button', { name: 'AI Trading Assistant' });
         await button.waitFor({ timeout: 30_000 });
         const bar = p.getByRole('navigation', { name: 'Main navigation' });
-        const round = (await button.boundingBox())!;
-        expect(round.y + round.height).toBeLessThanOrEqual((await bar.boundingBox())!.y);
+        const round = await settledBox(button);
+        expect(round.y + round.height).toBeLessThanOrEqual((await settledBox(bar)).y);
         await expectClear(p, p.getByRole('toolbar', { name: 'Chart tools' }).first());
         expect(await controlsUnderLauncher(p)).toEqual([]);
         await screenshot(p, `assistant-button-390-${scheme}`);
@@ -564,10 +562,9 @@ describe('AI Trading Assistant on a phone', () => {
   it('sits above the bottom bar and opens full screen', async () => {
     const button = phone.getByRole('button', { name: 'AI Trading Assistant' });
     await button.waitFor({ timeout: 30_000 });
-    const bar = await phone.getByRole('navigation', { name: 'Main navigation' }).boundingBox();
-    const round = await button.boundingBox();
-    expect(bar && round).toBeTruthy();
-    expect(round!.y + round!.height).toBeLessThanOrEqual(bar!.y);
+    const bar = await settledBox(phone.getByRole('navigation', { name: 'Main navigation' }));
+    const round = await settledBox(button);
+    expect(round.y + round.height).toBeLessThanOrEqual(bar.y);
     await button.click();
     await chat(phone).getByText("Hi, I'm your AI Trading Assistant").waitFor({ timeout: 30_000 });
     const viewport = phone.viewportSize()!;

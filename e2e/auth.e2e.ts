@@ -83,7 +83,7 @@ describe('login, profile, account switch and logout on a desktop', () => {
     await page.getByRole('tab', { name: 'Trading Accounts' }).click();
     const rows = page.getByRole('row');
     await page.getByRole('cell', { name: /Demo VIP/ }).waitFor();
-    expect(await rows.count()).toBe(4); // header + three accounts
+    await expect.poll(() => rows.count()).toBe(4); // header + three accounts
     await expect
       .poll(() =>
         page

@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { modal, openDesktop } from './support/desktop.ts';
 import { waitUntil } from './support/wait.ts';
 
 /*
@@ -14,25 +14,19 @@ const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  context = await newContext(browser, 'desktop', baseURL);
-  page = await context.newPage();
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  page = await openDesktop(browser, baseURL, password);
 });
 afterAll(async () => {
-  await context?.close();
+  await page?.context().close();
   await browser?.close();
 });
 
 function editor(): Locator {
-  return page
-    .locator('.ant-modal')
-    .filter({ has: page.locator('.ant-modal-title', { hasText: 'Python Code Editor' }) });
+  return modal(page, 'Python Code Editor');
 }
 
 async function setTheme(mode: 'dark' | 'light'): Promise<void> {
@@ -96,9 +90,7 @@ describe('a run waiting for a backtest slot', () => {
     const answer = await blocker;
     expect(answer.status()).toBe(200);
     // then the queued run starts and ends: its results open, the button is Run Code again
-    const results = page
-      .locator('.ant-modal')
-      .filter({ has: page.locator('.ant-modal-title', { hasText: 'Backtest Results' }) });
+    const results = modal(page, 'Backtest Results');
     await results.waitFor({ timeout: 60_000 });
     await editor().getByRole('button', { name: 'Run Code' }).waitFor();
   }, 120_000);

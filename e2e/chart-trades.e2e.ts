@@ -5,6 +5,7 @@ import { closeChartPage, openChartPage, pinQuoteAtMarket } from './support/chart
 import { setQuote } from './support/market.ts';
 import {
   clearTrades,
+  clickInDialog,
   LIVE,
   moveMarket,
   placeOrder,
@@ -16,6 +17,7 @@ import {
 } from './support/trading.ts';
 import { dragUntilAsked } from './support/chart.ts';
 import { askedPrice, chartLines, lineY, yOf } from './support/chartLines.ts';
+import { settledBox } from './support/wait.ts';
 
 /*
  * The trader's own trades on the chart: a position's line (with its TP and SL) appears after
@@ -158,8 +160,8 @@ describe('trades on the chart, desktop', () => {
     const before = await tpLine.getAttribute('data-price');
     const from = await lineY(tpLine);
     // this time by its label, which is a handle too
-    const label = await tpLine.boundingBox();
-    await mouseDrag(page, from, (await lineY(position)) + 25, (label?.x ?? 0) + 12);
+    const label = await settledBox(tpLine);
+    await mouseDrag(page, from, (await lineY(position)) + 25, label.x + 12);
     const message = await toast(page, /^TP price must be between [\d.]+ and [\d.]+$/);
     expect(message).toMatch(/^TP price must be between/);
     expect(await tpLine.getAttribute('data-price')).toBe(before);
@@ -203,8 +205,7 @@ describe('trades on the chart, desktop', () => {
     await line.waitFor({ state: 'visible', ...LIVE });
     await screenshot(page, 'chart-trades-desktop-pending');
     await line.getByRole('button', { name: `Cancel pending order ${pId}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Cancel Pending Order' });
-    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    await clickInDialog(page, 'Cancel Pending Order', 'Cancel Order');
     await toast(page, 'Pending order canceled successfully');
     await line.waitFor({ state: 'detached' });
     await ticket(page).getByText('Market', { exact: true }).click();
@@ -302,8 +303,7 @@ describe('trades on the chart, phone', () => {
     await screenshot(page, 'chart-trades-phone-dark');
 
     await position.getByRole('button', { name: `Close position ${orderId}` }).click();
-    const dialog = page.getByRole('dialog', { name: 'Close Position' });
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await toast(page, 'Position closed successfully');
     await position.waitFor({ state: 'detached' });
     await tpLine.waitFor({ state: 'detached' });

@@ -4,7 +4,7 @@ import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser';
 import { toolsSettled } from './support/chart.ts';
 import { clearTrades } from './support/trading.ts';
-import { waitUntil } from './support/wait.ts';
+import { settledBox, waitUntil } from './support/wait.ts';
 
 // Live charts in a real browser: candles drawn on the canvas (pixels, not elements), the
 // last price moving, switching instrument, period and layout, paging back into history,
@@ -196,7 +196,7 @@ describe('charts', () => {
     const chart = chartCanvas(page);
     await page.waitForSelector(ready({ symbol: 'BTCUSDT', period: '1m' }));
     // Scroll back a little: new live bars then do not move the view.
-    const box = (await chart.boundingBox())!;
+    const box = await settledBox(chart);
     const y = box.y + box.height * 0.4;
     await page.mouse.move(box.x + box.width * 0.4, y);
     await page.mouse.down();
@@ -331,7 +331,7 @@ describe('charts', () => {
     await page.waitForSelector(READY);
     const start = await dataset(chart);
     expect(start.bars).toBe('500');
-    const box = (await chart.boundingBox())!;
+    const box = await settledBox(chart);
     const y = box.y + box.height * 0.4;
     const shifts: number[] = [];
     let loadedShift: number | null = null;
@@ -417,19 +417,17 @@ describe('charts in a crowded layout', () => {
         await expect.poll(() => page.locator(READY).count(), { timeout: 30_000 }).toBe(4);
         for (let i = 0; i < 4; i++) {
           const cell = page.getByRole('region', { name: `Chart ${i + 1}` });
-          const cellBox = (await cell.boundingBox())!;
+          const cellBox = await settledBox(cell);
           const ask = cell.getByTestId('quote-ask');
           await waitUntil(
             () => ask.textContent(),
             (t) => t !== null && /\d/.test(t),
           );
           for (const quote of [cell.getByTestId('quote-bid'), ask]) {
-            expect(inside((await quote.boundingBox())!, cellBox), `chart ${i + 1} quote`).toBe(
-              true,
-            );
+            expect(inside(await settledBox(quote), cellBox), `chart ${i + 1} quote`).toBe(true);
           }
           // The legend is one line at the top, not a block over the bars.
-          const legend = (await cell.locator('.chart-legend').boundingBox())!;
+          const legend = await settledBox(cell.locator('.chart-legend'));
           expect(legend.height, `chart ${i + 1} legend height`).toBeLessThanOrEqual(24);
           expect(inside(legend, cellBox)).toBe(true);
           await toolsSettled(cell);
@@ -437,20 +435,13 @@ describe('charts in a crowded layout', () => {
           expect(await tools.count()).toBeGreaterThanOrEqual(3);
           for (const tool of await tools.all()) {
             const label = await tool.getAttribute('aria-label');
-            expect(inside((await tool.boundingBox())!, cellBox), `chart ${i + 1} ${label}`).toBe(
-              true,
-            );
+            expect(inside(await settledBox(tool), cellBox), `chart ${i + 1} ${label}`).toBe(true);
           }
           // The attribution sits in the corner under the price scale, beside the time scale.
           const attribution = cell.getByRole('link', { name: 'TradingView' });
           expect(await attribution.getAttribute('href')).toBe('https://www.tradingview.com/');
-          const corner = (await cell
-            .locator('table tr')
-            .last()
-            .locator('td')
-            .last()
-            .boundingBox())!;
-          expect(inside((await attribution.boundingBox())!, corner), `chart ${i + 1}`).toBe(true);
+          const corner = await settledBox(cell.locator('table tr').last().locator('td').last());
+          expect(inside(await settledBox(attribution), corner), `chart ${i + 1}`).toBe(true);
         }
         // What a tool in the More tools menu does is still at hand.
         const first = page.getByRole('region', { name: 'Chart 1' });
@@ -501,7 +492,7 @@ describe('charts on a phone', () => {
         expect(pixels.candles).toBeGreaterThan(1000);
 
         const viewport = page.viewportSize()!;
-        const box = (await page.locator('.trading-chart').first().boundingBox())!;
+        const box = await settledBox(page.locator('.trading-chart').first());
         expect(box.width).toBeGreaterThanOrEqual(viewport.width - 1);
         expect(
           await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
@@ -509,14 +500,14 @@ describe('charts on a phone', () => {
         expect(await page.getByRole('button', { name: 'Python Code Editor' }).count()).toBe(0);
         await toolsSettled(page);
         for (const name of ['Candles', 'Line', 'Buy BTCUSDT', 'Sell BTCUSDT']) {
-          const target = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+          const target = await settledBox(page.getByRole('button', { name, exact: true }));
           expect(Math.min(target.width, target.height), name).toBeGreaterThanOrEqual(44);
         }
         // One-line legend; bid and ask whole within the chart.
         expect(
-          (await page.locator('.chart-legend').first().boundingBox())!.height,
+          (await settledBox(page.locator('.chart-legend').first())).height,
         ).toBeLessThanOrEqual(24);
-        const ask = (await page.getByTestId('quote-ask').boundingBox())!;
+        const ask = await settledBox(page.getByTestId('quote-ask'));
         expect(inside(ask, box)).toBe(true);
         // The login toast has gone before the screenshot.
         await expect
@@ -525,7 +516,7 @@ describe('charts on a phone', () => {
         await screenshot(page, `charts-phone-${scheme}`);
 
         const picker = page.getByRole('button', { name: 'Instrument: BTCUSDT' });
-        expect((await picker.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+        expect((await settledBox(picker)).height).toBeGreaterThanOrEqual(44);
         await picker.click();
         // By its text: a build made under NODE_ENV=test gives every antd label the id 'test-id'.
         const sheet = page.getByRole('dialog').filter({ hasText: 'Select instrument' });

@@ -11,7 +11,7 @@ import {
   SCREENSHOT_CASES,
   sessionApi as api,
 } from './support/chart.ts';
-import { waitUntil } from './support/wait.ts';
+import { settledBox, waitUntil } from './support/wait.ts';
 
 // Drawing tools on a live chart in a real browser: a horizontal line and a trend line drawn
 // from the left toolbar, saved for the user on the server and shown in another browser
@@ -418,7 +418,7 @@ describe('drawing screenshots', () => {
           expect(
             await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
           ).toBeLessThanOrEqual(0);
-          const box = (await palette.boundingBox())!;
+          const box = await settledBox(palette);
           const viewport = page.viewportSize()!;
           expect(box.x).toBeGreaterThanOrEqual(0);
           expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);

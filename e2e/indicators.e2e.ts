@@ -10,7 +10,7 @@ import {
   SCREENSHOT_CASES,
   sessionApi as api,
 } from './support/chart.ts';
-import { animationsDone, waitUntil } from './support/wait.ts';
+import { animationsDone, settledBox, waitUntil } from './support/wait.ts';
 
 // Indicators on a live chart in a real browser: added from the left toolbar, drawn (pixels
 // in their colours, panes of their own), saved for the user on the server and back after a
@@ -134,7 +134,7 @@ describe('indicators', () => {
       )
       .toBe(1);
     const newest = await smaRow.textContent();
-    const box = (await chart.boundingBox())!;
+    const box = await settledBox(chart);
     await page.mouse.move(box.x + box.width * 0.3, box.y + box.height * 0.4);
     await expect.poll(() => smaRow.textContent()).not.toBe(newest);
     await page.mouse.move(5, 5);
@@ -281,7 +281,7 @@ describe('indicator screenshots', () => {
             const dialog = page.getByRole('dialog', { name: 'Indicators' });
             await dialog.getByText('MACD 12 26 9', { exact: true }).waitFor();
             await animationsDone(dialog);
-            const box = (await dialog.boundingBox())!;
+            const box = await settledBox(dialog);
             expect(box.x).toBeGreaterThanOrEqual(0);
             expect(box.x + box.width).toBeLessThanOrEqual(page.viewportSize()!.width);
             await screenshot(page, `indicators-dialog-${c.name}-${scheme}`);

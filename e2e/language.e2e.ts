@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage, stored } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { chartCanvas, chartPoint, dataset, sessionApi } from './support/chart.ts';
-import { ticket } from './support/trading.ts';
+import { clickInDialog, ticket } from './support/trading.ts';
 
 /*
  * The language setting: from the user menu (desktop) or My (phone) the trader switches every
@@ -282,7 +282,7 @@ describe('the language setting on a phone (390)', () => {
     await modal.getByRole('button', { name: 'Place Buy Order' }).waitFor();
     await noHorizontalScroll(page);
     await screenshot(page, 'language-phone-en-ticket');
-    await modal.getByRole('button', { name: 'Close' }).click();
+    await clickInDialog(page, 'BTCUSDT Paper Trading', 'Close');
     await modal.waitFor({ state: 'hidden' });
     await expectNotReloaded(page);
   });
@@ -303,7 +303,7 @@ describe('the language setting on a phone (390)', () => {
     await modal.getByRole('radio', { name: /买入/ }).waitFor();
     await noHorizontalScroll(page);
     await screenshot(page, 'language-phone-zh-ticket');
-    await modal.getByRole('button', { name: '关闭' }).click();
+    await clickInDialog(page, 'BTCUSDT 模拟交易', '关闭');
     await modal.waitFor({ state: 'hidden' });
 
     await page.getByRole('tab', { name: '持仓', exact: true }).click();

@@ -1,8 +1,10 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { modal, openDesktop } from './support/desktop.ts';
 import { newToastText } from './support/toasts.ts';
+import { clickInDialog } from './support/trading.ts';
 import { animationsDone, waitUntil } from './support/wait.ts';
 
 /*
@@ -34,17 +36,13 @@ const LIVE_RGB = [146, 84, 222] as const;
 const FIRST_ORDER_MS = 120_000;
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let chartId = '';
 let runId: string | null = null;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  context = await newContext(browser, 'desktop', baseURL);
-  page = await context.newPage();
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  page = await openDesktop(browser, baseURL, password);
   const saved = await page.request.post('/api/strategies/', {
     data: { name: STRATEGY, code: CODE, create: true },
   });
@@ -72,14 +70,12 @@ afterAll(async () => {
     }
   }
   if (page) await page.request.delete(`/api/strategies/${encodeURIComponent(STRATEGY)}`);
-  await context?.close();
+  await page?.context().close();
   await browser?.close();
 });
 
 function dialog(title: string): Locator {
-  return page
-    .locator('.ant-modal')
-    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+  return modal(page, title);
 }
 
 function editor(): Locator {
@@ -237,7 +233,7 @@ describe('a strategy live on paper', () => {
     expect(answer.status()).toBe(201);
     runId = ((await answer.json()) as { id: string }).id;
     await panel().getByRole('table', { name: 'Live Runs' }).waitFor();
-    expect(await newestRun().innerText()).toContain('Running');
+    await expect.poll(() => newestRun().innerText()).toContain('Running');
     expect(await newestRun().innerText()).toContain(STRATEGY);
   });
 
@@ -291,7 +287,7 @@ describe('a strategy live on paper', () => {
     for (const cause of ['Spread', 'Commission', 'Slippage', 'Missed bars']) {
       expect(causes).toContain(cause);
     }
-    expect(await trades.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
+    await expect.poll(() => trades.locator('tbody tr.ant-table-row').count()).toBeGreaterThan(0);
     await animationsDone(panel());
     await screenshot(page, 'live-runs-comparison-1440-light');
   });
@@ -373,6 +369,7 @@ describe('a strategy live on paper', () => {
     const confirm = page.locator('.ant-modal-confirm').filter({ hasText: 'Stop this live run?' });
     await confirm.waitFor();
     expect(await confirm.innerText()).toContain('will send no more orders');
+    await animationsDone(confirm);
     const text = await newToastText(page, /^Live run stopped$/, () =>
       confirm.getByRole('button', { name: 'Stop run' }).click(),
     );
@@ -416,8 +413,7 @@ describe('a strategy live on paper', () => {
         .first()
         .getByRole('button', { name: new RegExp(`^Close ${SYMBOL} \\d+$`) })
         .click();
-      const dialog = page.getByRole('dialog', { name: 'Close Position' });
-      await dialog.getByRole('button', { name: 'Close Position' }).click();
+      const dialog = await clickInDialog(page, 'Close Position', 'Close Position');
       await dialog.waitFor({ state: 'hidden' });
     }
     await page.getByRole('tab', { name: 'Orders', exact: true }).click();

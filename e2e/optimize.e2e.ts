@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { modal, openDesktop } from './support/desktop.ts';
 import { animationsDone, waitUntil } from './support/wait.ts';
 
 /*
@@ -16,25 +16,19 @@ const baseURL = inject('baseURL');
 const password = inject('demoPassword');
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  context = await newContext(browser, 'desktop', baseURL);
-  page = await context.newPage();
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  page = await openDesktop(browser, baseURL, password);
 });
 afterAll(async () => {
-  await context?.close();
+  await page?.context().close();
   await browser?.close();
 });
 
 function dialog(title: string): Locator {
-  return page
-    .locator('.ant-modal')
-    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+  return modal(page, title);
 }
 
 const editor = () => dialog('Python Code Editor');

@@ -89,7 +89,7 @@ describe('performance test page', () => {
 
   it('draws its line, candlestick and volume charts', async () => {
     const lines = page.getByTestId('perf-chart-line');
-    expect(await lines.count()).toBe(4);
+    await expect.poll(() => lines.count()).toBe(4);
     for (const chart of [
       lines.first(),
       lines.nth(3),

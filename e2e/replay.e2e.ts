@@ -4,7 +4,7 @@ import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { dragUntilAsked, sessionApi } from './support/chart.ts';
 import { askedPrice, placeOf, yOf } from './support/chartLines.ts';
-import { LIVE, setTheme, ticket, toast, tradeRows } from './support/trading.ts';
+import { LIVE, clickInDialog, setTheme, ticket, toast, tradeRows } from './support/trading.ts';
 
 /*
  * Bar replay on the first chart: Replay on the toolbar, start from a clicked bar (or a hundred
@@ -264,7 +264,7 @@ describe('bar replay, desktop', () => {
     const dialog = page.getByRole('dialog', { name: 'Close Position' });
     await dialog.getByLabel('Close quantity').fill('0.4');
     await dialog.getByText('Partial close').waitFor();
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await toast(page, 'Replay position closed');
     await expect.poll(async () => (await newestSession(page)).positions[0]?.volume).toBe(0.6);
     expect((await newestSession(page)).trades.map((t) => t.volume)).toEqual([0.4]);
@@ -798,7 +798,7 @@ describe('bar replay, phone', () => {
         const modal = page.getByRole('dialog', { name: 'BTCUSDT Replay Trading' });
         await modal.getByRole('note', { name: 'Replay account' }).waitFor(LIVE);
         await screenshot(page, `replay-trading-phone-390-${scheme}`);
-        await modal.getByRole('button', { name: 'Close' }).click();
+        await clickInDialog(page, 'BTCUSDT Replay Trading', 'Close');
         await modal.waitFor({ state: 'hidden', ...LIVE });
         const list = (await (await page.request.get('/api/replays')).json()) as {
           replays: { id: string }[];

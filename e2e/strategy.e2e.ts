@@ -1,7 +1,7 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { loginThroughPage } from './support/auth.ts';
-import { launchBrowser, newContext, screenshot } from './support/browser.ts';
+import { launchBrowser, screenshot } from './support/browser.ts';
+import { modal, openDesktop } from './support/desktop.ts';
 import { animationsDone, waitUntil } from './support/wait.ts';
 
 /*
@@ -17,7 +17,6 @@ const password = inject('demoPassword');
 const STRATEGY_SELECT = '.ant-select:not(.ant-select-multiple)';
 
 let browser: Browser;
-let context: BrowserContext;
 let page: Page;
 let chartId: string;
 /** Every URL the page requested: Monaco must come from the product, never a CDN. */
@@ -25,21 +24,17 @@ const requested: string[] = [];
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  context = await newContext(browser, 'desktop', baseURL);
-  page = await context.newPage();
-  page.on('request', (request) => requested.push(request.url()));
-  await loginThroughPage(page, password);
-  await page.waitForURL(/\/desktop/, { timeout: 30_000 });
+  page = await openDesktop(browser, baseURL, password, (opened) =>
+    opened.on('request', (request) => requested.push(request.url())),
+  );
 });
 afterAll(async () => {
-  await context?.close();
+  await page?.context().close();
   await browser?.close();
 });
 
 function dialog(title: string): Locator {
-  return page
-    .locator('.ant-modal')
-    .filter({ has: page.locator('.ant-modal-title', { hasText: title }) });
+  return modal(page, title);
 }
 
 function editor(): Locator {
@@ -154,6 +149,8 @@ describe('strategy workbench', () => {
     await editor().getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByRole('menuitem', { name: 'Save as New Strategy' }).click();
     const nameModal = dialog('Save as New Strategy');
+    await nameModal.waitFor();
+    await animationsDone(nameModal);
     await nameModal.getByRole('button', { name: 'OK' }).click();
     await nameModal.getByText('Please enter a strategy name').waitFor();
     await nameModal.getByPlaceholder('Please enter a strategy name').fill(name);
@@ -200,7 +197,7 @@ describe('strategy workbench', () => {
     const history = dialog('Strategy Run History');
     const row = history.locator('tbody tr.ant-table-row');
     await row.first().waitFor({ timeout: 15_000 });
-    expect(await row.count()).toBe(2);
+    await expect.poll(() => row.count()).toBe(2);
     // newest first: the run kept by itself, then the one saved
     expect(await row.nth(0).innerText()).toContain('Auto');
     expect(await row.nth(1).innerText()).toContain('Saved');

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { newToastText } from './support/toasts.ts';
-import { waitUntil } from './support/wait.ts';
+import { clickInDialog } from './support/trading.ts';
+import { settledBox, waitUntil } from './support/wait.ts';
 
 /*
  * The trade tables' columns on a desktop: at 1440 and 1024 px every column can be scrolled
@@ -91,11 +92,10 @@ function checkColumns(page: Page): Promise<ColumnCheck> {
 
 async function placeMarketOrder(page: Page): Promise<void> {
   const place = page.getByRole('button', { name: /^Place (Buy|Sell) Order$/ });
-  await waitUntil(
-    () => place.isEnabled(),
-    (enabled) => enabled,
-    30_000,
-  );
+  // the ticket is a chunk of its own, loaded after the first drawn chart: on a busy machine
+  // it takes its time, as the chart does
+  await place.waitFor({ timeout: 60_000 });
+  await expect.poll(() => place.isEnabled(), { timeout: 30_000 }).toBe(true);
   const text = await newToastText(page, /^Order successful/, () => place.click());
   await expectToastOverToolbarAndGone(page, text);
 }
@@ -106,11 +106,10 @@ async function placeMarketOrder(page: Page): Promise<void> {
  */
 async function expectToastOverToolbarAndGone(page: Page, text: string): Promise<void> {
   const notice = page.locator('.ant-message-notice').filter({ hasText: text });
-  const box = await notice.boundingBox();
-  const toolbar = await page.locator('.toolbar').boundingBox();
-  expect(box, `toast "${text}"`).not.toBeNull();
-  expect(box!.y + box!.height, 'the toast stays in the toolbar').toBeLessThanOrEqual(
-    toolbar!.y + toolbar!.height + 1,
+  const box = await settledBox(notice);
+  const toolbar = await settledBox(page.locator('.toolbar'));
+  expect(box.y + box.height, `toast "${text}" stays in the toolbar`).toBeLessThanOrEqual(
+    toolbar.y + toolbar.height + 1,
   );
   await notice.waitFor({ state: 'detached', timeout: 10_000 });
 }
@@ -175,6 +174,8 @@ const KEY_POSITION_COLUMNS = [
   'Floating P&L',
 ];
 
+// three orders, each waited for until its toast has gone, then eight tables at two widths: on a
+// busy machine that takes longer than the journeys' default 90 s
 describe('trade tables on a desktop', () => {
   it('every column scrolls into full view; the pinned action columns cover none', async () => {
     const context = await newContext(browser, 'desktop', baseURL);
@@ -199,7 +200,7 @@ describe('trade tables on a desktop', () => {
       .click();
     const dialog = page.getByRole('dialog', { name: 'Close Position' });
     await dialog.getByLabel('Close quantity').fill('0.5');
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await page
       .locator('.ant-message-notice')
       .filter({ hasText: 'Position closed successfully' })
@@ -235,7 +236,7 @@ describe('trade tables on a desktop', () => {
       await screenshot(page, `tables-positions-${width}`);
     }
     await context.close();
-  });
+  }, 180_000);
 
   it('the live figures stay in view beside the pinned columns, trading panel open or not', async () => {
     const context = await newContext(browser, 'desktop', baseURL);
@@ -264,8 +265,8 @@ describe('trade tables on a desktop', () => {
         );
         if (open) {
           // the chart keeps most of the width beside the panel
-          const charts = await page.locator('.workspace-charts').boundingBox();
-          expect(charts!.width, `chart width at ${width}`).toBeGreaterThanOrEqual(width * 0.65);
+          const charts = await settledBox(page.locator('.workspace-charts'));
+          expect(charts.width, `chart width at ${width}`).toBeGreaterThanOrEqual(width * 0.65);
           await screenshot(page, `tables-key-columns-${width}-panel-open`);
         }
       }
@@ -281,5 +282,5 @@ describe('trade tables on a desktop', () => {
       await page.getByRole('button', { name: 'Restore panel' }).click();
     }
     await context.close();
-  });
+  }, 150_000);
 });

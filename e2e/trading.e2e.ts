@@ -4,8 +4,10 @@ import { expectPath, loginThroughPage } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { releaseQuote, setQuote } from './support/market.ts';
 import { idOfNewToast } from './support/toasts.ts';
+import { settledBox } from './support/wait.ts';
 import {
   LIVE,
+  clickInDialog,
   moveMarket,
   placeOrder,
   rowWithId,
@@ -200,7 +202,7 @@ describe('a trader on a desktop', () => {
     await quantity.fill('0.4');
     await dialog.getByText('Partial close').waitFor();
     await screenshot(page, 'trading-desktop-close-position');
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await toast(page, 'Position closed successfully');
     await expect.poll(() => cellText(row, POS.settled)).toBe('0.4');
 
@@ -269,7 +271,7 @@ describe('a trader on a desktop', () => {
     const dialog = page.getByRole('dialog', { name: 'Cancel Pending Order' });
     await dialog.getByText('Are you sure you want to cancel this pending order?').waitFor();
     await screenshot(page, 'trading-desktop-cancel-pending');
-    await dialog.getByRole('button', { name: 'Cancel Order' }).click();
+    await clickInDialog(page, 'Cancel Pending Order', 'Cancel Order');
     await toast(page, 'Pending order canceled successfully');
     await row.waitFor({ state: 'detached' });
     await page.getByText('暂无挂单').waitFor();
@@ -444,17 +446,15 @@ describe('the same trader on a phone', () => {
     const dialog = page.getByRole('dialog', { name: 'Close Position' });
     expect(await dialog.getByLabel('Close quantity').inputValue()).toBe('1.00');
     await screenshot(page, 'trading-phone-close-position');
-    await dialog.getByRole('button', { name: 'Close Position' }).click();
+    await clickInDialog(page, 'Close Position', 'Close Position');
     await toast(page, 'Position closed successfully');
     // the toast sits above the bottom bar: it covers neither the tabs nor the first rows
     const notice = page
       .locator('.ant-message-notice')
       .filter({ hasText: 'Position closed successfully' });
-    const toastBox = (await notice.boundingBox())!;
-    const tabs = (await page.getByRole('tablist').first().boundingBox())!;
-    const bottomBar = (await page
-      .getByRole('navigation', { name: 'Main navigation' })
-      .boundingBox())!;
+    const toastBox = await settledBox(notice);
+    const tabs = await settledBox(page.getByRole('tablist').first());
+    const bottomBar = await settledBox(page.getByRole('navigation', { name: 'Main navigation' }));
     expect(toastBox.y, 'toast under the tabs and the first rows').toBeGreaterThan(
       tabs.y + tabs.height + 200,
     );

@@ -12,5 +12,8 @@ export default defineConfig({
     fileParallelism: false,
     testTimeout: 90_000,
     hookTimeout: 240_000,
+    // a page on a loaded machine may take seconds to show what a poll waits for: vitest's
+    // default of one second fails a journey where the product is only slow
+    expect: { poll: { timeout: 15_000, interval: 100 } },
   },
 });

@@ -120,8 +120,16 @@ export async function newContext(
   return context;
 }
 
-/** Saves a full-page screenshot under artifacts/screenshots/<name>.png. */
+/**
+ * Saves a full-page screenshot under artifacts/screenshots/<name>.png. Running animations (a
+ * dialog's zoom, a toast sliding in) are finished first, so the picture shows where they end,
+ * not a frame on the way.
+ */
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
-  await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true });
+  await page.screenshot({
+    path: join(SCREENSHOT_DIR, `${name}.png`),
+    fullPage: true,
+    animations: 'disabled',
+  });
 }

@@ -1,4 +1,5 @@
 import type { Locator, Page } from 'playwright-core';
+import { settledBox } from './wait.ts';
 
 /*
  * The trader's lines on a chart (positions, TP/SL, pending orders) as the journeys reach them:
@@ -7,8 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 
 /** The y (page px) of a line: its label sits centred on it. */
 export async function lineY(label: Locator): Promise<number> {
-  const box = await label.boundingBox();
-  if (!box) throw new Error('The line is not on screen');
+  const box = await settledBox(label);
   return box.y + box.height / 2;
 }
 

@@ -32,6 +32,29 @@ export function dailyBars(count: number, start = Date.UTC(2024, 0, 1)): Historic
   });
 }
 
+/** A strategy returning one closed trade per bar but the last: `bars - 1` records. */
+export const TRADE_EVERY_BAR = [
+  'def main(d):',
+  '    return [{"open_date": d[i][0], "close_date": d[i + 1][0], "open_price": d[i][6],',
+  '             "close_price": d[i + 1][6], "lots": 1, "status": "YES"} for i in range(len(d) - 1)]',
+  '',
+].join('\n');
+
+/** A strategy returning a closed trade per bar but the last on every instrument of the feeds. */
+export const TRADE_EVERY_BAR_OF_EACH = [
+  'def main(d):',
+  '    rows = {}',
+  '    for row in d:',
+  '        rows.setdefault(row[1], []).append(row)',
+  '    out = []',
+  '    for code, r in rows.items():',
+  '        out.extend({"code": code, "open_date": r[i][0], "close_date": r[i + 1][0],',
+  '                    "open_price": r[i][6], "close_price": r[i + 1][6], "lots": 1,',
+  '                    "status": "YES"} for i in range(len(r) - 1))',
+  '    return out',
+  '',
+].join('\n');
+
 export type Session = { cookie: string; user: BuiltUser };
 
 /** Calls the API as a logged-in user. */

@@ -6,6 +6,7 @@ import {
   roundsBetweenSteps,
   whileHeavy,
 } from './support.ts';
+import { TRADE_EVERY_BAR_OF_EACH } from '../../test/backtest.ts';
 
 /*
  * A backtest on two feeds (50,000 minute bars of each of two instruments) whose strategy
@@ -18,21 +19,6 @@ import {
 
 const BARS = 50_000;
 const READ_BACKS = 2;
-
-/** A closed trade per bar but the last, on every instrument of the feeds. */
-const TRADE_EVERY_BAR_OF_EACH = [
-  'def main(d):',
-  '    rows = {}',
-  '    for row in d:',
-  '        rows.setdefault(row[1], []).append(row)',
-  '    out = []',
-  '    for code, r in rows.items():',
-  '        out.extend({"code": code, "open_date": r[i][0], "close_date": r[i + 1][0],',
-  '                    "open_price": r[i][6], "close_price": r[i + 1][6], "lots": 1,',
-  '                    "status": "YES"} for i in range(len(r) - 1))',
-  '    return out',
-  '',
-].join('\n');
 
 describeNeighbour(
   'a backtest on two feeds returning 99,998 records',

@@ -284,12 +284,7 @@ export function minuteBars(count: number): Record<string, number | string>[] {
 }
 
 /** A strategy returning one closed trade per bar but the last: `bars - 1` records. */
-export const TRADE_EVERY_BAR = [
-  'def main(d):',
-  '    return [{"open_date": d[i][0], "close_date": d[i + 1][0], "open_price": d[i][6],',
-  '             "close_price": d[i + 1][6], "lots": 1, "status": "YES"} for i in range(len(d) - 1)]',
-  '',
-].join('\n');
+export { TRADE_EVERY_BAR } from '../../test/backtest.ts';
 
 /** A strategy that trades nothing. */
 export const NO_TRADES = SMALL_STRATEGY;

@@ -19,6 +19,7 @@ import { RedisRateLimitStore } from '../cluster/rate-limit-store.ts';
 import { RedisLink } from '../cluster/redis.ts';
 import { redisServerBinary, startRedis } from '../../test/cluster.ts';
 import { DEFAULT_AI_CONFIG } from './config.ts';
+import {} from '../../test/ai.ts';
 
 // The chat limit with REDIS_URL: two API nodes (two apps on one database, each with its own
 // Redis connections, as two processes would have) count one window per user, against a real

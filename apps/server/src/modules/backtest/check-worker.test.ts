@@ -1,7 +1,12 @@
 import { barsFromHistorical, type Bar } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../db/types.ts';
-import { dailyBars, testSandbox } from '../../test/backtest.ts';
+import {
+  TRADE_EVERY_BAR,
+  TRADE_EVERY_BAR_OF_EACH,
+  dailyBars,
+  testSandbox,
+} from '../../test/backtest.ts';
 import { createBodyWorkers, type BodyWorkers } from '../../workers/body-workers.ts';
 import type { MarketData } from '../market/market-data.ts';
 import { LogHub } from './log-hub.ts';
@@ -18,29 +23,6 @@ import { createBacktestService, type BacktestService } from './service.ts';
 const UID_BASE = 68_000;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const market = { instrument: () => undefined } as unknown as MarketData;
-
-/** One closed trade per bar but the last: a result of about 100 bytes a bar. */
-const TRADE_EVERY_BAR = [
-  'def main(d):',
-  '    return [{"open_date": d[i][0], "close_date": d[i + 1][0], "open_price": d[i][6],',
-  '             "close_price": d[i + 1][6], "lots": 1, "status": "YES"} for i in range(len(d) - 1)]',
-  '',
-].join('\n');
-
-/** A closed trade per bar but the last on every instrument of the feeds. */
-const TRADE_EVERY_BAR_OF_EACH = [
-  'def main(d):',
-  '    rows = {}',
-  '    for row in d:',
-  '        rows.setdefault(row[1], []).append(row)',
-  '    out = []',
-  '    for code, r in rows.items():',
-  '        out.extend({"code": code, "open_date": r[i][0], "close_date": r[i + 1][0],',
-  '                    "open_price": r[i][6], "close_price": r[i + 1][6], "lots": 1,',
-  '                    "status": "YES"} for i in range(len(r) - 1))',
-  '    return out',
-  '',
-].join('\n');
 
 let pool: SandboxPool;
 let workers: BodyWorkers;

@@ -9,7 +9,7 @@ import { buildUser } from '../../test/factories.ts';
 import { createTestApp, type TestApp } from '../../test/helpers.ts';
 import { migrationsUpTo, migrationTime } from '../../test/migrations.ts';
 import { DEALS_PER_CHUNK, allRunDeals, findRun } from './store.ts';
-import { caller, dailyBars, login, testSandbox } from '../../test/backtest.ts';
+import { TRADE_EVERY_BAR, caller, dailyBars, login, testSandbox } from '../../test/backtest.ts';
 
 /*
  * A run's deals are kept in pieces and its answers are written as a stream: the answers are
@@ -84,12 +84,7 @@ describe('a run with many deals', () => {
     const as = caller(t.app, (await login(t.app, user)).cookie);
     const bars = dailyBars(3000);
     // a result of about 400 KB: read, checked and computed in a body worker
-    const code = [
-      'def main(d):',
-      '    return [{"open_date": d[i][0], "close_date": d[i + 1][0], "open_price": d[i][6],',
-      '             "close_price": d[i + 1][6], "lots": 1, "status": "YES"} for i in range(len(d) - 1)]',
-      '',
-    ].join('\n');
+    const code = TRADE_EVERY_BAR;
     const res = await as('POST', '/api/backtest/code', { code, historical_data: bars });
     expect(res.statusCode, res.body).toBe(200);
     const answer = res.json<{

@@ -2,37 +2,17 @@ import type { ReplayView } from '@ct/domain';
 import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
+import { REPLAY_T0, buildReplayView } from '../../test/fixtures';
 import { StrategyPanel } from './StrategyPanel';
 
-const T0 = Date.UTC(2026, 0, 5) / 1000;
+const T0 = REPLAY_T0;
 const H = 3600;
 
 function viewAt(cursor: number): ReplayView {
-  return {
-    id: '11111111-1111-4111-8111-111111111111',
-    symbol_id: 'BTCUSDT',
-    period: '1h',
-    start: T0,
+  return buildReplayView({
     cursor,
     strategy_name: 'Up bars',
-    created_at: T0,
-    updated_at: T0,
     last_bar: T0 + 10 * H,
-    quote: { bid: 100, ask: 100.5 },
-    account: {
-      initial_balance: 100_000,
-      balance: 100_000,
-      floating: 0,
-      equity: 100_000,
-      margin: 0,
-      free_margin: 100_000,
-      currency: 'USD',
-    },
-    positions: [],
-    pending: [],
-    trades: [],
-    fills: [],
-    equity: [],
     evaluations: [
       {
         bar_time: T0,
@@ -59,7 +39,7 @@ function viewAt(cursor: number): ReplayView {
         error: null,
       },
     ],
-  };
+  });
 }
 
 const time = (seconds: number) => `t${(seconds - T0) / H}`;

@@ -1,39 +1,10 @@
-import type { ReplayView } from '@ct/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { jsonResponse } from '../../test/fixtures';
+import { REPLAY_T0, buildReplayView, jsonResponse } from '../../test/fixtures';
 import { recordToasts } from '../../test/toasts';
 import { replayOrderBody, replayTarget } from './target';
 
-const ID = '11111111-1111-4111-8111-111111111111';
-const T0 = Date.UTC(2026, 0, 5) / 1000;
-
-const VIEW: ReplayView = {
-  id: ID,
-  symbol_id: 'BTCUSDT',
-  period: '1h',
-  start: T0,
-  cursor: T0,
-  strategy_name: null,
-  created_at: T0,
-  updated_at: T0,
-  last_bar: T0 + 3600,
-  quote: { bid: 100, ask: 100.5 },
-  account: {
-    initial_balance: 100_000,
-    balance: 100_000,
-    floating: 0,
-    equity: 100_000,
-    margin: 0,
-    free_margin: 100_000,
-    currency: 'USD',
-  },
-  positions: [],
-  pending: [],
-  trades: [],
-  fills: [],
-  equity: [{ time: T0, equity: 100_000 }],
-  evaluations: [],
-};
+const VIEW = buildReplayView({ equity: [{ time: REPLAY_T0, equity: 100_000 }] });
+const ID = VIEW.id;
 
 describe('the replay session as the trading panel’s target', () => {
   let toasts: ReturnType<typeof recordToasts>;

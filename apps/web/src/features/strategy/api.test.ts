@@ -1,7 +1,7 @@
-import type { Deal, Performance } from '@ct/domain';
+import type { Performance } from '@ct/domain';
 import { describe, expect, it, vi } from 'vitest';
 import { MalformedAnswerError } from '../../api/client';
-import { jsonResponse } from '../../test/fixtures';
+import { buildDeal, jsonResponse } from '../../test/fixtures';
 import {
   fetchAllResultDeals,
   fetchResultDetail,
@@ -14,19 +14,7 @@ import {
   saveStrategy,
 } from './api';
 
-const deal: Deal = {
-  open_date: '2024/01/02 00:00:00',
-  close_date: '2024/01/03 00:00:00',
-  open_price: 100,
-  close_price: 110,
-  lots: 1,
-  status: 'YES',
-  profit: 10,
-  commission: 0,
-  start: 1_704_153_600,
-  end: 1_704_240_000,
-  qty: 1,
-};
+const deal = buildDeal();
 
 const performance: Performance = {
   合约: 'GOOG',

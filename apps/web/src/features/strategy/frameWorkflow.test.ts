@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { frameActions, registerChartActionTarget } from '../../realtime/frameActions';
 import { installFrameBridge, uninstallFrameBridge } from '../../realtime/frameBridge';
 import { frameMode, frameWindow, messageFrom, ORIGIN, settle } from '../../realtime/testSupport';
-import { jsonResponse } from '../../test/fixtures';
+import { buildDeal, jsonResponse } from '../../test/fixtures';
 import { currentChart, forgetWorkflows, runCodeForChart, workflowChart } from './frameWorkflow';
 import { endAllLogRelays, relayedClients } from './logRelay';
 import { receiveRelayedLogs, stopRelayedLogs, useRelayedLogs } from './logSocket';
@@ -39,19 +39,7 @@ class FakeSocket {
   }
 }
 
-const deal: Deal = {
-  open_date: '2024/01/02 00:00:00',
-  close_date: '2024/01/03 00:00:00',
-  open_price: 100,
-  close_price: 110,
-  lots: 1,
-  status: 'YES',
-  profit: 10,
-  commission: 0,
-  start: 1_704_153_600,
-  end: 1_704_240_000,
-  qty: 1,
-};
+const deal = buildDeal();
 
 function runAnswer(deals: Deal[], error: string | null = null) {
   return {

@@ -1,5 +1,5 @@
-import type { Deal } from '@ct/domain';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { buildDeal as deal } from '../../test/fixtures';
 import {
   AutoSaver,
   BUY_COLOR,
@@ -8,23 +8,6 @@ import {
   SELL_COLOR,
   type SaveIndicator,
 } from './logic';
-
-function deal(over: Partial<Deal>): Deal {
-  return {
-    open_date: '2024-01-02 00:00:00',
-    close_date: '2024-01-05 00:00:00',
-    open_price: 100,
-    close_price: 110,
-    lots: 1,
-    status: 'YES',
-    profit: 10,
-    commission: 0,
-    start: 1_704_153_600,
-    end: 1_704_412_800,
-    qty: 1,
-    ...over,
-  };
-}
 
 describe('isDefaultStrategy', () => {
   it('matches Default and Default Strategy in any case', () => {
@@ -37,7 +20,7 @@ describe('isDefaultStrategy', () => {
 
 describe('markersFromDeals', () => {
   it('a closed buy: OB below the bar at open, CS above at close', () => {
-    expect(markersFromDeals([deal({})])).toEqual([
+    expect(markersFromDeals([deal()])).toEqual([
       {
         time: 1_704_153_600,
         position: 'belowBar',
@@ -47,7 +30,7 @@ describe('markersFromDeals', () => {
         detail: 'OB: open buy 1 at 100',
       },
       {
-        time: 1_704_412_800,
+        time: 1_704_240_000,
         position: 'aboveBar',
         shape: 'arrowDown',
         color: SELL_COLOR,
