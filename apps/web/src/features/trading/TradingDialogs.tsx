@@ -8,7 +8,6 @@ import {
   type PendingView,
   type PositionView,
   type QuantityRule,
-  sideLabel,
   sideOfCmd,
   tickDecimals,
   validateQuantity,
@@ -22,14 +21,10 @@ import { cancelPendingOrder, closePosition } from './actions';
 import { dismissCancelPending, dismissClosePosition, useTradingDialogs } from './dialogs';
 import { isTargetAccount } from './target';
 import { formatTriggerLevel } from './format';
+import { SideText } from './SideText';
 
 const c = messages.closePosition;
 const p = messages.cancelPending;
-
-function SideText({ cmd }: { cmd: number }) {
-  const cls = cmd === 1 ? 'side-buy' : cmd === 2 ? 'side-sell' : undefined;
-  return <span className={cls}>{sideLabel(cmd)}</span>;
-}
 
 function ClosePositionForm({ position }: { position: PositionView }) {
   const id = useId();

@@ -29,6 +29,7 @@ export {
   useTradeList,
   type PagedListState,
 } from './queries';
+export { SideText } from './SideText';
 export { TradingDialogs } from './TradingDialogs';
 export {
   chartTradingTarget,

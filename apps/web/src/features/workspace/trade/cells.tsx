@@ -1,25 +1,13 @@
-import {
-  closingPrice,
-  floatingProfit,
-  formatMoney,
-  formatPrice,
-  sideLabel,
-  sideOfCmd,
-} from '@ct/domain';
+import { closingPrice, floatingProfit, formatMoney, formatPrice, sideOfCmd } from '@ct/domain';
 import { useState } from 'react';
 import { useSymbolInfo } from '../../../market/instruments';
-import { formatTriggerLevel, isTargetAccount, usePositionQuote } from '../../trading';
+import { SideText, formatTriggerLevel, isTargetAccount, usePositionQuote } from '../../trading';
 import type { PositionRow } from './types';
 
 /* The cells of the trade tables that do more than format a value. */
 
-export function SideCell({ cmd }: { cmd: number }) {
-  return (
-    <span className={cmd === 1 ? 'side-buy' : cmd === 2 ? 'side-sell' : undefined}>
-      {sideLabel(cmd)}
-    </span>
-  );
-}
+/** A row's side, in the chosen language. */
+export const SideCell = SideText;
 
 export function PnlText({ value }: { value: number }) {
   return (
