@@ -307,6 +307,9 @@ describe('the language setting on a phone (390)', () => {
     await modal.waitFor({ state: 'hidden' });
 
     await page.getByRole('tab', { name: '持仓', exact: true }).click();
+    // the tables' code and rows come after the chart: the picture shows them, not the loading
+    await page.getByRole('table').first().waitFor();
+    await expect.poll(() => page.locator('.page-loading, .ant-spin-spinning').count()).toBe(0);
     await noHorizontalScroll(page);
     await screenshot(page, 'language-phone-zh-positions');
     await expectNotReloaded(page);
