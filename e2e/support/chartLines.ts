@@ -1,14 +1,18 @@
 import type { Locator, Page } from 'playwright-core';
-import { settledBox } from './wait.ts';
 
 /*
  * The trader's lines on a chart (positions, TP/SL, pending orders) as the journeys reach them:
  * each line's label is a group named after it and sits centred on the line.
  */
 
-/** The y (page px) of a line: its label sits centred on it. */
+/**
+ * The y (page px) of a line: its label sits centred on it. Read at once, not once still: a
+ * line follows the price scale, which live prices move, and a journey maps prices to ys from
+ * two lines read together.
+ */
 export async function lineY(label: Locator): Promise<number> {
-  const box = await settledBox(label);
+  const box = await label.boundingBox();
+  if (!box) throw new Error('The line is not on screen');
   return box.y + box.height / 2;
 }
 
