@@ -1,4 +1,4 @@
-import type { Deal, ReplayView, Trader, User } from '@ct/domain';
+import type { Bar, Deal, ReplayView, Trader, User } from '@ct/domain';
 
 /** A trading account with overridable fields. */
 export function buildTrader(overrides: Partial<Trader> = {}): Trader {
@@ -97,4 +97,17 @@ export function buildDeal(overrides: Partial<Deal> = {}): Deal {
     qty: 1,
     ...overrides,
   };
+}
+
+/** `count` flat hourly bars (open and close 100, high 101, low 99, volume 1) from `start` (ms). */
+export function hourlyBars(count: number, start: number): Bar[] {
+  const hour = 3_600_000;
+  return Array.from({ length: count }, (_, i) => ({
+    time: start + i * hour,
+    open: 100,
+    high: 101,
+    low: 99,
+    close: 100,
+    volume: 1,
+  }));
 }

@@ -1,20 +1,14 @@
 import { DEFAULT_DRAWING_STYLE, type Bar, type Drawing } from '@ct/domain';
 import type { IChartApi, ISeriesApi, ISeriesPrimitive, SeriesType, Time } from 'lightweight-charts';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { hourlyBars } from '../../../test/fixtures';
 import { DrawingLayer, type DrawingLayerEvents } from './DrawingLayer';
 
 // A chart whose scales are straight lines: bar i at x = 10·i, price p at y = 400 − 10·(p − 100)
 // (so y 100 is price 130), a price pane 800 × 400 px. Hourly bars from T0.
 const T0 = Date.UTC(2026, 0, 5);
 const H = 3_600_000;
-const bars: Bar[] = Array.from({ length: 60 }, (_, i) => ({
-  time: T0 + i * H,
-  open: 100,
-  high: 101,
-  low: 99,
-  close: 100,
-  volume: 1,
-}));
+const bars: Bar[] = hourlyBars(60, T0);
 const timeOf = (i: number) => (T0 + i * H) / 1000;
 
 function fakeChart() {

@@ -1,17 +1,11 @@
 import { DEFAULT_DRAWING_STYLE, type Bar, type Drawing } from '@ct/domain';
 import { describe, expect, it } from 'vitest';
+import { hourlyBars } from '../../../test/fixtures';
 import { moveDrawing, sameStyle, shapeOf, shownDrawings, type TimeAxis } from './shapes';
 
 const T0 = Date.UTC(2026, 0, 5);
 const H = 3_600_000;
-const bars: Bar[] = Array.from({ length: 10 }, (_, i) => ({
-  time: T0 + i * H,
-  open: 100,
-  high: 101,
-  low: 99,
-  close: 100,
-  volume: 1,
-}));
+const bars: Bar[] = hourlyBars(10, T0);
 const at = (i: number) => (T0 + i * H) / 1000;
 const axis: TimeAxis = { bars, period: '1h', tick: 0.1 };
 const anchor = (index: number, price: number) => ({ time: at(index), price, index });
