@@ -13,6 +13,42 @@ import {
 import { getQuote, getSymbolCacheRecord, resetQuotes, useQuoteStore } from './quotes';
 import { resetLiveSettings, setThrottleSettings } from './settings';
 
+// The live client the pipeline follows: none at first; a test hands it a fake one.
+const connection = vi.hoisted(() => ({
+  listener: (_client: unknown) => {},
+}));
+vi.mock('./connection', async (original) => ({
+  ...(await original<object>()),
+  onLiveClient: (listener: (client: unknown) => void) => {
+    connection.listener = listener;
+    listener(null);
+    return () => {};
+  },
+}));
+
+/** A centrifuge client of one-channel subscriptions whose events a test raises. */
+function fakeClient() {
+  const subs = new Map<string, Map<string, ((ctx: unknown) => void)[]>>();
+  const client = {
+    getSubscription: (channel: string) => (subs.has(channel) ? client.sub(channel) : null),
+    newSubscription: (channel: string) => {
+      subs.set(channel, new Map());
+      return client.sub(channel);
+    },
+    sub: (channel: string) => ({
+      on(event: string, handler: (ctx: unknown) => void) {
+        const handlers = subs.get(channel)!;
+        handlers.set(event, [...(handlers.get(event) ?? []), handler]);
+      },
+      subscribe() {},
+    }),
+    emit(channel: string, event: string, ctx: unknown = {}) {
+      for (const handler of subs.get(channel)?.get(event) ?? []) handler(ctx);
+    },
+  };
+  return client;
+}
+
 const TM = Date.UTC(2026, 2, 10, 12, 0, 5);
 const bid = (price: number, tm = TM, size = 1) => ({ price, size, tm, entry: '0', strike: 0 });
 const ask = (price: number, tm = TM, size = 1) => ({ price, size, tm, entry: '1', strike: 0 });
@@ -112,6 +148,42 @@ describe('live pipeline', () => {
     });
     expect(getChartPoints('BTCUSDT').map((p) => p.Close)).toEqual([100, 100.5]);
     expect(liveStats).toMatchObject({ messages: 3, batches: 1, lastBatchSize: 3, ignored: 2 });
+  });
+
+  it('asks the quote cache again once a channel is subscribed: a quote published before is not missed', async () => {
+    let cached = { symbol: 'BTCUSDT', bid: 100, ask: 101 };
+    const fetch = vi.fn(async () =>
+      jsonResponse({ code: 0, msg: 'success', data: { caches: [cached] } }),
+    );
+    vi.stubGlobal('fetch', fetch);
+    const client = fakeClient();
+    connection.listener(client);
+    watchSymbol('BTCUSDT');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(getQuote('BTCUSDT')).toMatchObject({ bid: 100, ask: 101 });
+
+    // a live quote, then one published while the connection was away (no message of it)
+    ingestLiveMessage('BTCUSDT', bid(102));
+    ingestLiveMessage('BTCUSDT', ask(102.5));
+    await vi.advanceTimersByTimeAsync(200);
+    expect(getQuote('BTCUSDT')).toMatchObject({ bid: 102, source: 'realtime' });
+    cached = { symbol: 'BTCUSDT', bid: 50_000, ask: 50_000.5 };
+    client.emit('public:BTCUSDT', 'subscribed');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(getQuote('BTCUSDT')).toMatchObject({ bid: 50_000, ask: 50_000.5, source: 'cache' });
+
+    // a live quote that comes while the call is out is newer than its answer: it stays
+    let answer: (r: Response) => void = () => {};
+    fetch.mockImplementationOnce(() => new Promise<Response>((resolve) => (answer = resolve)));
+    client.emit('public:BTCUSDT', 'subscribed');
+    await vi.advanceTimersByTimeAsync(1);
+    ingestLiveMessage('BTCUSDT', bid(50_010, TM + 1));
+    await vi.advanceTimersByTimeAsync(200);
+    answer(jsonResponse({ code: 0, msg: '', data: { caches: [cached] } }));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(getQuote('BTCUSDT')).toMatchObject({ bid: 50_010, source: 'realtime' });
+    connection.listener(null);
   });
 
   it('writes the quote store at most once per price update delay', async () => {

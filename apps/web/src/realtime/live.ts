@@ -12,7 +12,7 @@ import type { Centrifuge, Subscription } from 'centrifuge';
 import { UpdateBatcher } from './batcher';
 import { isChildFrame, onLiveClient } from './connection';
 import { postFrameMessage } from './frameBridge';
-import { applyRealtimeQuotes, clearQuote, fetchQuoteCache } from './quotes';
+import { applyRealtimeQuotes, clearQuote, fetchQuoteCache, refreshQuoteCache } from './quotes';
 import { INSTRUMENT_CACHE_CAP, throttleSettings } from './settings';
 import { RefCountedSubscriptions, type ChannelTransport } from './subscriptions';
 import { createThrottle } from './throttle';
@@ -129,7 +129,11 @@ function openChannel(client: Centrifuge, symbol: string): void {
   const channel = channelOf(symbol);
   const existing = client.getSubscription(channel);
   const sub = existing ?? client.newSubscription(channel);
-  if (!existing) sub.on('publication', (ctx) => ingestLiveMessage(symbol, ctx.data));
+  if (!existing) {
+    sub.on('publication', (ctx) => ingestLiveMessage(symbol, ctx.data));
+    // what was published before the subscription began comes from the quote cache
+    sub.on('subscribed', () => requestQuoteCache(symbol, true));
+  }
   channels.set(symbol, sub);
   sub.subscribe();
 }
@@ -187,16 +191,25 @@ onLiveClient((client) => {
 // ---- Public API ----
 
 let cacheRequest: string[] = [];
+let refreshRequest: string[] = [];
 let cacheTimer: ReturnType<typeof setTimeout> | null = null;
 
-function requestQuoteCache(symbol: string): void {
-  cacheRequest.push(symbol);
-  // Symbols asked for in the same turn go out in one comma-joined call.
+/**
+ * Asks the quote cache for a symbol: one without a live quote yet, or (`refresh`) one whose
+ * channel has just been subscribed, whatever it holds. Symbols asked for in the same turn go
+ * out in one comma-joined call of each kind.
+ */
+function requestQuoteCache(symbol: string, refresh = false): void {
+  (refresh ? refreshRequest : cacheRequest).push(symbol);
   cacheTimer ??= setTimeout(() => {
-    const symbols = cacheRequest.filter((s) => registry.count(s) > 0 && !latest.has(s));
+    const watched = (s: string) => registry.count(s) > 0;
+    const refreshed = [...new Set(refreshRequest.filter(watched))];
+    const symbols = cacheRequest.filter((s) => watched(s) && !latest.has(s));
     cacheRequest = [];
+    refreshRequest = [];
     cacheTimer = null;
-    void fetchQuoteCache(symbols);
+    void fetchQuoteCache(symbols.filter((s) => !refreshed.includes(s)));
+    void refreshQuoteCache(refreshed);
   }, 0);
 }
 

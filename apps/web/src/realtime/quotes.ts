@@ -40,9 +40,14 @@ export function getQuote(symbol: string): PriceQuote | undefined {
   return useQuoteStore.getState().quotes[symbol];
 }
 
+// How many live writes each symbol's quote has had: a cache answer asked for after a
+// subscription began is kept only if no live quote came meanwhile (see refreshQuoteCache).
+const liveWrites = new Map<string, number>();
+
 /** Writes the newest live price data of several symbols in one store update. */
 export function applyRealtimeQuotes(updates: ReadonlyMap<string, PriceData>): void {
   if (updates.size === 0) return;
+  for (const symbol of updates.keys()) liveWrites.set(symbol, (liveWrites.get(symbol) ?? 0) + 1);
   useQuoteStore.setState((s) => {
     const quotes = { ...s.quotes };
     for (const [symbol, price] of updates) {
@@ -78,6 +83,35 @@ export async function fetchQuoteCache(
   now: () => number = Date.now,
 ): Promise<void> {
   const symbols = symbolsToFetch(requested, new Set(symbolCache.keys()), inFlight);
+  await askQuoteCache(symbols, now, (symbol, quotes) => quotes[symbol]?.source !== 'realtime');
+}
+
+/**
+ * Asks the quote cache again for symbols whose live channel has just been (re)subscribed:
+ * a quote published before the subscription began and after the first cache answer (while
+ * the connection was still opening, or between a reconnect's two connections) reaches this
+ * page through no channel, and a market that does not move again would keep showing the
+ * older price. The answer replaces a live quote unless another live quote came since the
+ * call was made (that one is at least as new).
+ */
+export async function refreshQuoteCache(
+  requested: readonly string[],
+  now: () => number = Date.now,
+): Promise<void> {
+  const symbols = requested.filter((symbol) => !inFlight.has(symbol));
+  const writesBefore = new Map(symbols.map((symbol) => [symbol, liveWrites.get(symbol) ?? 0]));
+  await askQuoteCache(
+    symbols,
+    now,
+    (symbol) => (liveWrites.get(symbol) ?? 0) === writesBefore.get(symbol),
+  );
+}
+
+async function askQuoteCache(
+  symbols: readonly string[],
+  now: () => number,
+  keep: (symbol: string, quotes: Record<string, PriceQuote>) => boolean,
+): Promise<void> {
   if (symbols.length === 0) return;
   for (const symbol of symbols) inFlight.add(symbol);
   try {
@@ -104,7 +138,7 @@ export async function fetchQuoteCache(
     useQuoteStore.setState((s) => {
       const quotes = { ...s.quotes };
       for (const [symbol, quote] of Object.entries(fresh)) {
-        if (quotes[symbol]?.source !== 'realtime') quotes[symbol] = quote;
+        if (keep(symbol, quotes)) quotes[symbol] = quote;
       }
       return { quotes };
     });
@@ -119,6 +153,7 @@ export async function fetchQuoteCache(
 export function clearQuote(symbol: string): void {
   symbolCache.delete(symbol);
   inFlight.delete(symbol);
+  liveWrites.delete(symbol);
   if (!(symbol in useQuoteStore.getState().quotes)) return;
   useQuoteStore.setState((s) => {
     const { [symbol]: _removed, ...quotes } = s.quotes;
@@ -130,5 +165,6 @@ export function clearQuote(symbol: string): void {
 export function resetQuotes(): void {
   symbolCache.clear();
   inFlight.clear();
+  liveWrites.clear();
   useQuoteStore.setState({ quotes: {} });
 }
