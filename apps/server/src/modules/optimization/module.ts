@@ -4,6 +4,7 @@ import type { Db } from '../../db/types.ts';
 import type { BacktestModule } from '../strategy/module.ts';
 import { JobWorker } from '../jobs/worker.ts';
 import { optimizationRoutes } from './routes.ts';
+import { createOptimizationRunner, type OptimizationRunner } from './runner.ts';
 import { createOptimizationService, type OptimizationService } from './service.ts';
 import {
   DEFAULT_OPTIMIZATION_SETTINGS,
@@ -14,6 +15,8 @@ import {
 /** The optimisations' parts main.ts and tests reach. */
 export type OptimizationModule = {
   service: OptimizationService;
+  /** Runs the trials of the trial queue on this process's worker. */
+  runner: OptimizationRunner;
   settings: OptimizationSettings;
   /** Starts this process's trial worker (the `worker` role); it stops with the app. */
   startWorker(): JobWorker;
@@ -41,7 +44,7 @@ export function registerOptimization(
 ): OptimizationModule {
   const settings: OptimizationSettings = { ...DEFAULT_OPTIMIZATION_SETTINGS, ...deps.settings };
   let worker: JobWorker | null = null;
-  const service = createOptimizationService({
+  const runnerDeps = {
     db: deps.db,
     backtest: deps.backtest.service,
     pool: deps.backtest.sandbox,
@@ -51,14 +54,17 @@ export function registerOptimization(
     onTrialKept: deps.onTrialKept,
     summarize: deps.summarize,
     log: app.log,
-  });
+  };
+  const runner = createOptimizationRunner(runnerDeps);
+  const service = createOptimizationService({ ...runnerDeps, runner });
   optimizationRoutes(app, service);
   app.addHook('onClose', async () => {
     await worker?.stop();
-    service.closeSessions();
+    runner.closeSessions();
   });
   return {
     service,
+    runner,
     settings,
     worker: () => worker,
     startWorker() {
@@ -78,11 +84,11 @@ export function registerOptimization(
           maxPerGroup: settings.maxActivePerUser,
           maxPerBatch: settings.maxActivePerOptimization,
         },
-        run: (context) => service.runJob(context),
-        giveUp: (context) => service.giveUpJob(context),
+        run: (context) => runner.runJob(context),
+        giveUp: (context) => runner.giveUpJob(context),
         // several trials per claim, per sandbox message and per transaction
-        claimMore: (first) => service.claimMore(first),
-        runBatch: (context) => service.runJobs(context),
+        claimMore: (first) => runner.claimMore(first),
+        runBatch: (context) => runner.runJobs(context),
         log: {
           warn: (details, message) => app.log.warn(details, message),
           error: (details, message) => app.log.error(details, message),
