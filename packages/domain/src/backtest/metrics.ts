@@ -153,6 +153,20 @@ const ratio = (value: number) => roundTo(value, 4);
  * must be ascending; trades must come from `validateTradeRecords` on the same bars.
  */
 export function computeBacktest(input: BacktestInput): { deals: Deal[]; performance: Performance } {
+  const { deals, performance } = backtestFigures(input, true);
+  return { deals, performance };
+}
+
+/**
+ * `computeBacktest` with the unrounded equity at every bar close (`equityCurve`'s values)
+ * besides; without `sampled`, the performance's `equity_curve` is left empty (an
+ * optimisation's trial keeps its per-bar returns, not the dated points), every other figure
+ * the same.
+ */
+export function backtestFigures(
+  input: BacktestInput,
+  sampled: boolean,
+): { deals: Deal[]; performance: Performance; curve: Float64Array } {
   const c = input.conventions ?? DEFAULT_BACKTEST_CONVENTIONS;
   const { bars, trades } = input;
   const lastIndex = bars.length - 1;
@@ -254,7 +268,7 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
     initial_capital: c.initialCapital,
     final_equity: finalEquity,
     bar_count: bars.length,
-    equity_curve: sampleCurve(bars, figures.curve),
+    equity_curve: sampled ? sampleCurve(bars, figures.curve) : [],
     conventions: {
       initial_capital: c.initialCapital,
       contract_multiplier: c.contractMultiplier,
@@ -267,7 +281,7 @@ export function computeBacktest(input: BacktestInput): { deals: Deal[]; performa
       open_trades_valued_at: 'last_close',
     },
   };
-  return { deals, performance };
+  return { deals, performance, curve: figures.curve };
 }
 
 /**

@@ -177,7 +177,7 @@ export function objectiveScore(
 }
 
 /** Per-period simple returns of an equity curve (a period after a wipe-out returns 0). */
-export function periodReturns(equity: readonly number[]): number[] {
+export function periodReturns(equity: ArrayLike<number>): number[] {
   const returns: number[] = [];
   for (let i = 1; i < equity.length; i++) {
     const before = equity[i - 1] ?? 0;

@@ -1,8 +1,8 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import {
   MAX_TRADE_RECORDS,
+  backtestFigures,
   computeBacktest,
-  equityCurve,
   objectiveScore,
   periodReturns,
   trialPerformance,
@@ -60,6 +60,22 @@ export type Evaluated = { deals: Deal[]; performance: Performance; trades: Valid
 
 /** Validates the records, computes deals and performance, or says what is wrong. */
 export function evaluatePayload(payload: unknown, input: EvaluationInput): Evaluated | Failure {
+  const trades = checkedTrades(payload, input);
+  if ('error' in trades) return trades;
+  return {
+    ...computeBacktest({
+      bars: input.bars,
+      trades,
+      symbol: input.symbol,
+      period: input.period,
+      conventions: input.conventions,
+    }),
+    trades,
+  };
+}
+
+/** The payload's trade records checked against the bars, or what is wrong with them. */
+function checkedTrades(payload: unknown, input: EvaluationInput): ValidTrade[] | Failure {
   const parsed = payloadSchema.safeParse(payload);
   if (!parsed.success) return { error: MALFORMED_RESULT, kind: 'strategy' };
   const result = parsed.data;
@@ -78,16 +94,7 @@ export function evaluatePayload(payload: unknown, input: EvaluationInput): Evalu
   const times = input.bars.map((bar) => bar.time);
   const checked = validateTradeRecords(result.records, times);
   if (!checked.ok) return { error: `Invalid strategy result: ${checked.error}`, kind: 'contract' };
-  return {
-    ...computeBacktest({
-      bars: input.bars,
-      trades: checked.trades,
-      symbol: input.symbol,
-      period: input.period,
-      conventions: input.conventions,
-    }),
-    trades: checked.trades,
-  };
+  return checked.trades;
 }
 
 /** A multi-feed run's figures: the portfolio's, each instrument's, and the deals of all. */
@@ -319,17 +326,31 @@ export function evaluateTrialBytes(
 ): TrialEvaluation {
   const read = parsed(bytes);
   if (!read.ok) return { ok: false, failure: { error: MALFORMED_RESULT, kind: 'strategy' } };
-  const evaluated = evaluatePayload(read.payload, input);
-  if ('error' in evaluated) return { ok: false, failure: evaluated };
-  const curve = equityCurve(input.bars, evaluated.trades, input.conventions);
+  const trades = checkedTrades(read.payload, input);
+  if ('error' in trades) return { ok: false, failure: trades };
+  // the same figures as evaluatePayload's; the dated curve points only where the detail
+  // keeps them, and the equity at every bar taken from the same pass
+  const { deals, performance, curve } = backtestFigures(
+    {
+      bars: input.bars,
+      trades,
+      symbol: input.symbol,
+      period: input.period,
+      conventions: input.conventions,
+    },
+    withDetail,
+  );
   const strategyMs = payloadStrategyMs(read.payload);
-  return { ...trialOf(evaluated, curve, input.bars, objective, withDetail), strategyMs };
+  return {
+    ...trialOf({ deals, performance, trades }, curve, input.bars, objective, withDetail),
+    strategyMs,
+  };
 }
 
 /** A trial's figures from its evaluated run and equity curve (one feed or a portfolio). */
 export function trialOf(
   evaluated: Evaluated,
-  curve: readonly number[],
+  curve: ArrayLike<number>,
   bars: readonly Bar[],
   objective: OptimizationObjective,
   withDetail: boolean,
