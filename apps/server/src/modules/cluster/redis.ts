@@ -18,13 +18,14 @@ export function redisOptions(url: string): { url: string } | RedisOptions {
   return { url };
 }
 
-function connect(url: string, name: string): Redis {
+function connect(url: string, name: string, more: RedisOptions = {}): Redis {
   const options = redisOptions(url);
   const common: RedisOptions = {
     connectionName: name,
     // reconnect for ever, backing off to 2 s: a Redis restart heals without a node restart
     retryStrategy: (times) => Math.min(times * 100, 2000),
     maxRetriesPerRequest: 3,
+    ...more,
   };
   return 'url' in options && typeof options.url === 'string'
     ? new Redis(options.url, common)
@@ -64,7 +65,9 @@ export class RedisLink {
 
   /** Connects both connections; rejects when Redis cannot be reached at start. */
   static async open(url: string, log: ClusterLog, name = 'ct'): Promise<RedisLink> {
-    const commands = connect(url, `${name}:commands`);
+    // the commands of one event-loop turn leave in one write (auto-pipelining, in their
+    // order): a batch of market orders publishes an account event each, one after the other
+    const commands = connect(url, `${name}:commands`, { enableAutoPipelining: true });
     const subscriber = connect(url, `${name}:subscriber`);
     try {
       await Promise.all([commands.ping(), subscriber.ping()]);
