@@ -2,7 +2,6 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { launchBrowser, screenshot } from './support/browser.ts';
 import { modal, openDesktop } from './support/desktop.ts';
-import { setTheme } from './support/trading.ts';
 import { animationsDone, waitUntil } from './support/wait.ts';
 
 /*
@@ -139,13 +138,13 @@ describe('strategy workbench', () => {
     expect(await bars.inputValue()).toBe('700');
     await animationsDone(editor());
     await screenshot(page, 'strategy-bars-1440');
-    await setTheme(page, 'dark');
+    await colorScheme('dark');
     await screenshot(page, 'strategy-bars-1440-dark');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'strategy-bars-1024-dark');
     await page.setViewportSize({ width: 390, height: 844 });
     await screenshot(page, 'strategy-bars-390-dark');
-    await setTheme(page, 'light');
+    await colorScheme('light');
     await screenshot(page, 'strategy-bars-390');
     await page.setViewportSize({ width: 1024, height: 768 });
     await screenshot(page, 'strategy-bars-1024');
@@ -292,6 +291,15 @@ describe('strategy workbench', () => {
     expect(await log.getByTestId('strategy-log').innerText()).toContain('about to fail');
   });
 });
+
+/** The theme the system asks for (the toolbar's switch is under the editor's modal). */
+async function colorScheme(mode: 'dark' | 'light'): Promise<void> {
+  await page.emulateMedia({ colorScheme: mode });
+  await waitUntil(
+    () => page.evaluate(() => document.documentElement.dataset.theme),
+    (theme) => theme === mode,
+  );
+}
 
 /** A saved strategy's code as the server holds it (the page's session). */
 async function savedCode(name: string): Promise<string | null> {
