@@ -113,6 +113,48 @@ describe('strategy workbench', () => {
     await screenshot(page, 'strategy-results');
   });
 
+  it('Run Code takes the bars the trader chose: the API is asked for them and the result counts them', async () => {
+    const results = dialog('Backtest Results');
+    await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await results.waitFor({ state: 'hidden' });
+    const bars = editor().getByRole('spinbutton', { name: 'Bars' });
+    expect(await bars.inputValue()).toBe('1,000');
+    // a count the API cannot take is refused before anything is sent
+    await bars.fill('0');
+    await editor().getByRole('button', { name: 'Run Code' }).click();
+    await toast('Bars must be a whole number from 1 to 1,000,000');
+    await bars.fill('700');
+    const asked = page.waitForRequest(
+      (request) => request.url().endsWith('/api/backtest/run') && request.method() === 'POST',
+    );
+    await editor().getByRole('button', { name: 'Run Code' }).click();
+    expect(((await asked).postDataJSON() as { limit?: number }).limit).toBe(700);
+    await results.waitFor({ timeout: 90_000 });
+    const metrics = await results.locator('.ant-table').first().innerText();
+    expect(metrics).toMatch(/Bars\s+700/);
+    await results.locator('.ant-modal-footer').getByRole('button', { name: 'Close' }).click();
+    await results.waitFor({ state: 'hidden' });
+    await bars.blur();
+    expect(await bars.inputValue()).toBe('700');
+    await animationsDone(editor());
+    await screenshot(page, 'strategy-bars-1440');
+    await colorScheme('dark');
+    await screenshot(page, 'strategy-bars-1440-dark');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'strategy-bars-1024-dark');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'strategy-bars-390-dark');
+    await colorScheme('light');
+    await screenshot(page, 'strategy-bars-390');
+    await page.setViewportSize({ width: 1024, height: 768 });
+    await screenshot(page, 'strategy-bars-1024');
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await bars.fill('1000');
+    // the results of the first run stay for the next journey step
+    await editor().getByRole('button', { name: 'Run Code' }).click();
+    await results.waitFor({ timeout: 90_000 });
+  });
+
   it('Show on Chart draws the trades as markers', async () => {
     const canvas = page.locator(`[data-chart-id="${chartId}"] [data-testid=chart-canvas]`);
     const before = await canvas.screenshot();
@@ -249,6 +291,15 @@ describe('strategy workbench', () => {
     expect(await log.getByTestId('strategy-log').innerText()).toContain('about to fail');
   });
 });
+
+/** The theme the system asks for (the toolbar's switch is under the editor's modal). */
+async function colorScheme(mode: 'dark' | 'light'): Promise<void> {
+  await page.emulateMedia({ colorScheme: mode });
+  await waitUntil(
+    () => page.evaluate(() => document.documentElement.dataset.theme),
+    (theme) => theme === mode,
+  );
+}
 
 /** A saved strategy's code as the server holds it (the page's session). */
 async function savedCode(name: string): Promise<string | null> {

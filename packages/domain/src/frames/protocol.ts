@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { backtestRunAnswerSchema } from '../backtest/answers.ts';
+import { MAX_SERVER_LOADED_BARS } from '../backtest/schemas.ts';
 import { traderSchema } from '../identity/schemas.ts';
 
 /**
@@ -217,6 +218,8 @@ export const sharedActionPayloadSchemas = {
     symbolId: symbol,
     period: z.string().min(1).max(8).optional(),
     strategyName: z.string().min(1).max(128).optional(),
+    /** The newest bars to run on (beyond the spec's fields: the editor's Bars field). */
+    limit: z.number().int().min(1).max(MAX_SERVER_LOADED_BARS).optional(),
   }),
   [SHARED_ACTIONS.currentChart]: z.object({
     clientId,

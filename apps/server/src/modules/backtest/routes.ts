@@ -204,52 +204,59 @@ export function backtestRoutes(
       const body = request.body;
       const clientId = clientIdOf(body.clientId, 'clientId');
       const userId = sessionOf(request).userId;
-      let bars: Bar[];
-      let period: string;
+      let bars: Bar[] = [];
+      let period: string = body.period;
       const given = body.historical_data !== undefined && body.historical_data.length > 0;
-      if (given) {
-        bars = historicalBars(body.historical_data ?? []);
-        period = parsePeriod(body.period) ?? body.period;
-      } else {
-        const loaded = await service.loadBars(
+      const limit = body.limit ?? DEFAULT_LOADED_BARS;
+      // room for the bars in the server's memory before they are loaded (all users' runs
+      // share it): a run past it waits its turn here, told its place
+      const reservation = given ? undefined : await service.reserveBars(userId, clientId, limit);
+      let handedOver = false;
+      try {
+        if (given) {
+          bars = historicalBars(body.historical_data ?? []);
+          period = parsePeriod(body.period) ?? body.period;
+        } else if (typeof reservation === 'function') {
+          const loaded = await service.loadBars(userId, body.symbol, body.period, limit);
+          if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
+          bars = loaded.bars;
+          period = loaded.period;
+        }
+        const own = parsePeriod(period);
+        const feeds =
+          body.feeds && own && bars.length > 0
+            ? await feedsAround(
+                service,
+                userId,
+                // bars the server loaded: the run may take MAX_SERVER_LOADED_BARS in all
+                { code: body.symbol, period: own, bars, loaded: !given },
+                body.feeds,
+              )
+            : [];
+        handedOver = true;
+        const result = await service.run({
           userId,
-          body.symbol,
-          body.period,
-          body.limit ?? DEFAULT_LOADED_BARS,
-        );
-        if (!loaded.ok) return { success: false, reason: loaded.reason, data: null };
-        bars = loaded.bars;
-        period = loaded.period;
+          clientId,
+          code: body.code,
+          filename: strategyFilename(body.filename),
+          bars,
+          symbol: body.symbol,
+          period,
+          strategyName: body.strategy_name ?? null,
+          initialCapital: body.initial_capital,
+          answered: answeredOf(reply),
+          ...(feeds.length > 1 ? { feeds } : {}),
+          ...(reservation === undefined ? {} : { reservation }),
+        });
+        return sendJsonStream(reply, {
+          success: result.error === null,
+          reason: result.error,
+          data: result,
+        });
+      } finally {
+        // bars that could not be loaded (or a bad feed) give their room back
+        if (!handedOver && typeof reservation === 'function') reservation();
       }
-      const own = parsePeriod(period);
-      const feeds =
-        body.feeds && own
-          ? await feedsAround(
-              service,
-              userId,
-              // bars the server loaded: the run may take MAX_SERVER_LOADED_BARS in all
-              { code: body.symbol, period: own, bars, loaded: !given },
-              body.feeds,
-            )
-          : [];
-      const result = await service.run({
-        userId,
-        clientId,
-        code: body.code,
-        filename: strategyFilename(body.filename),
-        bars,
-        symbol: body.symbol,
-        period,
-        strategyName: body.strategy_name ?? null,
-        initialCapital: body.initial_capital,
-        answered: answeredOf(reply),
-        ...(feeds.length > 1 ? { feeds } : {}),
-      });
-      return sendJsonStream(reply, {
-        success: result.error === null,
-        reason: result.error,
-        data: result,
-      });
     },
   );
 
@@ -305,6 +312,7 @@ export function backtestRoutes(
         max_queued: s.maxQueued,
         max_per_user: s.maxPerUser,
         max_queued_per_user: s.maxQueuedPerUser,
+        bars_budget: s.barsBudget,
       },
     };
   });

@@ -40,6 +40,7 @@ import {
   type SandboxPool,
   type SandboxSession,
 } from './sandbox/pool.ts';
+import type { Release } from './sandbox/bars-budget.ts';
 import type { ProcessOutcome } from './sandbox/process.ts';
 import { rowOfBar } from './sandbox/rows-wire.ts';
 import { formatSeconds } from './sandbox/settings.ts';
@@ -103,7 +104,15 @@ export type RunRequest = {
    * after it, so that its statements do not hold the event loop while the answer is sent.
    */
   answered?: PromiseLike<unknown>;
+  /**
+   * Room for the bars, taken before they were loaded (`reserveBars`), or why there was none;
+   * without it the run takes room for its bars itself.
+   */
+  reservation?: Reservation;
 };
+
+/** Room for a run's bars (given back once), or why it was not given. */
+export type Reservation = Release | Failure;
 
 export type BarsLoader = (
   userId: number,
@@ -183,6 +192,16 @@ export const LOG_PREFIX = '[backtest]';
  */
 export function progressLine(percent: number): string {
   return `${LOG_PREFIX} Running: ${percent}% of the bars`;
+}
+
+/**
+ * The log line of a run's place in the queue for room for its bars (the same "Queued at
+ * position N:" the editor reads): 1 = next; 0 = admitted.
+ */
+export function barsQueueLine(position: number, bars: number): string {
+  return position === 0
+    ? `${LOG_PREFIX} Room for ${bars} bars: running now`
+    : `${LOG_PREFIX} Queued at position ${position}: waiting for room for ${bars} bars (other runs hold the memory for bars)`;
 }
 
 /**
@@ -380,6 +399,24 @@ export function createBacktestService(deps: BacktestDeps) {
     return rows;
   }
 
+  /** Room for `bars` of the user's run (`SandboxPool.admitBars`), or the busy failure. */
+  async function reserve(
+    userId: number,
+    clientId: string | null,
+    bars: number,
+  ): Promise<Reservation> {
+    try {
+      return await pool.admitBars(`user:${userId}`, bars, (position) =>
+        logs.publish(userId, clientId, barsQueueLine(position, bars)),
+      );
+    } catch (error) {
+      if (error instanceof SandboxUnavailableError)
+        return { error: error.message, kind: 'unavailable' };
+      if (error instanceof SandboxBusyError) return { error: error.message, kind: 'busy' };
+      throw error;
+    }
+  }
+
   async function execute(
     request: CheckRequest & {
       userId: number | null;
@@ -519,6 +556,7 @@ export function createBacktestService(deps: BacktestDeps) {
       const base = { symbol: request.symbol, period: request.period, bar_count: barCount };
       const active = activeByUser.get(request.userId) ?? 0;
       if (active >= pool.settings.maxPerUser + pool.settings.maxQueuedPerUser) {
+        if (typeof request.reservation === 'function') request.reservation();
         const error = `You already have ${active} backtests running or waiting; wait for one to finish`;
         logs.publish(request.userId, request.clientId, `${LOG_PREFIX} ${error}`);
         return {
@@ -535,6 +573,7 @@ export function createBacktestService(deps: BacktestDeps) {
       }
       activeByUser.set(request.userId, active + 1);
       const printed: string[] = [];
+      let release: Release | null = null;
       try {
         const where = request.feeds
           ? request.feeds.map((feed) => `${feed.code} ${feed.period}`).join(', ')
@@ -544,15 +583,21 @@ export function createBacktestService(deps: BacktestDeps) {
           request.clientId,
           `${LOG_PREFIX} Started ${request.filename}${where ? ` on ${where}` : ''} (${barCount} bars)`,
         );
-        const { outcome, failure: runFailure } = await execute(
-          {
-            ...request,
-            ...((request.feeds ? deps.evaluateFeedsInWorker : deps.evaluateInWorker)
-              ? { unreadFrom: RESULT_WORKER_MIN_BYTES }
-              : {}),
-          },
-          printed,
-        );
+        const room =
+          request.reservation ?? (await reserve(request.userId, request.clientId, barCount));
+        if (typeof room === 'function') release = room;
+        const { outcome, failure: runFailure } =
+          typeof room === 'function'
+            ? await execute(
+                {
+                  ...request,
+                  ...((request.feeds ? deps.evaluateFeedsInWorker : deps.evaluateInWorker)
+                    ? { unreadFrom: RESULT_WORKER_MIN_BYTES }
+                    : {}),
+                },
+                printed,
+              )
+            : { outcome: null, failure: room };
         let failure = runFailure;
         let figures: Figures | null = null;
         let ms: number | null = null;
@@ -615,10 +660,19 @@ export function createBacktestService(deps: BacktestDeps) {
         announceEnd(request, result);
         return result;
       } finally {
+        release?.();
         const left = (activeByUser.get(request.userId) ?? 1) - 1;
         if (left > 0) activeByUser.set(request.userId, left);
         else activeByUser.delete(request.userId);
       }
+    },
+
+    /**
+     * Room for a run's `bars` before they are loaded (the run helper on 1,000,000 bars): hand
+     * it to `run` as `reservation`, or call it when the run does not happen.
+     */
+    reserveBars(userId: number, clientId: string | null, bars: number): Promise<Reservation> {
+      return reserve(userId, clientId, bars);
     },
 
     /**

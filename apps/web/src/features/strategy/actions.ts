@@ -37,6 +37,7 @@ import { askUser, type Ask } from './confirm';
 import { currentCode, loadCode, replaceAsEdit } from './editorBridge';
 import {
   AutoSaver,
+  barsProblem,
   isDefaultStrategy,
   markersFromDeals,
   newStrategyNameProblem,
@@ -354,19 +355,22 @@ async function requestRun(request: RunRequest & { clientId: string }): Promise<R
     code: request.code,
     symbolId: request.symbol,
     period: request.period,
+    ...(request.limit === undefined ? {} : { limit: Number(request.limit) }),
     ...(request.strategy_name ? { strategyName: request.strategy_name } : {}),
   });
   return sharedActionResultSchemas[SHARED_ACTIONS.runCode].parse(result);
 }
 
 /**
- * Run Code: backtests the editor's code on the chart's symbol and period and shows the
- * results (or the error, whose last line is also a toast).
+ * Run Code: backtests the editor's code on the chart's symbol and period (its newest `bars`,
+ * the Bars field) and shows the results (or the error, whose last line is also a toast).
  */
 export async function runCode(): Promise<Outcome> {
   const chart = workbenchTarget();
   if (!chart?.symbol) return refused(m.symbolMissing);
-  const { clientId, code, selected, extraFeeds } = editor();
+  const { clientId, code, selected, extraFeeds, bars } = editor();
+  const barsRefused = barsProblem(bars);
+  if (barsRefused !== null || bars === null) return refused(barsRefused ?? m.barsRequired);
   // the chart's feed first, then the picker's others (a child frame runs on the chart's only)
   const feeds = isChildFrame()
     ? []
@@ -380,6 +384,7 @@ export async function runCode(): Promise<Outcome> {
       code,
       symbol: chart.symbol,
       period: chart.period,
+      limit: bars,
       ...(selected && !isDefaultStrategy(selected) ? { strategy_name: selected } : {}),
       ...(feeds.length > 0
         ? {

@@ -138,8 +138,19 @@ describe('the workbench shared actions in the main window', () => {
       { clientId: CLIENT, code: 'def main(d): return []', symbolId: 'BTCUSDT' },
       { source: frame },
     );
+    await runCodeForChart(
+      { clientId: CLIENT, code: 'def main(d): return []', symbolId: 'BTCUSDT', limit: 1_000_000 },
+      { source: frame },
+    );
     expect(bodies).toEqual([
       { clientId: CLIENT, code: 'def main(d): return []', symbol: 'BTCUSDT', period: '4h' },
+      {
+        clientId: CLIENT,
+        code: 'def main(d): return []',
+        symbol: 'BTCUSDT',
+        period: '4h',
+        limit: 1_000_000,
+      },
     ]);
     expect(result).toMatchObject({ success: true, data: { deals: [deal] } });
     // OB at the open, CS at the close: the spec's markers, on the chart of that client id
@@ -284,14 +295,16 @@ describe('the editor in a child frame goes through the main window', () => {
       request: { chartId: 'chart-page', symbol: 'BTCUSDT', period: '4h' },
       open: true,
     });
-    useEditorStore.setState({ clientId: CLIENT, code: 'def main(d): return []' });
+    useEditorStore.setState({ clientId: CLIENT, code: 'def main(d): return []', bars: 250_000 });
     const request = vi.spyOn(frameActions, 'request').mockResolvedValue(runAnswer([deal]));
     const outcome = await runCode();
+    // the Bars field's count goes with it, and the main window asks the server for as many
     expect(request).toHaveBeenCalledWith('chartActions/runCode', {
       clientId: CLIENT,
       code: 'def main(d): return []',
       symbolId: 'BTCUSDT',
       period: '4h',
+      limit: 250_000,
     });
     expect(outcome.success).toBe(true);
     expect(useEditorStore.getState().results).toMatchObject({ deals: [deal], symbol: 'BTCUSDT' });

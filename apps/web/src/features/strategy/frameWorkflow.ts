@@ -69,6 +69,7 @@ export async function runCodeForChart(
       code: run.code,
       symbol: run.symbolId,
       period: run.period ?? workflowChart(run.clientId)?.period ?? FALLBACK_PERIOD,
+      ...(run.limit === undefined ? {} : { limit: run.limit }),
       ...(run.strategyName ? { strategy_name: run.strategyName } : {}),
     });
   } catch (error) {

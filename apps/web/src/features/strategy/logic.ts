@@ -1,4 +1,4 @@
-import { formatMoney, wouldBlankSavedCode, type Deal } from '@ct/domain';
+import { MAX_SERVER_LOADED_BARS, formatMoney, wouldBlankSavedCode, type Deal } from '@ct/domain';
 import dayjs from 'dayjs';
 import type { ChartMarker } from '../../shared/chartMarkers';
 import { strategy as messages } from '../../i18n/defaults/strategy';
@@ -170,6 +170,18 @@ export class AutoSaver {
 export function newStrategyNameProblem(name: string): string | null {
   if (!name.trim()) return messages.strategy.namePlaceholder;
   if (isDefaultStrategy(name)) return messages.strategy.defaultReadOnly;
+  return null;
+}
+
+/**
+ * Why `bars` cannot be the bar count of a run on the chart's bars, or null when it can: a
+ * whole number from 1 to MAX_SERVER_LOADED_BARS (null: the field is empty).
+ */
+export function barsProblem(bars: number | null): string | null {
+  if (bars === null || Number.isNaN(bars)) return messages.strategy.barsRequired;
+  if (!Number.isInteger(bars) || bars < 1 || bars > MAX_SERVER_LOADED_BARS) {
+    return messages.strategy.barsRange;
+  }
   return null;
 }
 

@@ -1,4 +1,4 @@
-import type { Deal, Performance, Period } from '@ct/domain';
+import { DEFAULT_LOADED_BARS, type Deal, type Performance, type Period } from '@ct/domain';
 import { create } from 'zustand';
 import type { CodeEditorRequest } from './codeEditorHook';
 import { DEFAULT_STRATEGY, newClientId, type SaveIndicator } from './logic';
@@ -92,6 +92,8 @@ export type EditorState = {
   proposal: CodeProposal | null;
   /** Feeds the runs take besides the chart's own (the feeds picker). */
   extraFeeds: FeedChoice[];
+  /** How many of the chart's newest bars a run takes (the Bars field; null while empty). */
+  bars: number | null;
 };
 
 function initialEditorState(): EditorState {
@@ -110,6 +112,7 @@ function initialEditorState(): EditorState {
     historyOpen: false,
     proposal: null,
     extraFeeds: [],
+    bars: DEFAULT_LOADED_BARS,
   };
 }
 

@@ -107,6 +107,11 @@ export const strategy = {
     feeds: 'Feeds',
     feedsHint:
       "The series the strategy runs on: the chart's, and more instruments or periods from the catalogue",
+    bars: 'Bars',
+    barsHint:
+      "How many of the chart's newest bars Run Code backtests (at most 1,000,000; a long run shows how far it is)",
+    barsRequired: 'Please enter the number of bars',
+    barsRange: 'Bars must be a whole number from 1 to 1,000,000',
     portfolio: 'Portfolio',
     resultsScope: 'Results of',
     contributions: 'Contribution of each instrument',

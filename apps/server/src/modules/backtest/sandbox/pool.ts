@@ -14,7 +14,11 @@ import {
 import { SandboxProcess, type ProcessOutcome } from './process.ts';
 import { encodeJob, encodeRunJob, type BarsSource } from './rows-wire.ts';
 import { compileSeccompFilter } from './seccomp.ts';
-import type { SandboxSettings } from './settings.ts';
+import { queueOrder } from './queue-order.ts';
+import { BarsBudget, type Release } from './bars-budget.ts';
+import { barsShare, type SandboxSettings } from './settings.ts';
+
+export { queueOrder };
 
 /** A job for the harness: the strategy and the rows of `data_array`. */
 export type SandboxJob = {
@@ -111,11 +115,41 @@ export class SandboxPool {
   private nextSeq = 0;
   private closed = false;
   private warmFailures = 0;
+  /** The bars runs of all users hold in memory at once (`settings.barsBudget`). */
+  private readonly bars = new BarsBudget(() => ({
+    budget: this.settings.barsBudget,
+    share: barsShare(this.settings),
+    maxQueued: this.settings.maxQueued,
+  }));
 
   constructor(
     readonly settings: SandboxSettings,
     private readonly log: PoolLogger,
   ) {}
+
+  /**
+   * Room for a run's `bars` in the server's memory, across all users: resolves with its
+   * release once they fit (waiting in a fair queue, told its place by `onQueued`, 0 when
+   * admitted after waiting). Throws SandboxBusyError when the queue is full and
+   * SandboxUnavailableError once the pool is closed. Taken before a run's bars are loaded
+   * and given back when its answer is made; the run slot (`run`) is taken after it.
+   */
+  admitBars(owner: string, bars: number, onQueued?: (position: number) => void): Promise<Release> {
+    if (this.closed) {
+      return Promise.reject(new SandboxUnavailableError('the server is shutting down'));
+    }
+    return this.bars.acquire(
+      owner,
+      bars,
+      onQueued,
+      () => new SandboxBusyError('Too many backtests are running; try again in a moment'),
+    );
+  }
+
+  /** Bars held by admitted runs now, and runs waiting for room (tests, status). */
+  barsHeld(): { held: number; waiting: number } {
+    return { held: this.bars.heldBars(), waiting: this.bars.waitingCount() };
+  }
 
   status(): SandboxStatus {
     return { state: this.state, mode: this.mode, reason: this.reason };
@@ -209,6 +243,7 @@ export class SandboxPool {
   /** Kills every sandbox and refuses further runs. */
   async close(): Promise<void> {
     this.closed = true;
+    this.bars.failAll(new SandboxUnavailableError('the server is shutting down'));
     for (const waiter of this.waiting.splice(0)) {
       waiter.fail(new SandboxUnavailableError('the server is shutting down'));
     }
@@ -523,22 +558,6 @@ type Waiter = {
   onQueued: ((position: number) => void) | undefined;
   position: number;
 };
-
-/**
- * The order in which waiting runs start: round robin over owners (each owner's first waiting
- * run, oldest owner first, then each owner's second, …), so that one user's many runs never
- * stand in front of another user's one.
- */
-export function queueOrder<T extends { owner: string; seq: number }>(waiting: readonly T[]): T[] {
-  const rank = new Map<T, number>();
-  const seen = new Map<string, number>();
-  for (const waiter of [...waiting].sort((a, b) => a.seq - b.seq)) {
-    const k = seen.get(waiter.owner) ?? 0;
-    seen.set(waiter.owner, k + 1);
-    rank.set(waiter, k);
-  }
-  return [...waiting].sort((a, b) => (rank.get(a) ?? 0) - (rank.get(b) ?? 0) || a.seq - b.seq);
-}
 
 const CHECK_LINE = 'sandbox-check-ok';
 

@@ -33,6 +33,13 @@ export type SandboxSettings = {
   /** Runs of one user waiting in the queue besides those running; more are refused. */
   maxQueuedPerUser: number;
   /**
+   * Bars that the runs of all users may hold in the server's memory at once (their bars
+   * loaded, sent, run and evaluated: about 1.1 GB per 1,000,000); a run past it waits its turn
+   * (BACKTEST_BARS_BUDGET). One user holds at most its share of it (`maxPerUser` of
+   * `maxConcurrent`), or one run of any size while holding nothing else.
+   */
+  barsBudget: number;
+  /**
    * Host uids base … base + 999 run the sandboxes (root only): one unused uid per live
    * sandbox, so that the process limit is per run.
    */
@@ -62,6 +69,7 @@ export const DEFAULT_SANDBOX_SETTINGS: SandboxSettings = {
   maxQueued: 16,
   maxPerUser: 1,
   maxQueuedPerUser: 4,
+  barsBudget: 2_000_000,
   uidBase: 64_000,
   extraReadOnly: [],
   bwrap: 'bwrap',
@@ -90,8 +98,14 @@ export const sandboxEnv = z.object({
   BACKTEST_EXTRA_RO_PATHS: z.string().optional(),
   BACKTEST_UID_BASE: z.coerce.number().int().min(1000).max(4_294_900_000).default(64_000),
   BACKTEST_MAX_PER_USER: z.coerce.number().int().min(1).max(32).optional(),
+  BACKTEST_BARS_BUDGET: z.coerce.number().int().min(1000).max(100_000_000).default(2_000_000),
   ALLOW_UNSANDBOXED_PYTHON: z.enum(['0', '1', 'true', 'false']).default('0'),
 });
+
+/** The bars one owner may hold of the budget: its share of the run slots. */
+export function barsShare(settings: SandboxSettings): number {
+  return Math.floor((settings.barsBudget * settings.maxPerUser) / settings.maxConcurrent);
+}
 
 /** One user's share of the backtest slots: half of them, at least one. */
 export function defaultPerUser(concurrency: number): number {
@@ -112,6 +126,7 @@ export function sandboxSettingsFromEnv(e: z.output<typeof sandboxEnv>): SandboxS
     maxConcurrent: e.BACKTEST_CONCURRENCY,
     // a share below the global limit, so that one user never holds every slot
     maxPerUser: e.BACKTEST_MAX_PER_USER ?? defaultPerUser(e.BACKTEST_CONCURRENCY),
+    barsBudget: e.BACKTEST_BARS_BUDGET,
     uidBase: e.BACKTEST_UID_BASE,
     extraReadOnly: (e.BACKTEST_EXTRA_RO_PATHS ?? '').split(':').filter(Boolean),
     allowUnsandboxed: e.ALLOW_UNSANDBOXED_PYTHON === '1' || e.ALLOW_UNSANDBOXED_PYTHON === 'true',

@@ -70,6 +70,56 @@ describe('the editor toolbar', () => {
     expect(await screen.findByRole('button', { name: /Run Code/ })).toBeInTheDocument();
   });
 
+  it('Run Code asks the API for the bars chosen in Bars; a count it cannot take is refused', async () => {
+    const bodies: unknown[] = [];
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (_url: string, init: RequestInit = {}) => {
+        bodies.push(JSON.parse(String(init.body)));
+        return jsonResponse({
+          success: true,
+          reason: null,
+          data: {
+            run_id: 'r1',
+            deals: [],
+            performance: null,
+            error: null,
+            error_kind: null,
+            logs: [],
+          },
+        });
+      }),
+    );
+    useWorkbenchStore.setState({
+      open: true,
+      request: { chartId: 'chart-1', symbol: 'BTCUSDT', period: '1m' },
+    });
+    const { user } = renderWithProviders(<StrategyToolbar />);
+    act(() => useEditorStore.setState({ code: 'def main(data_array): return []' }));
+    const bars = screen.getByRole('spinbutton', { name: 'Bars' });
+    expect(bars).toHaveValue('1,000');
+
+    await user.clear(bars);
+    await user.type(bars, '1000001');
+    expect(bars).toHaveAttribute('aria-invalid', 'true');
+    await user.click(screen.getByRole('button', { name: /Run Code/ }));
+    expect(
+      await screen.findByText('Bars must be a whole number from 1 to 1,000,000'),
+    ).toBeInTheDocument();
+    expect(bodies).toEqual([]);
+
+    await user.clear(bars);
+    await user.type(bars, '1,000,000');
+    expect(bars).toHaveAttribute('aria-invalid', 'false');
+    await user.click(screen.getByRole('button', { name: /Run Code/ }));
+    await waitFor(() => expect(useEditorStore.getState().results).not.toBeNull());
+    expect(bodies).toEqual([
+      expect.objectContaining({ symbol: 'BTCUSDT', period: '1m', limit: 1_000_000 }),
+    ]);
+    expect(useEditorStore.getState().results).toMatchObject({ runId: 'r1', error: null });
+    vi.unstubAllGlobals();
+  });
+
   it('the status button shows the auto-save indicator', () => {
     renderWithProviders(<StrategyToolbar />);
     const indicator = screen.getByTestId('save-indicator');

@@ -19,6 +19,7 @@ import { useStrategies } from '../queries';
 import { useRunState } from '../runQueue';
 import { setPanel, useEditorStore } from '../store';
 import { openOptimize } from '../optimize/store';
+import { BarsField } from './BarsField';
 import { FeedsPicker } from './FeedsPicker';
 import { SaveMenu } from './SaveMenu';
 
@@ -49,7 +50,7 @@ export function StrategySelect() {
 
 /**
  * The editor's toolbar: strategy, save menu, Run History, the AI buttons, Run Logs, Live Runs,
- * Run live on paper, Optimize, Run Code.
+ * Run live on paper, Optimize, the feeds, Bars, Run Code.
  */
 export function StrategyToolbar() {
   const running = useEditorStore((s) => s.running);
@@ -106,6 +107,7 @@ export function StrategyToolbar() {
         </Button>
       </Tooltip>
       <FeedsPicker />
+      <BarsField />
       <Button
         type="primary"
         icon={<PlayCircleOutlined />}
