@@ -1,7 +1,9 @@
 // `npm run bench`: every benchmark next to a baseline measured in the same run, as ratios.
 // `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
 // `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --pairs=4 --warmup=2
-// --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication); neighbour operations:
+// --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication)
+// `--reference=<another checkout>/apps/server/src/modules/gateway/index.ts` (that gateway too,
+// in the same pairs: before / after a change); neighbour operations:
 // `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent).
 import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -44,6 +46,7 @@ function openFileLimit(): number {
 
 const MODE_NAMES: Record<FanoutMode, string> = {
   gateway: 'gateway',
+  reference: 'reference gateway',
   'ws-turn': 'bare ws, a message per turn',
   ws: 'bare ws, a message per publication',
 };
@@ -56,6 +59,16 @@ async function fanout(): Promise<void> {
   const pairs = Number(args.get('pairs') ?? args.get('runs') ?? 4);
   const warmup = Number(args.get('warmup') ?? 2);
   const baselines = (args.get('baselines') ?? 'ws-turn').split(',') as FanoutMode[];
+  const reference = args.get('reference') ?? '';
+  // the gateways measured: this checkout's and, with --reference, another's
+  const ours: FanoutMode[] = reference ? ['gateway', 'reference'] : ['gateway'];
+  // what is compared: each gateway with each baseline, and this gateway with the reference
+  const compared: [FanoutMode, FanoutMode][] = [
+    ...ours.flatMap((mode) => baselines.map((base): [FanoutMode, FanoutMode] => [mode, base])),
+    ...(reference ? [['gateway', 'reference'] as [FanoutMode, FanoutMode]] : []),
+  ];
+  const label = ([mode, base]: [FanoutMode, FanoutMode]) =>
+    `${MODE_NAMES[mode]} / ${MODE_NAMES[base]}`;
   const limit = openFileLimit();
   console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
   console.log(
@@ -73,29 +86,27 @@ async function fanout(): Promise<void> {
       );
       continue;
     }
-    const ratios = new Map<FanoutMode, Ratios[]>(baselines.map((mode) => [mode, []]));
+    const ratios = new Map<string, Ratios[]>(compared.map((pair) => [label(pair), []]));
     // every side connected once and kept: their slices alternate within seconds, so a load
     // that comes and goes on the shared machine weighs on both alike
     const sides = new Map<FanoutMode, FanoutSide>();
     try {
-      for (const mode of ['gateway', ...baselines] as FanoutMode[]) {
-        const side = await FanoutSide.start(mode, connections, sample);
+      for (const mode of [...ours, ...baselines]) {
+        const side = await FanoutSide.start(mode, connections, sample, reference);
         sides.set(mode, side);
         if (warmup > 0) await side.slice(rate, warmup); // not counted: compiles the hot paths
       }
       for (let pair = 1; pair <= pairs; pair++) {
         // back to back, the other way round every other pair
         const order: FanoutMode[] =
-          pair % 2 === 1 ? ['gateway', ...baselines] : [...baselines, 'gateway'];
+          pair % 2 === 1 ? [...ours, ...baselines] : [...ours, ...baselines].reverse();
         const load = fmt(loadavg()[0] ?? 0);
         const results = new Map<FanoutMode, FanoutResult>();
         for (const mode of order) {
           const side = sides.get(mode);
           if (side) results.set(mode, await side.slice(rate, seconds));
         }
-        const ours = results.get('gateway');
-        if (!ours) continue;
-        for (const mode of ['gateway', ...baselines] as FanoutMode[]) {
+        for (const mode of [...ours, ...baselines]) {
           const r = results.get(mode);
           if (!r) continue;
           console.log(
@@ -103,13 +114,13 @@ async function fanout(): Promise<void> {
               `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} |`,
           );
         }
-        for (const mode of baselines) {
-          const base = results.get(mode);
-          if (!base) continue;
-          const r = ratiosOf(ours, base);
-          ratios.get(mode)?.push(r);
+        for (const compare of compared) {
+          const [mine, base] = compare.map((mode) => results.get(mode));
+          if (!mine || !base) continue;
+          const r = ratiosOf(mine, base);
+          ratios.get(label(compare))?.push(r);
           console.log(
-            `| ${connections} | ${pair} | | ratio gateway / ${MODE_NAMES[mode]} | | ${fmt(r.messagesPerSecond, 2)}× | ` +
+            `| ${connections} | ${pair} | | ratio ${label(compare)} | | ${fmt(r.messagesPerSecond, 2)}× | ` +
               `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | |`,
           );
         }
@@ -117,19 +128,19 @@ async function fanout(): Promise<void> {
     } finally {
       for (const side of sides.values()) side.close();
     }
-    for (const [mode, list] of ratios) {
+    for (const [compare, list] of ratios) {
       if (list.length === 0) continue;
       const cells = RATIO_FIELDS.map((field) => spreadOf(list, field));
       summaries.push(
-        `| ${connections} | ${MODE_NAMES[mode]} | ${list.length} | ${cells.join(' | ')} | ` +
+        `| ${connections} | ${compare} | ${list.length} | ${cells.join(' | ')} | ` +
           `${within(list, 'p99Ms', 1.2)} of ${list.length}, ${within(list, 'lightP99Ms', 1.2)} of ${list.length} |`,
       );
     }
   }
   console.log('');
-  console.log('Median ratio gateway / baseline over the pairs (min–max):');
+  console.log('Median ratio over the pairs (min–max):');
   console.log(
-    '| connections | baseline | pairs | msgs/s | sampled p50 | sampled p99 | light p50 | light p99 | server CPU / 1,000 msgs | p99 ≤ 1.2×: sampled, light |',
+    '| connections | compared | pairs | msgs/s | sampled p50 | sampled p99 | light p50 | light p99 | server CPU / 1,000 msgs | p99 ≤ 1.2×: sampled, light |',
   );
   console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const line of summaries) console.log(line);

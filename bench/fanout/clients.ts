@@ -136,7 +136,7 @@ async function openBareClient(tally: Tally): Promise<void> {
 
 const open = (i: number) => {
   const sampled = i < sample;
-  if (mode !== 'gateway') return openBareClient(sampled ? official : light);
+  if (mode !== 'gateway' && mode !== 'reference') return openBareClient(sampled ? official : light);
   return sampled ? openOfficialClient() : openLightGatewayClient();
 };
 for (let i = 0; i < count; i += 100) {

@@ -1,10 +1,15 @@
 import { fork, type ChildProcess } from 'node:child_process';
 
 /**
- * The server measured: our gateway, or a bare `ws` broadcast sending each publication as its
- * own message (`ws`) or one message per socket and event-loop turn (`ws-turn`).
+ * The server measured: our gateway, the gateway of another checkout (`reference`, its entry
+ * given by `--reference`: before and after a change in the same run), or a bare `ws`
+ * broadcast sending each publication as its own message (`ws`) or one message per socket and
+ * event-loop turn (`ws-turn`).
  */
-export type FanoutMode = 'gateway' | 'ws' | 'ws-turn';
+export type FanoutMode = 'gateway' | 'reference' | 'ws' | 'ws-turn';
+
+/** Speaks the gateway's protocol (its clients connect and subscribe). */
+export const isGateway = (mode: FanoutMode) => mode === 'gateway' || mode === 'reference';
 
 export type FanoutResult = {
   mode: FanoutMode;
@@ -76,11 +81,16 @@ export class FanoutSide {
     private readonly clients: ChildProcess,
   ) {}
 
-  static async start(mode: FanoutMode, connections: number, sample = 50): Promise<FanoutSide> {
-    const server = start('./server.ts', [mode]);
+  static async start(
+    mode: FanoutMode,
+    connections: number,
+    sample = 50,
+    reference = '',
+  ): Promise<FanoutSide> {
+    const server = start('./server.ts', [mode, reference]);
     try {
       const ready = await next(server, 'ready');
-      const path = mode === 'gateway' ? '/connection/websocket' : '/';
+      const path = isGateway(mode) ? '/connection/websocket' : '/';
       const clients = start('./clients.ts', [
         mode,
         String(connections),

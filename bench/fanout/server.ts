@@ -6,13 +6,9 @@
 // send the gateway's frames, byte for byte, so that their clients do the same work.
 import fastifyWebsocket from '@fastify/websocket';
 import Fastify from 'fastify';
+import { pathToFileURL } from 'node:url';
 import { WebSocketServer, type WebSocket } from 'ws';
-import {
-  createGatewayPolicy,
-  DEFAULT_GATEWAY_OPTIONS,
-  GatewayHub,
-  gatewayRoutes,
-} from '@ct/server/gateway';
+import type * as Gateway from '@ct/server/gateway';
 import { CHANNELS } from './channels.ts';
 
 /**
@@ -23,11 +19,16 @@ const encodePublication = (channel: string, data: unknown) =>
   JSON.stringify({ push: { channel, pub: { data } } });
 
 const mode = process.argv[2] ?? 'gateway';
+/** `reference`: the gateway entry of another checkout (its index.ts), measured the same way. */
+const referenceEntry = process.argv[3] ?? '';
 const now = () => performance.timeOrigin + performance.now();
 
 type Publish = (channel: string, data: unknown) => void;
 
-async function startGateway(): Promise<{ port: number; publish: Publish }> {
+async function startGateway(entry: string): Promise<{ port: number; publish: Publish }> {
+  const { createGatewayPolicy, DEFAULT_GATEWAY_OPTIONS, GatewayHub, gatewayRoutes } = (await import(
+    entry
+  )) as typeof Gateway;
   const app = Fastify();
   await app.register(fastifyWebsocket);
   const symbols = new Set(CHANNELS.map((c) => c.slice('public:'.length)));
@@ -79,7 +80,12 @@ async function startBareWs(perTurn: boolean): Promise<{ port: number; publish: P
   };
 }
 
-const server = mode === 'gateway' ? await startGateway() : await startBareWs(mode === 'ws-turn');
+const server =
+  mode === 'gateway'
+    ? await startGateway('@ct/server/gateway')
+    : mode === 'reference'
+      ? await startGateway(pathToFileURL(referenceEntry).href)
+      : await startBareWs(mode === 'ws-turn');
 process.send?.({ type: 'ready', port: server.port });
 
 process.on('message', (message: { type: string; ratePerChannel: number; seconds: number }) => {

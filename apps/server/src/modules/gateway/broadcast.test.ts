@@ -1,6 +1,6 @@
 import { afterEach, expect, it } from 'vitest';
 import { waitFor } from '../../test/wait-for.ts';
-import { DEFAULT_GATEWAY_OPTIONS, GatewayHub, type Transport } from './hub.ts';
+import { DEFAULT_GATEWAY_OPTIONS, GatewayHub, type ClientSession, type Transport } from './hub.ts';
 import { createGatewayPolicy } from './policy.ts';
 
 /*
@@ -16,11 +16,18 @@ afterEach(() => {
 
 type Sent = string | Buffer;
 /** What a subscriber's socket saw: messages, closes, and how often its backlog was asked. */
-type Socket = { sent: Sent[]; closes: number[]; asked: number; backlog: number };
+type Socket = {
+  session: ClientSession;
+  sent: Sent[];
+  closes: number[];
+  asked: number;
+  backlog: number;
+};
 
 /** A session of `hub` on a recording transport, connected and subscribed to `channels`. */
 async function subscriberSocket(hub: GatewayHub, channels: string[]): Promise<Socket> {
-  const socket: Socket = { sent: [], closes: [], asked: 0, backlog: 0 };
+  const sent: Sent[] = [];
+  const socket = { sent, closes: [] as number[], asked: 0, backlog: 0 };
   const transport: Transport = {
     send: (message) => socket.sent.push(message),
     close: (code) => socket.closes.push(code),
@@ -41,7 +48,7 @@ async function subscriberSocket(hub: GatewayHub, channels: string[]): Promise<So
   await waitFor(() => socket.sent.length > 0);
   socket.sent.length = 0;
   socket.asked = 0;
-  return socket;
+  return Object.assign(socket, { session });
 }
 
 async function subscriber(hub: GatewayHub, channels: string[]): Promise<Sent[]> {
@@ -117,4 +124,25 @@ it('closes a subscriber whose socket holds more than the limit with 3008; the ot
   expect(slow.closes).toEqual([3008]);
   expect(slow.sent).toEqual([]);
   expect(hub.subscribers('public:BTCUSDT')).toBe(1);
+});
+
+it("hands the socket bytes only: a reply, a lone ping, and a ping sent with the turn's publications", async () => {
+  const hub = newHub();
+  const socket = await subscriberSocket(hub, ['public:BTCUSDT']);
+  const session = socket.session;
+
+  session.receive(JSON.stringify({ id: 9, subscribe: { channel: 'public:ETHUSDT' } }), Date.now());
+  await waitFor(() => socket.sent.length === 1);
+  hub.pingAll();
+  await waitFor(() => socket.sent.length === 2);
+  hub.pingAll();
+  hub.publish('public:BTCUSDT', { price: 1 });
+  await waitFor(() => socket.sent.length === 3);
+
+  expect(socket.sent.every((message) => Buffer.isBuffer(message))).toBe(true);
+  expect(socket.sent.map((message) => textOf(message))).toEqual([
+    JSON.stringify({ id: 9, subscribe: {} }),
+    '{}',
+    `{}\n${JSON.stringify({ push: { channel: 'public:BTCUSDT', pub: { data: { price: 1 } } } })}`,
+  ]);
 });

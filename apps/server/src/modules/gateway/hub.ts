@@ -23,8 +23,9 @@ import {
 /** A client's pong: an empty command, alone in its message. */
 const PONG = '{}';
 const PONG_COMMAND: Command = {};
-/** The server's ping: an empty reply. */
+/** The server's ping: an empty reply; its bytes, shared by every session pinged alone. */
 const PING = '{}';
+const PING_BYTES = Buffer.from(PING);
 
 /** A command to handle, or to answer 111 (over budget); or the end of a flooding client. */
 type Step = { command: Command; refused: boolean } | 'cut off';
@@ -390,7 +391,8 @@ export class ClientSession {
     const frames = this.batch;
     this.batch = [];
     this.batchBytes = 0;
-    this.send(frames.length === 1 ? (frames[0] ?? '') : frames.join('\n'));
+    if (frames.length === 1 && frames[0] === PING) this.send(PING_BYTES);
+    else this.send(frames.length === 1 ? (frames[0] ?? '') : frames.join('\n'));
   }
 
   /**
@@ -416,9 +418,13 @@ export class ClientSession {
     this.send(frames.join('\n'));
   }
 
+  /**
+   * Every message goes to the socket as bytes (a text message still): the socket's send then
+   * sees one kind of value, shared bytes and a session's own frames alike.
+   */
   private send(message: string | Buffer): void {
     try {
-      this.transport.send(message);
+      this.transport.send(typeof message === 'string' ? Buffer.from(message) : message);
     } catch {
       this.disconnect(DISCONNECT.serverError);
     }
