@@ -1,14 +1,9 @@
-import {
-  chatRequestSchema,
-  chatSizeProblem,
-  type AiProvider,
-  type ChatErrorCode,
-  type ChatEvent,
-} from '@ct/domain';
+import { chatRequestSchema, chatSizeProblem, type AiProvider, type ChatEvent } from '@ct/domain';
 import OpenAI, { APIError, APIUserAbortError } from 'openai';
 import { RateLimitedError } from '../../http/errors.ts';
 import type { Clock } from '../auth/rate-limit.ts';
 import type { RateLimitStore } from '../auth/rate-limit-store.ts';
+import { apiErrorEvent, errorEvent, stoppedEvent, type StopReason } from './chat-errors.ts';
 import type { AiConfig } from './config.ts';
 import { historyForProvider, systemMessage } from './context.ts';
 import { parseAiInput, TooLargeError, UnprocessableError } from './errors.ts';
@@ -65,61 +60,11 @@ export type ChatServiceDeps = {
   warn: (details: Record<string, unknown>, message: string) => void;
 };
 
-type StopReason = 'first-token' | 'idle' | 'total' | 'too-long' | 'client';
-
 /** The first `room` characters of `text`, never ending inside a surrogate pair. */
 function head(text: string, room: number): string {
   if (text.length <= room) return text;
   const code = text.charCodeAt(room - 1);
   return text.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room);
-}
-
-function seconds(ms: number): string {
-  return `${Math.round(ms / 100) / 10} s`;
-}
-
-/** The provider's own words from an API error, without the key, at most 300 characters. */
-function upstreamText(error: APIError, apiKey: string): string {
-  const body = error.error as { message?: unknown } | undefined;
-  const raw =
-    typeof body?.message === 'string' && body.message !== ''
-      ? body.message
-      : error.message.replace(/^\d{3}\s+/, '');
-  const clean = apiKey.length >= 4 ? raw.split(apiKey).join('***') : raw;
-  return clean.length > 300 ? `${clean.slice(0, 300)}…` : clean;
-}
-
-function apiErrorEvent(error: APIError, chat: PreparedChat): ChatEvent {
-  const said = upstreamText(error, chat.apiKey);
-  const status = error.status;
-  const fail = (code: ChatErrorCode, message: string): ChatEvent => ({
-    event: 'error',
-    data: status === undefined ? { code, message } : { code, message, status },
-  });
-  const name = chat.provider.label;
-  if (status === undefined) {
-    return fail('upstream', `${name} reported an error during the answer: ${said}`);
-  }
-  if (status === 401 || status === 403) {
-    return fail(
-      'auth',
-      `${name} refused the API key (HTTP ${status}). Check the key in API Settings. ${said}`,
-    );
-  }
-  if (status === 404) {
-    return fail('model', `${name} does not know the model "${chat.model}" (HTTP 404). ${said}`);
-  }
-  if (status === 429) {
-    return fail('rate_limited', `${name} is rate limiting the requests (HTTP 429). ${said}`);
-  }
-  if (status === 400 || status === 413 || status === 422) {
-    return fail('bad_request', `${name} refused the request (HTTP ${status}). ${said}`);
-  }
-  return fail('upstream', `${name} failed to answer (HTTP ${status}). ${said}`);
-}
-
-function errorEvent(code: ChatErrorCode, message: string): ChatEvent {
-  return { event: 'error', data: { code, message } };
 }
 
 /** Reasoning text of a delta: `reasoning_content` (DeepSeek, Qwen) or `reasoning` (Ollama). */
@@ -300,35 +245,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
       function finishStopped(reason: StopReason): void {
         if (reason === 'client') return;
-        if (reason === 'first-token') {
-          return send(
-            errorEvent(
-              'timeout',
-              `${chat.provider.label} sent no answer within ${seconds(config.firstTokenTimeoutMs)}.`,
-            ),
-          );
-        }
-        if (reason === 'total') {
-          return send(
-            errorEvent(
-              'timeout',
-              `${chat.provider.label} did not finish its answer within ${seconds(totalMs)}; the answer is incomplete.`,
-            ),
-          );
-        }
-        if (reason === 'too-long') {
-          return send(
-            errorEvent(
-              'too_long',
-              `The answer passed the limit of ${maxChars} characters and was cut there; the rest was not read.`,
-            ),
-          );
-        }
         send(
-          errorEvent(
-            'timeout',
-            `${chat.provider.label} stopped sending for ${seconds(config.idleTimeoutMs)}; the answer is incomplete.`,
-          ),
+          stoppedEvent(reason, chat.provider.label, {
+            firstTokenMs: config.firstTokenTimeoutMs,
+            idleMs: config.idleTimeoutMs,
+            totalMs,
+            maxChars,
+          }),
         );
       }
     },

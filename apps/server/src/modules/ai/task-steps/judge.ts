@@ -1,21 +1,74 @@
 import {
+  IN_SAMPLE_FRACTION,
   chooseLookaheadCuts,
   compareEntries,
   computeBacktest,
   lookaheadVerdict,
   tradesFrom,
+  type AiBacktestResult,
   type AiSegmentResult,
   type Bar,
   type CutOutcome,
   type LookaheadResult,
 } from '@ct/domain';
 import type { CheckResult } from '../../backtest/service.ts';
-import { span } from './report.ts';
+import type { Failed, TaskData, TaskRun } from './deps.ts';
+import { complete, say } from './record.ts';
+import { span, summary } from './report.ts';
+import { check } from './sandbox.ts';
 
 /*
- * The judging step of an AI strategy task, after the final code ran on the whole period:
- * its figures on the bars the fix loop never saw, and the look-ahead check.
+ * The judging step of an AI strategy task, once its code passed validation: the code run on
+ * the whole period, its figures on the bars the fix loop never saw (out of sample) and the
+ * look-ahead check; the task ends COMPLETED with that result, or the error is fed back.
  */
+
+/** Judges the code on the whole period; the task COMPLETED, or an error to feed back. */
+export async function judge(
+  run: TaskRun,
+  code: string,
+  data: TaskData,
+  inSampleResult: AiSegmentResult,
+): Promise<{ ok: true } | Failed> {
+  const { bars, period, split } = data;
+  const { task, timing } = run;
+  const full = await check(run, code, bars, period);
+  if (!full.ok || full.trades.length === 0) {
+    const error = full.ok
+      ? 'The strategy made no trades on the whole data.'
+      : `On the whole data (${bars.length} bars) the strategy failed: ${full.error}`;
+    return { ok: false, error };
+  }
+  const outOfSample = outOfSampleOf(full, bars, split, task.symbolId, period);
+  const lookahead = await lookaheadOf(full, bars, (cut) => check(run, code, cut, period));
+  const result: AiBacktestResult & { timing: Record<string, number> } = {
+    performance: full.performance,
+    deals: full.deals,
+    symbol: task.symbolId,
+    period,
+    bar_count: bars.length,
+    in_sample_fraction: IN_SAMPLE_FRACTION,
+    in_sample: inSampleResult,
+    out_of_sample: outOfSample,
+    lookahead,
+    timing: {
+      total_ms: Math.round(performance.now() - run.startedAt),
+      model_ms: Math.round(timing.modelMs),
+      sandbox_ms: Math.round(timing.sandboxMs),
+      sandbox_runs: timing.sandboxRuns,
+    },
+  };
+  await say(
+    run,
+    'ai',
+    'backtest',
+    `Whole period (${bars.length} bars): ${summary(full.performance)}. Out of sample (last ${outOfSample.bar_count} bars from ${outOfSample.from}): ${summary(outOfSample.performance)}.`,
+    { segment: 'whole', out_of_sample: outOfSample, performance: full.performance },
+  );
+  await say(run, 'ai', 'validation', lookahead.detail, { check: 'lookahead', ...lookahead });
+  await complete(run, code, result);
+  return { ok: true };
+}
 
 /** A run of the code that kept the contract. */
 export type FullRun = Extract<CheckResult, { ok: true }>;

@@ -2,9 +2,13 @@ import { normalizeBaseUrl } from '@ct/domain';
 import type { AiTaskRow } from '../../../db/schema.ts';
 import { MSG_NO_API_KEY, type PreparedChat } from '../chat-service.ts';
 import { SealedSecretError } from '../key-box.ts';
-import { TaskStopped, taskKeyAssociatedData, type TaskRunnerDeps } from './deps.ts';
+import { TaskStopped, taskKeyAssociatedData, type TaskRun, type TaskRunnerDeps } from './deps.ts';
+import { fail, say } from './record.ts';
 
-/* The model step of an AI strategy task: the task's provider, model and key, and one answer. */
+/*
+ * The model step of an AI strategy task: the task's provider, model and key (checked again
+ * when it runs; a task that cannot reach its model ends FAILED), and one answer.
+ */
 
 export const SYSTEM = `You write Python trading strategies for a backtester. You follow the strategy contract exactly and answer with the complete code in one \`\`\`python code block.`;
 
@@ -41,6 +45,15 @@ export async function prepareChat(
   }
   if (provider.requires_key && apiKey === '') return MSG_NO_API_KEY;
   return { provider, model: task.model, apiKey: apiKey === '' ? provider.value : apiKey };
+}
+
+/** The task's provider, model and key; null (and the task FAILED) when it has none usable. */
+export async function openChat(run: TaskRun): Promise<TaskChat | null> {
+  const prepared = await prepareChat(run.deps, run.task);
+  if (typeof prepared !== 'string') return prepared;
+  await say(run, 'ai', 'error', prepared, { stage: 'provider' });
+  await fail(run, prepared);
+  return null;
 }
 
 /**
