@@ -166,6 +166,10 @@ describe('switching the language', () => {
         'You already have 2 live runs running; stop one first (at most 2 at once)',
       ),
     ).toBe('已有 2 个实时运行，请先停止一个（同时最多 2 个）');
+    // the status word inside a refusal is in Chinese too
+    expect(messages.http.serverText('Pending order P7 is already filled')).toBe('挂单 P7 已成交');
+    expect(messages.http.serverText('Pending order P7 is already canceled')).toBe('挂单 P7 已撤销');
+    expect(messages.http.serverText('The market for EURUSD is closed')).toBe('EURUSD 当前休市');
     // a text the client does not know is shown as sent
     expect(messages.http.serverText('Something new')).toBe('Something new');
 

@@ -22,6 +22,15 @@ export type PointerGestureHandlers = {
   cancel(event: PointerEvent): void;
 };
 
+/** A pointer's position relative to `element`'s top-left (the price pane's, for the chart's element). */
+export function pointIn(
+  element: Element | null | undefined,
+  event: PointerEvent | MouseEvent,
+): { x: number; y: number } {
+  const box = element?.getBoundingClientRect() ?? { left: 0, top: 0 };
+  return { x: event.clientX - box.left, y: event.clientY - box.top };
+}
+
 type Active = {
   pointerId: number;
   pointerType: string;

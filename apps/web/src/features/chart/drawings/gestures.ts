@@ -1,6 +1,6 @@
 import type { Drawing } from '@ct/domain';
 import type { IChartApi } from 'lightweight-charts';
-import { PointerGesture } from '../pointerGesture';
+import { PointerGesture, pointIn } from '../pointerGesture';
 import type { Hit } from './geometry';
 import type { Anchor } from './shapes';
 
@@ -96,8 +96,7 @@ export class DrawingGestures {
 
   /** Pointer position relative to the chart's element (its top-left is the pane's). */
   private local(event: PointerEvent): Point {
-    const box = this.chart?.chartElement().getBoundingClientRect() ?? { left: 0, top: 0 };
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
+    return pointIn(this.chart?.chartElement(), event);
   }
 
   private onDown(event: PointerEvent): void {

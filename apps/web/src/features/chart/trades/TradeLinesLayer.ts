@@ -8,7 +8,7 @@ import type {
   Time,
 } from 'lightweight-charts';
 import type { ChartLayer } from '../ChartController';
-import { PointerGesture } from '../pointerGesture';
+import { PointerGesture, pointIn } from '../pointerGesture';
 import { snapDragPrice } from './model';
 
 /*
@@ -210,8 +210,7 @@ export class TradeLinesLayer implements ChartLayer {
 
   /** Pointer position relative to the chart's element. */
   private local(event: PointerEvent | MouseEvent): { x: number; y: number } {
-    const box = this.element?.getBoundingClientRect() ?? { left: 0, top: 0 };
-    return { x: event.clientX - box.left, y: event.clientY - box.top };
+    return pointIn(this.element, event);
   }
 
   /** The draggable line nearest to the pointer within the grab distance, if any. */

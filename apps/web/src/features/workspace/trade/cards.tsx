@@ -210,8 +210,8 @@ export function OrderLogCard({ row }: { row: OrderLogRow }) {
             {formatEpochSeconds(row.createdAt)}
           </span>
           {row.message && (
-            <span className="log-message" title={row.message}>
-              {row.message}
+            <span className="log-message" title={messages.http.serverText(row.message)}>
+              {messages.http.serverText(row.message)}
             </span>
           )}
         </>

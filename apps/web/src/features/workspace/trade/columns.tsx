@@ -3,6 +3,7 @@ import { Button } from 'antd';
 import type { TableColumnsType } from 'antd';
 import type { ReactNode } from 'react';
 import { trading as messages } from '../../../i18n/defaults/trading';
+import { messages as firstScreen } from '../../../i18n/firstScreen';
 import { LiveRunTag } from '../../live-runs';
 import { LevelCell, PnlText, PriceCell, SideCell } from './cells';
 
@@ -109,20 +110,22 @@ export const textColumn = <T,>(key: FieldOf<T, string | null>, title: string) =>
 
 /**
  * A sentence (why an order was rejected or closed) in its own class; an empty one shows
- * nothing, a long one ends in '…' and shows whole on hover.
+ * nothing, a long one ends in '…' and shows whole on hover. The server writes it: a known
+ * one is shown in the chosen language (`serverText`).
  */
 export const messageColumn = <T,>(
   key: FieldOf<T, string | null>,
   title: string,
   className: string,
 ): Column<T> => ({
-  ...field<T, string | null>(key, title, 'message', (v) =>
-    v ? (
-      <span className={className} title={v}>
-        {v}
+  ...field<T, string | null>(key, title, 'message', (v) => {
+    const text = v ? firstScreen.http.serverText(v) : null;
+    return text ? (
+      <span className={className} title={text}>
+        {text}
       </span>
-    ) : null,
-  ),
+    ) : null;
+  }),
   ellipsis: true,
 });
 

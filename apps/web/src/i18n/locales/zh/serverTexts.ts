@@ -22,6 +22,15 @@ const EXACT: Record<string, string> = {
   'Pending order updated successfully': '挂单已修改',
 };
 
+/** A pending order's status inside "Pending order … is already <status>". */
+const PENDING_STATUS: Record<string, string> = {
+  filled: '已成交',
+  canceled: '已撤销',
+  cancelled: '已撤销',
+  expired: '已过期',
+  rejected: '已被拒绝',
+};
+
 const PATTERNS: [RegExp, (...groups: string[]) => string][] = [
   [/^Strategy not found: (.+)$/, (name) => `未找到策略：${name}`],
   [/^Strategy already exists: (.+)$/, (name) => `策略已存在：${name}`],
@@ -38,7 +47,10 @@ const PATTERNS: [RegExp, (...groups: string[]) => string][] = [
   [/^Order not found: (.+)$/, (id) => `未找到订单：${id}`],
   [/^Pending order not found: (.+)$/, (id) => `未找到挂单：${id}`],
   [/^Order (.+) is already closed$/, (id) => `订单 ${id} 已平仓`],
-  [/^Pending order (.+) is already (.+)$/, (id, status) => `挂单 ${id} 已是 ${status} 状态`],
+  [
+    /^Pending order (.+) is already (.+)$/,
+    (id, status) => `挂单 ${id} ${PENDING_STATUS[status] ?? `已是 ${status} 状态`}`,
+  ],
   [
     /^clientOrderId (.+) was already used for a different request$/,
     (id) => `clientOrderId ${id} 已用于另一个请求`,
