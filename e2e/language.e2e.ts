@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { expectPath, loginThroughPage, stored } from './support/auth.ts';
 import { launchBrowser, newContext, screenshot } from './support/browser.ts';
 import { chartCanvas, chartPoint, dataset, sessionApi } from './support/chart.ts';
-import { clickInDialog, ticket } from './support/trading.ts';
+import { clickInDialog, ticket, toast, tradeRows } from './support/trading.ts';
 
 /*
  * The language setting: from the user menu (desktop) or My (phone) the trader switches every
@@ -150,6 +150,33 @@ describe('the language setting on a desktop (1440)', () => {
     await screenshot(page, 'language-desktop-zh-dark');
     await page.getByRole('button', { name: '切换到浅色主题' }).click();
     await page.waitForFunction(() => document.documentElement.dataset.theme === 'light');
+  });
+
+  it('a refused order says why in the chosen language: its toast and its Order Logs row', async () => {
+    // 100 lots of BTCUSDT need far more margin than the account holds: refused and logged
+    const zhTicket = page.getByRole('group', { name: 'BTCUSDT 下单' });
+    await zhTicket.getByLabel('数量').fill('100');
+    await zhTicket.getByRole('button', { name: '下买单' }).click();
+    await toast(page, /^保证金不足：该订单需要 /);
+    await page.getByRole('tab', { name: '订单日志', exact: true }).click();
+    const refused = tradeRows(page).filter({ hasText: '保证金不足' }).first();
+    await refused.waitFor();
+    await screenshot(page, 'language-desktop-zh-refused');
+
+    await chooseInUserMenu(page, '语言', 'English');
+    await page.waitForFunction(() => document.documentElement.lang === 'en');
+    await page.getByRole('menu').first().waitFor({ state: 'hidden' });
+    await tradeRows(page).filter({ hasText: 'Insufficient margin' }).first().waitFor();
+    await expect.poll(() => pageText(page)).not.toMatch(CHINESE);
+    await screenshot(page, 'language-desktop-en-refused');
+
+    await ticket(page).getByLabel('Quantity').fill('1');
+    await page.getByRole('tab', { name: 'Positions', exact: true }).click();
+    await chooseInUserMenu(page, 'Language', '简体中文');
+    await page
+      .getByRole('group', { name: 'BTCUSDT 下单' })
+      .getByRole('button', { name: '下买单' })
+      .waitFor();
   });
 
   it('Default from the menu brings back the spec’s texts', async () => {
