@@ -166,8 +166,10 @@ describe('the language setting on a desktop (1440)', () => {
     await chooseInUserMenu(page, '语言', 'English');
     await page.waitForFunction(() => document.documentElement.lang === 'en');
     await page.getByRole('menu').first().waitFor({ state: 'hidden' });
-    await tradeRows(page).filter({ hasText: 'Insufficient margin' }).first().waitFor();
-    await expect.poll(() => pageText(page)).not.toMatch(CHINESE);
+    const refusedEn = tradeRows(page).filter({ hasText: 'Insufficient margin' }).first();
+    await refusedEn.waitFor();
+    expect(await refusedEn.textContent()).not.toMatch(CHINESE);
+    await page.getByRole('tab', { name: 'Order Logs', exact: true }).waitFor();
     await screenshot(page, 'language-desktop-en-refused');
 
     await ticket(page).getByLabel('Quantity').fill('1');
