@@ -12,6 +12,7 @@ import {
 } from './live';
 import { getQuote, getSymbolCacheRecord, resetQuotes, useQuoteStore } from './quotes';
 import { resetLiveSettings, setThrottleSettings } from './settings';
+import { SUBSCRIPTION_STAGGER_MS } from './subscriptions';
 
 // The live client the pipeline follows: none at first; a test hands it a fake one.
 const connection = vi.hoisted(() => ({
@@ -42,6 +43,7 @@ function fakeClient() {
       },
       subscribe() {},
     }),
+    opened: (channel: string) => subs.has(channel),
     emit(channel: string, event: string, ctx: unknown = {}) {
       for (const handler of subs.get(channel)?.get(event) ?? []) handler(ctx);
     },
@@ -74,6 +76,7 @@ describe('live pipeline', () => {
     resetLiveSettings();
   });
   afterEach(() => {
+    connection.listener(null); // a test's fake client goes with it
     resetLive();
     vi.useRealTimers();
   });
@@ -183,7 +186,36 @@ describe('live pipeline', () => {
     answer(jsonResponse({ code: 0, msg: '', data: { caches: [cached] } }));
     await vi.advanceTimersByTimeAsync(1);
     expect(getQuote('BTCUSDT')).toMatchObject({ bid: 50_010, source: 'realtime' });
-    connection.listener(null);
+  });
+
+  it('a channel subscribed while the first cache call is out asks again once it ends', async () => {
+    let cached = { symbol: 'ETHUSDT', bid: 10, ask: 10.5 };
+    const answers: ((r: Response) => void)[] = [];
+    const fetch = vi.fn(() => new Promise<Response>((resolve) => answers.push(resolve)));
+    vi.stubGlobal('fetch', fetch);
+    const answer = () =>
+      answers.shift()!(jsonResponse({ code: 0, msg: '', data: { caches: [cached] } }));
+    const client = fakeClient();
+    connection.listener(client);
+    watchSymbol('ETHUSDT');
+    // openings are staggered: the channel opens one stagger after the last one opened
+    await vi.waitFor(() => expect(client.opened('public:ETHUSDT')).toBe(true), {
+      interval: SUBSCRIPTION_STAGGER_MS,
+    });
+    client.emit('public:ETHUSDT', 'subscribed');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(1);
+
+    // the first answer was taken before a quote published as the subscription began
+    answer();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(getQuote('ETHUSDT')).toMatchObject({ bid: 10, source: 'cache' });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(fetch).toHaveBeenCalledTimes(2);
+    cached = { symbol: 'ETHUSDT', bid: 11, ask: 11.5 };
+    answer();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(getQuote('ETHUSDT')).toMatchObject({ bid: 11, ask: 11.5, source: 'cache' });
   });
 
   it('writes the quote store at most once per price update delay', async () => {

@@ -65,6 +65,9 @@ export function applyRealtimeQuotes(updates: ReadonlyMap<string, PriceData>): vo
 
 const symbolCache = new Map<string, SymbolCacheRecord>();
 const inFlight = new Set<string>();
+// Symbols (re)subscribed while a cache call for them was out: that call's answer may predate
+// the subscription, so they are asked again once it ends.
+const refreshAfter = new Set<string>();
 
 /** The cached record of a symbol, if the quote cache answered for it. */
 export function getSymbolCacheRecord(symbol: string): SymbolCacheRecord | undefined {
@@ -98,6 +101,7 @@ export async function refreshQuoteCache(
   requested: readonly string[],
   now: () => number = Date.now,
 ): Promise<void> {
+  for (const symbol of requested) if (inFlight.has(symbol)) refreshAfter.add(symbol);
   const symbols = requested.filter((symbol) => !inFlight.has(symbol));
   const writesBefore = new Map(symbols.map((symbol) => [symbol, liveWrites.get(symbol) ?? 0]));
   await askQuoteCache(
@@ -146,6 +150,8 @@ async function askQuoteCache(
     console.warn('Quote cache request failed', error);
   } finally {
     for (const symbol of symbols) inFlight.delete(symbol);
+    const again = symbols.filter((symbol) => refreshAfter.delete(symbol));
+    if (again.length > 0) void refreshQuoteCache(again, now);
   }
 }
 
@@ -153,6 +159,7 @@ async function askQuoteCache(
 export function clearQuote(symbol: string): void {
   symbolCache.delete(symbol);
   inFlight.delete(symbol);
+  refreshAfter.delete(symbol);
   liveWrites.delete(symbol);
   if (!(symbol in useQuoteStore.getState().quotes)) return;
   useQuoteStore.setState((s) => {
@@ -165,6 +172,7 @@ export function clearQuote(symbol: string): void {
 export function resetQuotes(): void {
   symbolCache.clear();
   inFlight.clear();
+  refreshAfter.clear();
   liveWrites.clear();
   useQuoteStore.setState({ quotes: {} });
 }
