@@ -4,7 +4,8 @@
 // --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication)
 // `--reference=<another checkout>/apps/server/src/modules/gateway/index.ts` (that gateway too,
 // in the same pairs: before / after a change); neighbour operations:
-// `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent).
+// `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent);
+// optimisation: `--optimize-runs=4` (optimisations per setup on the same nodes, the first reported apart).
 import { execSync } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { aiReport, runAiBench } from './ai/run.ts';
@@ -165,7 +166,9 @@ if (only.has('backtest')) {
 }
 if (only.has('optimize')) {
   console.log('');
-  for (const line of optimizeReport(await runOptimizeBench())) console.log(line);
+  const runs = args.get('optimize-runs');
+  for (const line of optimizeReport(await runOptimizeBench(runs ? { runs: Number(runs) } : {})))
+    console.log(line);
 }
 if (only.has('ai')) {
   console.log('');

@@ -197,6 +197,61 @@ function rankingSharpe(mean: number, variance: number): number {
 }
 
 /**
+ * For each subset of the `count` blocks from `first` (as a bit mask) and each trial, the sum
+ * of the trial's `values` (laid out trial by trial, `partitions` blocks each) over the
+ * subset's blocks: `[subset * trials + trial]`.
+ */
+function subsetSums(
+  values: Float64Array,
+  trials: number,
+  partitions: number,
+  first: number,
+  count: number,
+): Float64Array {
+  const out = new Float64Array((1 << count) * trials);
+  for (let subset = 1; subset < 1 << count; subset++) {
+    const lowest = 31 - Math.clz32(subset & -subset);
+    const rest = (subset & (subset - 1)) * trials;
+    for (let n = 0; n < trials; n++) {
+      out[subset * trials + n] =
+        (out[rest + n] as number) + (values[n * partitions + first + lowest] as number);
+    }
+  }
+  return out;
+}
+
+/**
+ * Each half-set's (`masks`) Sharpe ratio per trial, `[set * trials + trial]`, from the sums
+ * and sums of squares over its blocks among the lower `low` and among the upper ones
+ * (`subsetSums`), returns centred on `centres`, `k` periods per half.
+ */
+function setSharpes(
+  masks: readonly number[],
+  trials: number,
+  low: number,
+  k: number,
+  centres: readonly number[],
+  [lowSums, lowSquares, highSums, highSquares]: readonly Float64Array[],
+): Float64Array {
+  const lowAll = (1 << low) - 1;
+  const sharpes = new Float64Array(masks.length * trials);
+  for (let set = 0; set < masks.length; set++) {
+    const mask = masks[set] as number;
+    const lo = (mask & lowAll) * trials;
+    const hi = (mask >> low) * trials;
+    for (let n = 0; n < trials; n++) {
+      const s1 = (lowSums![lo + n] as number) + (highSums![hi + n] as number);
+      const s2 = (lowSquares![lo + n] as number) + (highSquares![hi + n] as number);
+      sharpes[set * trials + n] = rankingSharpe(
+        (centres[n] as number) + s1 / k,
+        (s2 - (s1 * s1) / k) / (k - 1),
+      );
+    }
+  }
+  return sharpes;
+}
+
+/**
  * The probability of backtest overfitting by CSCV. `trialReturns` holds N ≥ 2 series of the
  * same T per-period returns (the T × N matrix by columns). The oldest T mod S periods are
  * dropped and the rest cut into S equal blocks in time order; for each of the C(S, S/2)
@@ -246,10 +301,10 @@ export function probabilityOfBacktestOverfitting(
   const blockSize = Math.floor(total / partitions);
   const offset = total - blockSize * partitions;
 
-  // Per block s and trial n: the sum and the sum of squares of the trial's returns minus
+  // Per trial n and block s: the sum and the sum of squares of the trial's returns minus
   // its overall mean (centring keeps S2 − S1²/k free of cancellation).
-  const sums = new Float64Array(partitions * trials);
-  const squares = new Float64Array(partitions * trials);
+  const sums = new Float64Array(trials * partitions);
+  const squares = new Float64Array(trials * partitions);
   const centres = trialReturns.map((returns) => {
     let sum = 0;
     for (let t = offset; t < total; t++) sum += returns[t] as number;
@@ -266,43 +321,54 @@ export function probabilityOfBacktestOverfitting(
         s1 += d;
         s2 += d * d;
       }
-      sums[s * trials + n] = s1;
-      squares[s * trials + n] = s2;
+      sums[n * partitions + s] = s1;
+      squares[n * partitions + s] = s2;
     }
   }
   const half = partitions / 2;
   const k = half * blockSize;
-  const sharpeOf = (n: number, mask: number, inMask: boolean) => {
-    let s1 = 0;
-    let s2 = 0;
-    for (let s = 0; s < partitions; s++) {
-      if (((mask >> s) & 1) === (inMask ? 1 : 0)) {
-        s1 += sums[s * trials + n] as number;
-        s2 += squares[s * trials + n] as number;
-      }
-    }
-    return rankingSharpe((centres[n] as number) + s1 / k, (s2 - (s1 * s1) / k) / (k - 1));
-  };
-  const logits: number[] = [];
-  const outOfSample = new Float64Array(trials);
-  let overfit = 0;
-  for (let mask = 0; mask < 1 << partitions; mask++) {
+  // The half-sets of blocks in increasing mask order, and each one's Sharpe ratio per trial,
+  // computed once: a split's in-sample half is its mask's set, its out-of-sample half the
+  // complement's, so every set serves as both. A set's sums are those of its blocks among
+  // the lower `low` blocks plus those among the upper ones, each summed once per subset.
+  const full = (1 << partitions) - 1;
+  const setOf = new Int32Array(1 << partitions).fill(-1);
+  const masks: number[] = [];
+  for (let mask = 0; mask <= full; mask++) {
     let bits = 0;
     for (let m = mask; m > 0; m >>= 1) bits += m & 1;
     if (bits !== half) continue;
+    setOf[mask] = masks.length;
+    masks.push(mask);
+  }
+  const low = partitions >> 1;
+  const lowSums = subsetSums(sums, trials, partitions, 0, low);
+  const lowSquares = subsetSums(squares, trials, partitions, 0, low);
+  const highSums = subsetSums(sums, trials, partitions, low, partitions - low);
+  const highSquares = subsetSums(squares, trials, partitions, low, partitions - low);
+  const sharpes = setSharpes(masks, trials, low, k, centres, [
+    lowSums,
+    lowSquares,
+    highSums,
+    highSquares,
+  ]);
+  const logits: number[] = [];
+  let overfit = 0;
+  for (const mask of masks) {
+    const inAt = (setOf[mask] as number) * trials;
+    const outAt = (setOf[full & ~mask] as number) * trials;
     let chosen = 0;
     let chosenIn = -Infinity;
     for (let n = 0; n < trials; n++) {
-      const inSample = sharpeOf(n, mask, true);
+      const inSample = sharpes[inAt + n] as number;
       if (n === 0 || inSample > chosenIn) {
         chosen = n;
         chosenIn = inSample;
       }
-      outOfSample[n] = sharpeOf(n, mask, false);
     }
-    const chosenOut = outOfSample[chosen] as number;
+    const chosenOut = sharpes[outAt + chosen] as number;
     let rank = 0;
-    for (let n = 0; n < trials; n++) if ((outOfSample[n] as number) <= chosenOut) rank++;
+    for (let n = 0; n < trials; n++) if ((sharpes[outAt + n] as number) <= chosenOut) rank++;
     const omega = rank / (trials + 1);
     logits.push(Math.log(omega / (1 - omega)));
     if (2 * rank <= trials + 1) overfit++;

@@ -147,6 +147,28 @@ export function payloadStrategyMs(payload: unknown): number | null {
   return parsed.data.elapsed_ms ?? null;
 }
 
+const ELAPSED_KEY = Buffer.from('"elapsed_ms":');
+/** How far from a line's end its `elapsed_ms` may start (the harness writes it last). */
+const ELAPSED_TAIL = 48;
+
+/**
+ * Time inside main() as a session's result line says at its end (the harness writes
+ * `"elapsed_ms":N}` last), read without parsing the line: what paces the next batch while the
+ * line itself is still to be checked. Null when the tail holds no such number (a failure, or
+ * a line the strategy forged: the pace is only a hint).
+ */
+export function lineStrategyMs(bytes: Uint8Array): number | null {
+  const tail = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).subarray(
+    Math.max(0, bytes.byteLength - ELAPSED_TAIL),
+  );
+  const at = tail.lastIndexOf(ELAPSED_KEY);
+  if (at < 0) return null;
+  const match = /^(\d+(?:\.\d+)?)\}\s*$/.exec(
+    tail.subarray(at + ELAPSED_KEY.length).toString('latin1'),
+  );
+  return match ? Number(match[1]) : null;
+}
+
 /**
  * A large result's evaluation as a body worker does it: the fd 3 bytes parsed, checked and
  * computed; deals and the equity curve as JSON pieces of `piece` entries (taken back into

@@ -24,6 +24,7 @@ import {
   evaluateFeedsPayload,
   evaluatePayload,
   evaluateTrialsBytes,
+  lineStrategyMs,
   fromPieces,
   type TrialEvaluation,
   type TrialsOn,
@@ -706,8 +707,11 @@ export function createBacktestService(deps: BacktestDeps) {
       updates: readonly string[],
       objective: OptimizationObjective,
       withDetail: boolean,
-      /** The interpreter is free again (its runs ended; how many): the next batch may go. */
-      onRan?: (count: number) => void,
+      /**
+       * The interpreter is free again (its runs ended; how many, and the time inside main()
+       * each result line says, `lineStrategyMs`): the next batch may go.
+       */
+      onRan?: (count: number, strategyMs: readonly number[]) => void,
     ): Promise<TrialEvaluation[]> {
       let outcomes: ProcessOutcome[];
       try {
@@ -715,7 +719,14 @@ export function createBacktestService(deps: BacktestDeps) {
           owner: `user:${request.userId}`,
           unread: true,
         });
-        onRan?.(outcomes.length);
+        onRan?.(
+          outcomes.length,
+          outcomes.flatMap((outcome) => {
+            const ms =
+              outcome.kind === 'result' && outcome.bytes ? lineStrategyMs(outcome.bytes) : null;
+            return ms === null ? [] : [ms];
+          }),
+        );
       } catch (error) {
         if (error instanceof SandboxUnavailableError) {
           return [{ ok: false, failure: { error: error.message, kind: 'unavailable' } }];

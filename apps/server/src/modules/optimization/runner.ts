@@ -8,7 +8,7 @@ import {
   type RunnerState,
   type TrialPayload,
 } from './run-steps/deps.ts';
-import { claimMore, measure } from './run-steps/pace.ts';
+import { claimMore, measure, measureMs } from './run-steps/pace.ts';
 import { record } from './run-steps/record.ts';
 import { runBatch } from './run-steps/run-batch.ts';
 import { WarmSessions } from './run-steps/sessions.ts';
@@ -54,7 +54,14 @@ export function createOptimizationRunner(deps: OptimizationDeps) {
     // the jobs of one claim are mostly of one stage; each stage runs in its own interpreter
     const stages = [...new Set(runnable.map((r) => r.payload.stage))];
     const kept: Kept[] = [];
-    for (const stage of stages) {
+    // once the interpreter has answered the last stage's trials, the worker may claim its
+    // next batch: that one's main() runs while this one's figures are computed and kept
+    let paced: number | null = null;
+    const answered = (strategyMs: readonly number[]) => {
+      paced = measureMs(state, optimization, strategyMs);
+      free?.();
+    };
+    for (const [at, stage] of stages.entries()) {
       const part = runnable.filter((r) => r.payload.stage === stage);
       const outcomes = await runBatch(
         deps,
@@ -64,6 +71,7 @@ export function createOptimizationRunner(deps: OptimizationDeps) {
         part.map((r) => r.params),
         signal,
         timing,
+        at === stages.length - 1 ? answered : undefined,
       );
       outcomes.forEach((outcome, i) => {
         const item = part[i];
@@ -71,7 +79,7 @@ export function createOptimizationRunner(deps: OptimizationDeps) {
       });
       if (signal.aborted) break;
     }
-    timing.main = measure(state, optimization, kept);
+    timing.main = paced ?? measure(state, optimization, kept);
     if (signal.aborted) return; // cancelled or taken over: another holder keeps them
     // the interpreter is done with this claim: the worker may claim the next while it is kept
     free?.();

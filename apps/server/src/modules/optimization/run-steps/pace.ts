@@ -37,9 +37,21 @@ export function measure(
   optimization: string,
   kept: readonly Kept[],
 ): number {
-  const measured = kept.flatMap(({ outcome }) =>
-    outcome.ok && outcome.strategyMs !== null ? [outcome.strategyMs] : [],
+  return measureMs(
+    state,
+    optimization,
+    kept.flatMap(({ outcome }) =>
+      outcome.ok && outcome.strategyMs !== null ? [outcome.strategyMs] : [],
+    ),
   );
+}
+
+/** `measure` of the strategy's times per trial as the interpreter's answers said them. */
+export function measureMs(
+  state: Pick<RunnerState, 'trialMs'>,
+  optimization: string,
+  measured: readonly number[],
+): number {
   if (measured.length === 0) return 0;
   const main = measured.reduce((a, b) => a + b, 0);
   const perTrial = main / measured.length;

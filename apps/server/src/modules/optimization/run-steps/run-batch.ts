@@ -27,7 +27,9 @@ const PIECE_MIN = 4;
  * stopped them: then fewer). In a warm interpreter of the optimisation's own stage, a batch
  * per message, its figures computed in one body worker task (one feed or several); a
  * session that a limit or a crash ended is replaced and the trials after the one it ended
- * on go on in the new one.
+ * on go on in the new one. `onAnswered` is told once the interpreter has answered every
+ * trial (with the time inside main() each answer says), while the last piece's figures are
+ * still being computed: the worker may claim its next batch then.
  */
 export async function runBatch(
   deps: Pick<OptimizationDeps, 'backtest' | 'pool' | 'settings'>,
@@ -37,6 +39,7 @@ export async function runBatch(
   list: readonly ParamValues[],
   signal: AbortSignal,
   timing: BatchTiming,
+  onAnswered?: (strategyMs: readonly number[]) => void,
 ): Promise<Outcome[]> {
   const { backtest } = deps;
   const declared = parseStrategyParams(loaded.code);
@@ -62,6 +65,7 @@ export async function runBatch(
     // body worker checks and computes the previous one's
     const piece = Math.max(PIECE_MIN, Math.ceil(updates.length / PIECES));
     const pieces: Promise<Outcome[]>[] = [];
+    const strategyMs: number[] = [];
     let sent = 0;
     while (sent < updates.length && !signal.aborted) {
       let session = state.sessions.take(key);
@@ -79,8 +83,14 @@ export async function runBatch(
       }
       timing.open += performance.now() - opening;
       const part = updates.slice(sent, sent + piece);
-      let ran: (count: number) => void = () => undefined;
-      const free = new Promise<number>((resolve) => (ran = resolve));
+      let ran: (count: number, ms: readonly number[]) => void = () => undefined;
+      const free = new Promise<number>(
+        (resolve) =>
+          (ran = (count, ms) => {
+            strategyMs.push(...ms);
+            resolve(count);
+          }),
+      );
       const running = performance.now();
       const figures = backtest.trialsFigures(
         session,
@@ -113,6 +123,7 @@ export async function runBatch(
       // a session that a limit or a crash ended: the trials after go to a new one
       sent += count;
     }
+    if (sent >= updates.length && !signal.aborted) onAnswered?.(strategyMs);
     for (const list of await Promise.all(pieces)) outcomes.push(...list);
   }
   for (let i = outcomes.length; i < updates.length && !signal.aborted; i++) {
