@@ -62,6 +62,18 @@ function toHistorical(bars: Bar[]): HistoricalBar[] {
   }));
 }
 
+/** `historical_data` as columns: an array per field (the API takes rows or columns). */
+function toColumns(rows: HistoricalBar[]): Record<string, unknown[]> {
+  return {
+    Time: rows.map((row) => row.Time),
+    Open: rows.map((row) => row.Open),
+    High: rows.map((row) => row.High),
+    Low: rows.map((row) => row.Low),
+    Close: rows.map((row) => row.Close),
+    Volume: rows.map((row) => row.Volume),
+  };
+}
+
 function googBars(): Bar[] {
   const parsed = parseOhlcvCsv(fs.readFileSync(GOOG_CSV, 'utf8'));
   if (!parsed.ok) throw new Error(`GOOG.csv: ${parsed.error.message}`);
@@ -222,13 +234,29 @@ export async function runBacktestBench(
 ): Promise<BacktestBenchRow[]> {
   const repeats = options.repeats ?? 5;
   const code = fs.readFileSync(STRATEGY_FILE, 'utf8');
+  const generated = generatedBars(options.generatedBars ?? 100_000);
+  // the body's bars as rows (objects, the spec's form) or as columns (an array per field)
   const datasets = [
-    { name: 'GOOG daily (GOOG.csv)', symbol: 'GOOG', period: 'day', bars: googBars() },
     {
-      name: `generated 1m bars`,
+      name: 'GOOG daily (GOOG.csv)',
+      symbol: 'GOOG',
+      period: 'day',
+      bars: googBars(),
+      columns: false,
+    },
+    {
+      name: 'generated 1m bars, rows',
       symbol: 'GEN',
       period: '1m',
-      bars: generatedBars(options.generatedBars ?? 100_000),
+      bars: generated,
+      columns: false,
+    },
+    {
+      name: 'generated 1m bars, columns',
+      symbol: 'GEN',
+      period: '1m',
+      bars: generated,
+      columns: true,
     },
   ];
   const python = PYTHON;
@@ -257,7 +285,9 @@ export async function runBacktestBench(
         filename: 'default_strategy.py',
         symbol: dataset.symbol,
         period: dataset.period,
-        historical_data: toHistorical(dataset.bars),
+        historical_data: dataset.columns
+          ? toColumns(toHistorical(dataset.bars))
+          : toHistorical(dataset.bars),
       });
       const pythonRows = rowsOf(dataset.bars, dataset.symbol, dataset.period);
       // one unmeasured round of each, then alternate so that drift hits all three alike

@@ -10,7 +10,6 @@ import type {
 } from '@ct/domain';
 import {
   barsOfFlat,
-  flatBars,
   evaluateBytes,
   evaluateFeedsBytes,
   evaluateTrialsBytes,
@@ -127,8 +126,8 @@ const decoder = new TextDecoder();
 const BARS_BODIES = new Set(['backtestCodeRequestSchema', 'backtestRunRequestSchema']);
 
 /**
- * Takes each `historical_data` array out of a validated backtest body (leaving null) and
- * turns its rows into bars, as the route would (barsFromHistorical, inferPeriod).
+ * Takes each `historical_data` (rows or columns) out of a validated backtest body (leaving
+ * null) and turns it into bars, as the route would (barsFromHistorical, inferPeriod).
  */
 function prepareHistorical(value: unknown): {
   prepared: PreparedHistorical[];
@@ -137,17 +136,17 @@ function prepareHistorical(value: unknown): {
   const prepared: PreparedHistorical[] = [];
   const transfer: ArrayBuffer[] = [];
   const take = (holder: Record<string, unknown>, path: (string | number)[]) => {
-    const rows = holder.historical_data;
-    if (!Array.isArray(rows)) return;
+    const data = holder.historical_data as domain.HistoricalData | null | undefined;
+    if (typeof data !== 'object' || data === null) return;
     holder.historical_data = null;
-    const converted = domain.barsFromHistorical(rows);
-    const at = { path: [...path, 'historical_data'], length: rows.length };
+    const converted = domain.flatBarsFromHistorical(data);
+    const at = { path: [...path, 'historical_data'], length: domain.historicalLength(data) };
     if (!converted.ok) {
       prepared.push({ ...at, ok: false, error: converted.error });
       return;
     }
-    const bars = flatBars(converted.bars);
-    const period = domain.inferPeriod(converted.bars.map((bar) => bar.time));
+    const bars = converted.flat;
+    const period = domain.inferPeriod(bars, domain.FLAT_BAR_FIELDS);
     prepared.push({ ...at, ok: true, bars, period });
     transfer.push(bars.buffer as ArrayBuffer);
   };

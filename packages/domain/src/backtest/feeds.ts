@@ -3,6 +3,7 @@ import { identifierSchema } from '../api/text.ts';
 import type { Bar } from '../market/bars.ts';
 import { DAY_MS, PERIODS, nextBucketStart, type Period } from '../market/periods.ts';
 import { roundTo } from '../market/price.ts';
+import { historicalDataSchema } from './bars.ts';
 import { MAX_TRADE_RECORDS, validateTradeRecords, type ValidTrade } from './contract.ts';
 import { formatContractDate } from './dates.ts';
 import {
@@ -32,7 +33,7 @@ export const backtestFeedSchema = z.object({
   symbol_id: identifierSchema(64, 'symbol_id is required'),
   period: identifierSchema(32, 'period is required'),
   /** The feed's bars (as `historical_data`); absent: loaded over the run's time span. */
-  historical_data: z.array(z.unknown()).optional(),
+  historical_data: historicalDataSchema().optional(),
 });
 export type BacktestFeedInput = z.infer<typeof backtestFeedSchema>;
 

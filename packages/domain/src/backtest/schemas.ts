@@ -9,6 +9,7 @@ import {
   storableText,
 } from '../api/text.ts';
 import { pageQuerySchema } from '../api/paging.ts';
+import { historicalDataSchema, historicalLength } from './bars.ts';
 import { parseContractDate } from './dates.ts';
 import { MAX_TRADE_RECORDS } from './contract.ts';
 import { MAX_FEEDS, backtestFeedsSchema } from './feeds.ts';
@@ -96,10 +97,11 @@ export const historicalBarSchema = z.object({
 });
 export type HistoricalBar = z.infer<typeof historicalBarSchema>;
 
-// rows are checked by barsFromHistorical (bars.ts)
-const historicalDataSchema = z
-  .array(z.unknown())
-  .max(MAX_BACKTEST_BARS, `historical_data must have at most ${MAX_BACKTEST_BARS} bars`);
+// rows or columns, checked by barsFromHistorical (bars.ts)
+const bodyBarsSchema = historicalDataSchema({
+  bars: MAX_BACKTEST_BARS,
+  message: `historical_data must have at most ${MAX_BACKTEST_BARS} bars`,
+});
 
 const filenameSchema = optionalNameSchema(200).optional();
 const initialCapitalSchema = z.number().positive().max(1e12).optional();
@@ -114,7 +116,7 @@ export const backtestCodeRequestSchema = z
   .object({
     code: strategyCodeSchema.min(1, 'code is required').transform(storableText),
     filename: filenameSchema,
-    historical_data: historicalDataSchema.optional(),
+    historical_data: bodyBarsSchema.optional(),
     feeds: backtestFeedsSchema.optional(),
     client_id: z.string().max(128).nullish(),
     /** Optional: the instrument (its contract terms apply) and the period; else inferred. */
@@ -126,7 +128,7 @@ export const backtestCodeRequestSchema = z
   })
   .superRefine((body, ctx) => {
     const given = body.historical_data;
-    if (given ? given.length === 0 : body.feeds === undefined) {
+    if (given ? historicalLength(given) === 0 : body.feeds === undefined) {
       ctx.addIssue({ code: 'custom', path: ['historical_data'], message: NO_BARS });
     }
   });
@@ -147,7 +149,7 @@ export const backtestRunRequestSchema = z.object({
         .max(MAX_SERVER_LOADED_BARS, `limit must be at most ${MAX_SERVER_LOADED_BARS}`),
     )
     .optional(),
-  historical_data: historicalDataSchema.optional(),
+  historical_data: bodyBarsSchema.optional(),
   filename: filenameSchema,
   strategy_name: optionalNameSchema(100).nullish(),
   initial_capital: initialCapitalSchema,

@@ -42,6 +42,24 @@ type RunBody = {
   elapsed_ms: number;
 };
 
+/** `bars` as historical_data columns. */
+function columnsOf(bars: ReturnType<typeof dailyBars>) {
+  return {
+    Time: bars.map((bar) => bar.Time),
+    Open: bars.map((bar) => bar.Open),
+    High: bars.map((bar) => bar.High),
+    Low: bars.map((bar) => bar.Low),
+    Close: bars.map((bar) => bar.Close),
+    Volume: bars.map((bar) => bar.Volume),
+  };
+}
+
+/** What a run answers, without what differs between two runs of the same body. */
+function figuresOf(run: RunBody) {
+  const { run_id: _id, elapsed_ms: _elapsed, ...rest } = run;
+  return { ...rest, strategy_ms: undefined };
+}
+
 async function backtest(code: string, extra: Record<string, unknown> = {}): Promise<RunBody> {
   const res = await asAlice('POST', '/api/backtest/code', {
     code,
@@ -131,6 +149,22 @@ describe('POST /api/backtest/code', () => {
     });
     expect(run.logs.at(-1)).toBe(`120 bars, ${run.deals.length} trades`);
     expect(run.logs[0]).toMatch(/^2024-\d\d-\d\d 00:00:00 (BUY|SELL) 1 at /);
+  });
+
+  it('takes historical_data as columns: the same run as of its rows, in a body worker too', async () => {
+    const code = defaultStrategyCode();
+    const rows = await backtest(code, { symbol: 'GOOG' });
+    const columns = await backtest(code, { symbol: 'GOOG', historical_data: columnsOf(BARS) });
+    expect(columns.error).toBeNull();
+    expect(figuresOf(columns)).toEqual(figuresOf(rows));
+    // bodies of 256 KiB or more are parsed and their bars read in a body worker
+    const many = dailyBars(4000);
+    expect(JSON.stringify(columnsOf(many)).length).toBeGreaterThan(256 * 1024);
+    const largeRows = await backtest(code, { symbol: 'GOOG', historical_data: many });
+    const largeColumns = await backtest(code, { symbol: 'GOOG', historical_data: columnsOf(many) });
+    expect(largeColumns.bar_count).toBe(4000);
+    expect(largeColumns.period).toBe('day');
+    expect(figuresOf(largeColumns)).toEqual(figuresOf(largeRows));
   });
 
   it('reports a strategy exception with its traceback and keeps the printed lines', async () => {
@@ -296,6 +330,29 @@ describe('POST /api/backtest/code', () => {
         'bars out of order',
         { ...valid, historical_data: [BARS[1], BARS[0]] },
         /^historical_data\[1\]\.Time: .* is not after the previous bar/,
+      ],
+      [
+        'a bad value in a column',
+        {
+          ...valid,
+          historical_data: { ...columnsOf(BARS.slice(0, 3)), Close: [1, 'x', 2] },
+        },
+        /^historical_data\.Close\[1\]: must be a number, got 'x'$/,
+      ],
+      [
+        'columns of different lengths',
+        { ...valid, historical_data: { ...columnsOf(BARS.slice(0, 3)), Open: [1, 2] } },
+        /^historical_data\.Open: has 2 values where Time has 3$/,
+      ],
+      [
+        'an unknown column',
+        { ...valid, historical_data: { ...columnsOf(BARS.slice(0, 3)), Price: [1, 2, 3] } },
+        /^historical_data: /,
+      ],
+      [
+        'no bars as columns',
+        { ...valid, historical_data: columnsOf([]) },
+        /^historical_data: historical_data must have at least one bar/,
       ],
       ['a bad client id', { ...valid, client_id: 'a b' }, /^client_id: must be 1-128 letters/],
       ['a negative initial capital', { ...valid, initial_capital: -1 }, /^initial_capital: /],

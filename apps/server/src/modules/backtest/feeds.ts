@@ -8,6 +8,7 @@ import {
   type BacktestFeedInput,
   type Bar,
   type Feed,
+  type HistoricalData,
   type Period,
 } from '@ct/domain';
 import { BadRequestError } from '../../http/errors.ts';
@@ -23,11 +24,11 @@ import type { BacktestService } from './service.ts';
 
 type FeedsBody = {
   feeds: readonly BacktestFeedInput[];
-  historical_data?: readonly unknown[] | undefined;
+  historical_data?: HistoricalData | undefined;
 };
 
 /** The bars of `rows`, or a 400 naming the field. */
-function given(rows: readonly unknown[], field: string): Bar[] {
+function given(rows: HistoricalData, field: string): Bar[] {
   const converted = historicalBarsOf(rows);
   if (!converted.ok) {
     throw new BadRequestError(converted.error.replace(/^historical_data/, field));

@@ -5,8 +5,10 @@ import {
   DEFAULT_LOADED_BARS,
   backtestCodeRequestSchema,
   backtestRunRequestSchema,
+  historicalLength,
   parsePeriod,
   type Bar,
+  type HistoricalData,
 } from '@ct/domain';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, BadRequestError, NotFoundError } from '../../http/errors.ts';
@@ -79,7 +81,7 @@ function answeredOf(reply: FastifyReply): Promise<void> {
   });
 }
 
-function historicalBars(rows: readonly unknown[]): Bar[] {
+function historicalBars(rows: HistoricalData): Bar[] {
   const converted = historicalBarsOf(rows);
   if (!converted.ok) throw new BadRequestError(converted.error);
   return converted.bars;
@@ -206,7 +208,8 @@ export function backtestRoutes(
       const userId = sessionOf(request).userId;
       let bars: Bar[] = [];
       let period: string = body.period;
-      const given = body.historical_data !== undefined && body.historical_data.length > 0;
+      const given =
+        body.historical_data !== undefined && historicalLength(body.historical_data) > 0;
       const limit = body.limit ?? DEFAULT_LOADED_BARS;
       // room for the bars in the server's memory before they are loaded (all users' runs
       // share it): a run past it waits its turn here, told its place

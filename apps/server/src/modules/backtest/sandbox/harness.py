@@ -87,16 +87,36 @@ class LineWriter:
         return self.fd
 
 
+INFINITY = float("inf")
+MAX_EXACT_INT = 2**53
+
+
 def convert(value):
-    """A field value as JSON can carry it; anything else becomes a marker the server names."""
-    if value is None or isinstance(value, bool):
+    """A field value as JSON can carry it; anything else becomes a marker the server names.
+    The plain types a strategy returns are told by their exact type first (a result of
+    100,000 records converts 700,000 values)."""
+    kind = type(value)
+    if kind is float:
+        return value if value == value and -INFINITY < value < INFINITY else {"$nonfinite": repr(value)}
+    if kind is str:
+        return value[:200]
+    if kind is int:
+        return value if -MAX_EXACT_INT <= value <= MAX_EXACT_INT else float(value)
+    if value is None or kind is bool:
+        return value
+    return convert_other(value)
+
+
+def convert_other(value):
+    """`convert` of a subclass of a plain type, a date, a numpy or Decimal value, or anything else."""
+    if isinstance(value, bool):
         return value
     if isinstance(value, str):
         return value[:200]
     if isinstance(value, int):
-        return value if abs(value) <= 2**53 else float(value)
+        return value if abs(value) <= MAX_EXACT_INT else float(value)
     if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else {"$nonfinite": repr(value)}
+        return value if value == value and -INFINITY < value < INFINITY else {"$nonfinite": repr(value)}
     if isinstance(value, datetime.datetime):
         return value.strftime("%Y-%m-%d %H:%M:%S")
     if isinstance(value, datetime.date):
