@@ -9,7 +9,6 @@ import type {
   SummaryTrial,
 } from '@ct/domain';
 import {
-  barsOfFlat,
   evaluateBytes,
   evaluateFeedsBytes,
   evaluateTrialsBytes,
@@ -165,14 +164,14 @@ function prepareHistorical(value: unknown): {
 
 function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] } {
   if (task.kind === 'backtest') {
-    const input = { ...task.input, bars: barsOfFlat(task.bars) };
+    const input = { ...task.input, bars: domain.barsOfFlat(task.bars) };
     const evaluation = evaluateBytes(task.bytes, input, task.piece, task.withTrades === true);
     return { answer: { id: task.id, kind: 'backtest', evaluation }, transfer: [] };
   }
   if (task.kind === 'feeds') {
     const instruments = task.instruments.map((instrument) => ({
       ...instrument,
-      bars: barsOfFlat(instrument.bars),
+      bars: domain.barsOfFlat(instrument.bars),
     }));
     const evaluation = evaluateFeedsBytes(
       task.bytes,
@@ -184,12 +183,12 @@ function answer(task: BodyTask): { answer: BodyAnswer; transfer: ArrayBuffer[] }
     return { answer: { id: task.id, kind: 'feeds', evaluation }, transfer: [] };
   }
   if (task.kind === 'trials') {
-    const bars = barsOfFlat(task.bars);
+    const bars = domain.barsOfFlat(task.bars);
     const on: TrialsOn = task.instruments
       ? {
           instruments: task.instruments.map((instrument) => ({
             ...instrument,
-            bars: barsOfFlat(instrument.bars),
+            bars: domain.barsOfFlat(instrument.bars),
           })),
           memoryBytes: task.memoryBytes,
           bars,

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { barsOfFlat } from '@ct/domain';
 import type {
   CsvParseResult,
   FeedInstrument,
@@ -8,7 +9,6 @@ import type {
   SummaryTrial,
 } from '@ct/domain';
 import {
-  barsOfFlat,
   flatBars,
   type EvaluationInput,
   type PiecedEvaluation,

@@ -61,10 +61,13 @@ export function barsFromHistorical(
   rows: HistoricalData,
 ): { ok: true; bars: Bar[] } | { ok: false; error: string } {
   const read = flatBarsFromHistorical(rows);
-  if (!read.ok) return read;
-  const { flat } = read;
-  const bars: Bar[] = new Array(flat.length / FLAT_BAR_FIELDS);
-  for (let i = 0, j = 0; i < bars.length; i++, j += FLAT_BAR_FIELDS) {
+  return read.ok ? { ok: true, bars: barsOfFlat(read.flat) } : read;
+}
+
+/** Bars from a flat array, FLAT_BAR_FIELDS numbers each (time, open, high, low, close, volume). */
+export function barsOfFlat(flat: Float64Array): Bar[] {
+  const bars = new Array<Bar>(flat.length / FLAT_BAR_FIELDS);
+  for (let i = 0, j = 0; j < flat.length; i++, j += FLAT_BAR_FIELDS) {
     bars[i] = {
       time: flat[j] as number,
       open: flat[j + 1] as number,
@@ -74,7 +77,7 @@ export function barsFromHistorical(
       volume: flat[j + 5] as number,
     };
   }
-  return { ok: true, bars };
+  return bars;
 }
 
 /**
@@ -87,58 +90,20 @@ export function flatBarsFromHistorical(
 ): { ok: true; flat: Float64Array } | { ok: false; error: string } {
   if (!Array.isArray(data)) return flatBarsFromColumns(data as HistoricalColumns);
   const rows = data as readonly unknown[];
-  const flat = new Float64Array(rows.length * FLAT_BAR_FIELDS);
-  let previous = Number.NEGATIVE_INFINITY;
-  for (let i = 0, j = 0; i < rows.length; i++, j += FLAT_BAR_FIELDS) {
+  const bars = new FlatBars(
+    rows.length,
+    (i, field) => `historical_data[${i}]${field ? `.${field}` : ''}`,
+  );
+  for (let i = 0; i < rows.length; i++) {
     const row = rows[i];
     if (typeof row !== 'object' || row === null || Array.isArray(row)) {
-      return {
-        ok: false,
-        error: `${rowAt(i)}: must be an object with Time, Open, High, Low, Close`,
-      };
+      return bars.refuse(i, '', 'must be an object with Time, Open, High, Low, Close');
     }
     const r = row as Record<string, unknown>;
-    const time = typeof r.Time === 'string' ? parseContractDate(r.Time) : null;
-    if (time === null) {
-      return {
-        ok: false,
-        error: `${rowAt(i)}.Time: must be a date like '2024/01/31 09:30:00', got ${describe(r.Time)}`,
-      };
-    }
-    const { Open: open, High: high, Low: low, Close: close, Volume: volume } = r;
-    const notNumber = !finite(open)
-      ? 'Open'
-      : !finite(high)
-        ? 'High'
-        : !finite(low)
-          ? 'Low'
-          : !finite(close)
-            ? 'Close'
-            : null;
-    if (notNumber !== null) {
-      return {
-        ok: false,
-        error: `${rowAt(i)}.${notNumber}: must be a number, got ${describe(r[notNumber])}`,
-      };
-    }
-    if (volume !== undefined && volume !== null && !finite(volume)) {
-      return { ok: false, error: `${rowAt(i)}.Volume: must be a number, got ${describe(volume)}` };
-    }
-    if (time <= previous) {
-      return {
-        ok: false,
-        error: `${rowAt(i)}.Time: ${String(r.Time)} is not after the previous bar (bars must be in ascending time order, without duplicates)`,
-      };
-    }
-    previous = time;
-    flat[j] = time;
-    flat[j + 1] = open as number;
-    flat[j + 2] = high as number;
-    flat[j + 3] = low as number;
-    flat[j + 4] = close as number;
-    flat[j + 5] = (volume as number | null | undefined) ?? 0;
+    const problem = bars.put(i, r.Time, r.Open, r.High, r.Low, r.Close, r.Volume);
+    if (problem) return problem;
   }
-  return { ok: true, flat };
+  return { ok: true, flat: bars.flat };
 }
 
 const COLUMNS = ['Time', 'Open', 'High', 'Low', 'Close', 'Volume'] as const;
@@ -157,71 +122,78 @@ function flatBarsFromColumns(
       };
     }
   }
-  const {
-    Time: times,
-    Open: opens,
-    High: highs,
-    Low: lows,
-    Close: closes,
-    Volume: volumes,
-  } = columns;
-  const flat = new Float64Array(count * FLAT_BAR_FIELDS);
-  let previous = Number.NEGATIVE_INFINITY;
-  for (let i = 0, j = 0; i < count; i++, j += FLAT_BAR_FIELDS) {
-    const text = times[i];
-    const time = typeof text === 'string' ? parseContractDate(text) : null;
-    if (time === null) {
-      return {
-        ok: false,
-        error: `historical_data.Time[${i}]: must be a date like '2024/01/31 09:30:00', got ${describe(text)}`,
-      };
-    }
-    const open = opens[i];
-    const high = highs[i];
-    const low = lows[i];
-    const close = closes[i];
-    const notNumber = !finite(open)
-      ? 'Open'
-      : !finite(high)
-        ? 'High'
-        : !finite(low)
-          ? 'Low'
-          : !finite(close)
-            ? 'Close'
-            : null;
-    if (notNumber !== null) {
-      return {
-        ok: false,
-        error: `historical_data.${notNumber}[${i}]: must be a number, got ${describe(columns[notNumber][i])}`,
-      };
-    }
-    const volume = volumes?.[i];
-    if (volume !== undefined && volume !== null && !finite(volume)) {
-      return {
-        ok: false,
-        error: `historical_data.Volume[${i}]: must be a number, got ${describe(volume)}`,
-      };
-    }
-    if (time <= previous) {
-      return {
-        ok: false,
-        error: `historical_data.Time[${i}]: ${String(text)} is not after the previous bar (bars must be in ascending time order, without duplicates)`,
-      };
-    }
-    previous = time;
-    flat[j] = time;
-    flat[j + 1] = open as number;
-    flat[j + 2] = high as number;
-    flat[j + 3] = low as number;
-    flat[j + 4] = close as number;
-    flat[j + 5] = (volume as number | null | undefined) ?? 0;
+  const { Time: times, Open: opens, High: highs, Low: lows, Close: closes } = columns;
+  const volumes = columns.Volume;
+  const bars = new FlatBars(count, (i, field) => `historical_data.${field}[${i}]`);
+  for (let i = 0; i < count; i++) {
+    const problem = bars.put(i, times[i], opens[i], highs[i], lows[i], closes[i], volumes?.[i]);
+    if (problem) return problem;
   }
-  return { ok: true, flat };
+  return { ok: true, flat: bars.flat };
 }
 
-/** Where a row's error is (made only for an error: 200,000 rows would make as many strings). */
-function rowAt(i: number): string {
-  return `historical_data[${i}]`;
+/**
+ * Bars checked one at a time in order (rows or columns alike) into one flat array; an error
+ * names where the bad value is with `where`, called only for an error (200,000 bars would
+ * otherwise make as many strings).
+ */
+class FlatBars {
+  readonly flat: Float64Array;
+  private previous = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    count: number,
+    private readonly where: (i: number, field: string) => string,
+  ) {
+    this.flat = new Float64Array(count * FLAT_BAR_FIELDS);
+  }
+
+  refuse(i: number, field: string, problem: string): { ok: false; error: string } {
+    return { ok: false, error: `${this.where(i, field)}: ${problem}` };
+  }
+
+  /** Bar `i` from its fields, or why it is refused (the first problem, in field order). */
+  put(
+    i: number,
+    text: unknown,
+    open: unknown,
+    high: unknown,
+    low: unknown,
+    close: unknown,
+    volume: unknown,
+  ): { ok: false; error: string } | null {
+    const time = typeof text === 'string' ? parseContractDate(text) : null;
+    if (time === null) {
+      return this.refuse(
+        i,
+        'Time',
+        `must be a date like '2024/01/31 09:30:00', got ${describe(text)}`,
+      );
+    }
+    if (!finite(open)) return this.refuse(i, 'Open', `must be a number, got ${describe(open)}`);
+    if (!finite(high)) return this.refuse(i, 'High', `must be a number, got ${describe(high)}`);
+    if (!finite(low)) return this.refuse(i, 'Low', `must be a number, got ${describe(low)}`);
+    if (!finite(close)) return this.refuse(i, 'Close', `must be a number, got ${describe(close)}`);
+    if (volume !== undefined && volume !== null && !finite(volume)) {
+      return this.refuse(i, 'Volume', `must be a number, got ${describe(volume)}`);
+    }
+    if (time <= this.previous) {
+      return this.refuse(
+        i,
+        'Time',
+        `${String(text)} is not after the previous bar (bars must be in ascending time order, without duplicates)`,
+      );
+    }
+    this.previous = time;
+    const j = i * FLAT_BAR_FIELDS;
+    this.flat[j] = time;
+    this.flat[j + 1] = open;
+    this.flat[j + 2] = high;
+    this.flat[j + 3] = low;
+    this.flat[j + 4] = close;
+    this.flat[j + 5] = (volume as number | null | undefined) ?? 0;
+    return null;
+  }
 }
 
 const TYPICAL_GAPS: readonly [Period, number][] = [

@@ -207,21 +207,6 @@ export function flatBars(bars: readonly Bar[]): Float64Array {
   return flat;
 }
 
-export function barsOfFlat(flat: Float64Array): Bar[] {
-  const bars = new Array<Bar>(flat.length / 6);
-  for (let i = 0, j = 0; j < flat.length; i++, j += 6) {
-    bars[i] = {
-      time: flat[j] as number,
-      open: flat[j + 1] as number,
-      high: flat[j + 2] as number,
-      low: flat[j + 3] as number,
-      close: flat[j + 4] as number,
-      volume: flat[j + 5] as number,
-    };
-  }
-  return bars;
-}
-
 /** `items` as JSON arrays of at most `size` entries each. */
 export function toPieces(items: readonly unknown[], size: number): string[] {
   const pieces: string[] = [];
