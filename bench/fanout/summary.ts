@@ -42,3 +42,19 @@ export function spreadOf(pairs: readonly Ratios[], field: RatioField): string {
 export function within(pairs: readonly Ratios[], field: RatioField, limit: number): number {
   return pairs.filter((pair) => pair[field] <= limit).length;
 }
+
+/**
+ * Why a side's slice measured its clients rather than its server, or nothing when it did not:
+ * connections closed (a client process more than the gateway's 35 s pong limit behind is
+ * closed as silent; the bare broadcasts, without pings, keep writing into the backlog) or
+ * messages still missing at the drain deadline. Such a slice's latencies and ratios mislead.
+ */
+export function voidReason(result: FanoutResult): string | undefined {
+  const reasons: string[] = [];
+  if (result.closed > 0) reasons.push(`${result.closed} connections closed (${result.closeCodes})`);
+  if (!result.drained) {
+    const share = (100 * result.received) / Math.max(1, result.expected);
+    reasons.push(`not drained: ${share.toFixed(1)} % delivered`);
+  }
+  return reasons.length > 0 ? reasons.join(', ') : undefined;
+}
