@@ -98,17 +98,17 @@ async function fanout(): Promise<void> {
     `Live gateway fan-out: 5 channels, ${seconds} s slices; publications/s per channel and client processes by connections: ${layout}`,
   );
   console.log(
-    `(all connections but ${sample} are light raw-protocol clients, spread evenly over the client processes; the ${sample} sampled, all in the first, use the official centrifuge client on the gateway, plain ws on the baselines; every side connected once per size with the same layout, then ${pairs} pairs of slices, the gateway's and the baselines' back to back, the other way round every other pair, each measured until all its messages arrived; load = 1-minute load average as the pair started; void = connections closed since connecting or messages missing 30 s after the publishing: the clients, not the server, were measured, so no ratio is taken)`,
+    `(all connections but ${sample} are light raw-protocol clients, spread evenly over the client processes; the ${sample} sampled, all in the first, use the official centrifuge client on the gateway, plain ws on the baselines; every side connected once per size with the same layout, then ${pairs} pairs of slices, the gateway's and the baselines' back to back, the other way round every other pair, each measured until all its messages arrived; load = 1-minute load average as the pair started; clients busy = event-loop utilisation of the busiest client process over the slice (from 95 % the clients were behind all along and the latencies are theirs); void = clients that busy, connections closed since connecting or messages missing 30 s after the publishing: the clients, not the server, were measured, so no ratio is taken)`,
   );
   console.log(
-    '| connections | pair | load | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs | pings seen | void |',
+    '| connections | pair | load | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs | pings seen | clients busy | void |',
   );
-  console.log('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   const summaries: string[] = [];
   for (const connections of connectionCounts) {
     if (connections + 256 > limit) {
       console.log(
-        `| ${connections} | | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | | | |`,
+        `| ${connections} | | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | | | | |`,
       );
       continue;
     }
@@ -145,7 +145,7 @@ async function fanout(): Promise<void> {
           if (!r) continue;
           console.log(
             `| ${connections} | ${pair} | ${load} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
-              `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} | ${voidReason(r) ?? ''} |`,
+              `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} | ${fmt(100 * r.clientBusy, 0)} % | ${voidReason(r) ?? ''} |`,
           );
         }
         for (const compare of compared) {
@@ -154,7 +154,7 @@ async function fanout(): Promise<void> {
           if (voidReason(mine) ?? voidReason(base)) {
             voids.set(label(compare), (voids.get(label(compare)) ?? 0) + 1);
             console.log(
-              `| ${connections} | ${pair} | | ratio ${label(compare)} | | | | | | | | | void |`,
+              `| ${connections} | ${pair} | | ratio ${label(compare)} | | | | | | | | | | void |`,
             );
             continue;
           }
@@ -162,7 +162,7 @@ async function fanout(): Promise<void> {
           ratios.get(label(compare))?.push(r);
           console.log(
             `| ${connections} | ${pair} | | ratio ${label(compare)} | | ${fmt(r.messagesPerSecond, 2)}× | ` +
-              `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | | |`,
+              `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | | | |`,
           );
         }
       }

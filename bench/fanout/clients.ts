@@ -7,6 +7,7 @@
 // the official `centrifuge` client, on the bare `ws` baseline a plain socket (there is no
 // protocol; a message may hold several newline-joined frames). Light clients' latencies are
 // reported too, apart.
+import { performance } from 'node:perf_hooks';
 import { Centrifuge } from 'centrifuge';
 import WebSocket from 'ws';
 import { CHANNELS } from './channels.ts';
@@ -36,6 +37,11 @@ const countClose = (code: number) => {
 };
 let first = 0;
 let last = 0;
+/**
+ * The event loop's use since the slice started: near 100 % the process was behind all along
+ * (its own work, or starved of CPU), and the latencies measured are its backlog.
+ */
+let loopAtStart = performance.eventLoopUtilization();
 
 const record = (tally: Tally, tm: number) => {
   if (!measuring) return;
@@ -174,6 +180,7 @@ process.on('message', (message: { type: string; expected?: number }) => {
       tally.received = 0;
     }
     pings = 0;
+    loopAtStart = performance.eventLoopUtilization();
     first = 0;
     last = 0;
     expected = Number.POSITIVE_INFINITY;
@@ -192,6 +199,7 @@ process.on('message', (message: { type: string; expected?: number }) => {
       lightLatencies: light.latencies,
       pings,
       closes,
+      busy: performance.eventLoopUtilization(loopAtStart).utilization,
     });
   }
 });

@@ -39,6 +39,8 @@ export type FanoutResult = {
   closed: number;
   /** The close codes seen, e.g. `3012 × 4950`. */
   closeCodes: string;
+  /** The busiest client process's event-loop utilisation over the slice (0–1). */
+  clientBusy: number;
 };
 
 type Message = { type: string; [key: string]: unknown };
@@ -184,6 +186,7 @@ export class FanoutSide {
       pings: report.pings,
       clientProcesses: clients.length,
       drained,
+      clientBusy: report.busy,
       closed: Object.values(report.closes).reduce((sum, n) => sum + n, 0),
       closeCodes: Object.entries(report.closes)
         .map(([code, n]) => `${code} × ${String(n)}`)
@@ -205,6 +208,7 @@ type ClientReport = {
   lightLatencies: Histogram;
   pings: number;
   closes: Record<string, number>;
+  busy: number;
 };
 
 /** The client processes' reports as one: counts summed, latencies over the union. */
@@ -223,6 +227,7 @@ function mergeReports(messages: readonly Message[]): ClientReport {
     lightLatencies: merge(reports.map((report) => report.lightLatencies)),
     pings: sum('pings'),
     closes,
+    busy: Math.max(...reports.map((report) => report.busy)),
   };
 }
 
