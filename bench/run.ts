@@ -3,7 +3,7 @@
 // `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --pairs=4 --warmup=2
 // --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication)
 // `--client-processes=K` (the light clients spread over K processes; default one per 2,500
-// connections) `--rate-5000=4` (another rate at that size; any size, e.g. `--rate-2000=`)
+// connections) `--rate-5000=5` (another rate at that size; any size, e.g. `--rate-2000=`)
 // `--reference=<another checkout>/apps/server/src/modules/gateway/index.ts` (that gateway too,
 // in the same pairs: before / after a change); neighbour operations:
 // `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent);
@@ -63,8 +63,9 @@ const MODE_NAMES: Record<FanoutMode, string> = {
 
 /**
  * The client processes a size's light clients are spread over: one process per 2,500
- * connections by default, since a single process of 5,000 sockets fell more than the gateway's
- * 35 s pong limit behind on the 2 shared cores (2026-11-28). Both sides use the same layout.
+ * connections by default, since a single process of 5,000 sockets is saturated on the 2 shared
+ * cores (94–99 % busy even at load 1–2; at load 28–35 it fell more than the gateway's 35 s pong
+ * limit behind, 2026-11-28). Both sides use the same layout.
  */
 const clientProcessesFor = (connections: number) =>
   Number(args.get('client-processes') ?? Math.ceil(connections / 2500));

@@ -82,7 +82,7 @@ function next(child: ChildProcess, type: string, timeoutMs = 300_000): Promise<M
  * evenly, the `sample` all in the first (the official clients are heavier: one process keeps
  * their cost the same whatever the layout).
  */
-export function clientShares(connections: number, sample: number, processes: number): number[] {
+function clientShares(connections: number, sample: number, processes: number): number[] {
   const sampled = Math.min(connections, sample);
   const lights = connections - sampled;
   const count = Math.max(1, Math.min(processes, lights || 1));
