@@ -2,6 +2,8 @@
 // `npm run bench -- --only=fanout,orders,cluster,backtest,ai,live-runs,optimize,browser,neighbours,alerts` picks some; fan-out options:
 // `--connections=500,2000,5000 --rate=10 --seconds=10 --sample=50 --pairs=4 --warmup=2
 // --baselines=ws-turn,ws` (bare ws with a message per turn; add `ws`, a message per publication)
+// `--client-processes=K` (the light clients spread over K processes; default one per 2,500
+// connections) `--rate-5000=5` (another rate at that size; any size, e.g. `--rate-2000=`)
 // `--reference=<another checkout>/apps/server/src/modules/gateway/index.ts` (that gateway too,
 // in the same pairs: before / after a change); neighbour operations:
 // `--neighbours=optimization,import` (module names of bench/neighbours/operations; all when absent);
@@ -15,7 +17,14 @@ import { printBacktestBench, runBacktestBench } from './backtest/run.ts';
 import { browserReport, runBrowserBench } from './browser/run.ts';
 import { clusterReport, runClusterBench } from './cluster/run.ts';
 import { FanoutSide, type FanoutMode, type FanoutResult } from './fanout/run.ts';
-import { RATIO_FIELDS, ratiosOf, spreadOf, within, type Ratios } from './fanout/summary.ts';
+import {
+  RATIO_FIELDS,
+  ratiosOf,
+  spreadOf,
+  voidReason,
+  within,
+  type Ratios,
+} from './fanout/summary.ts';
 import { liveRunsReport, runLiveRunsBench } from './live-runs/run.ts';
 import { optimizeReport, runOptimizeBench } from './optimize/run.ts';
 import { ordersReport, runOrders } from './orders/run.ts';
@@ -52,9 +61,21 @@ const MODE_NAMES: Record<FanoutMode, string> = {
   ws: 'bare ws, a message per publication',
 };
 
+/**
+ * The client processes a size's light clients are spread over: one process per 2,500
+ * connections by default, since a single process of 5,000 sockets is saturated on the 2 shared
+ * cores (94–99 % busy even at load 1–2; at load 28–35 it fell more than the gateway's 35 s pong
+ * limit behind, 2026-11-28). Both sides use the same layout.
+ */
+const clientProcessesFor = (connections: number) =>
+  Number(args.get('client-processes') ?? Math.ceil(connections / 2500));
+
+/** Publications/s per channel at a size: `--rate-<connections>=` if given, else `--rate=`. */
+const rateFor = (connections: number) =>
+  Number(args.get(`rate-${String(connections)}`) ?? args.get('rate') ?? 10);
+
 async function fanout(): Promise<void> {
   const connectionCounts = (args.get('connections') ?? '500,2000,5000').split(',').map(Number);
-  const rate = Number(args.get('rate') ?? 10);
   const seconds = Number(args.get('seconds') ?? 10);
   const sample = Number(args.get('sample') ?? 50);
   const pairs = Number(args.get('pairs') ?? args.get('runs') ?? 4);
@@ -71,29 +92,42 @@ async function fanout(): Promise<void> {
   const label = ([mode, base]: [FanoutMode, FanoutMode]) =>
     `${MODE_NAMES[mode]} / ${MODE_NAMES[base]}`;
   const limit = openFileLimit();
-  console.log(`Live gateway fan-out: 5 channels, ${rate} publications/s per channel, ${seconds} s`);
+  const layout = connectionCounts
+    .map((n) => `${n}: ${rateFor(n)}/s, ${clientProcessesFor(n)} client processes`)
+    .join('; ');
   console.log(
-    `(all connections but ${sample} are light raw-protocol clients; the ${sample} sampled use the official centrifuge client on the gateway, plain ws on the baselines; every side connected once per size, then ${pairs} pairs of slices, the gateway's and the baselines' back to back, the other way round every other pair, each measured until all its messages arrived; load = 1-minute load average as the pair started)`,
+    `Live gateway fan-out: 5 channels, ${seconds} s slices; publications/s per channel and client processes by connections: ${layout}`,
   );
   console.log(
-    '| connections | pair | load | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs | pings seen |',
+    `(all connections but ${sample} are light raw-protocol clients, spread evenly over the client processes; the ${sample} sampled, all in the first, use the official centrifuge client on the gateway, plain ws on the baselines; every side connected once per size with the same layout, then ${pairs} pairs of slices, the gateway's and the baselines' back to back, the other way round every other pair, each measured until all its messages arrived; load = 1-minute load average as the pair started; clients busy = event-loop utilisation of the busiest client process over the slice (from 95 % the clients were behind all along and the latencies are theirs); void = clients that busy, connections closed since connecting or messages missing 30 s after the publishing: the clients, not the server, were measured, so no ratio is taken)`,
   );
-  console.log('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|');
+  console.log(
+    '| connections | pair | load | server | delivered | msgs/s | sampled p50 ms | sampled p99 ms | light p50 ms | light p99 ms | server CPU ms / 1,000 msgs | pings seen | clients busy | void |',
+  );
+  console.log('|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   const summaries: string[] = [];
   for (const connections of connectionCounts) {
     if (connections + 256 > limit) {
       console.log(
-        `| ${connections} | | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | | |`,
+        `| ${connections} | | | skipped: ${connections} connections need more than the ${limit} open files a process may hold (ulimit -n) | | | | | | | | | | |`,
       );
       continue;
     }
+    const rate = rateFor(connections);
     const ratios = new Map<string, Ratios[]>(compared.map((pair) => [label(pair), []]));
+    const voids = new Map<string, number>(compared.map((pair) => [label(pair), 0]));
     // every side connected once and kept: their slices alternate within seconds, so a load
     // that comes and goes on the shared machine weighs on both alike
     const sides = new Map<FanoutMode, FanoutSide>();
     try {
       for (const mode of [...ours, ...baselines]) {
-        const side = await FanoutSide.start(mode, connections, sample, reference);
+        const side = await FanoutSide.start(
+          mode,
+          connections,
+          sample,
+          reference,
+          clientProcessesFor(connections),
+        );
         sides.set(mode, side);
         if (warmup > 0) await side.slice(rate, warmup); // not counted: compiles the hot paths
       }
@@ -112,17 +146,24 @@ async function fanout(): Promise<void> {
           if (!r) continue;
           console.log(
             `| ${connections} | ${pair} | ${load} | ${MODE_NAMES[mode]} | ${fmt((100 * r.received) / r.expected)} % | ${fmt(r.messagesPerSecond, 0)} | ` +
-              `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} |`,
+              `${fmt(r.p50Ms, 2)} | ${fmt(r.p99Ms, 2)} | ${fmt(r.lightP50Ms, 2)} | ${fmt(r.lightP99Ms, 2)} | ${fmt(r.serverCpuMsPer1000, 2)} | ${r.pings} | ${fmt(100 * r.clientBusy, 0)} % | ${voidReason(r) ?? ''} |`,
           );
         }
         for (const compare of compared) {
           const [mine, base] = compare.map((mode) => results.get(mode));
           if (!mine || !base) continue;
+          if (voidReason(mine) ?? voidReason(base)) {
+            voids.set(label(compare), (voids.get(label(compare)) ?? 0) + 1);
+            console.log(
+              `| ${connections} | ${pair} | | ratio ${label(compare)} | | | | | | | | | | void |`,
+            );
+            continue;
+          }
           const r = ratiosOf(mine, base);
           ratios.get(label(compare))?.push(r);
           console.log(
             `| ${connections} | ${pair} | | ratio ${label(compare)} | | ${fmt(r.messagesPerSecond, 2)}× | ` +
-              `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | |`,
+              `${fmt(r.p50Ms, 2)}× | ${fmt(r.p99Ms, 2)}× | ${fmt(r.lightP50Ms, 2)}× | ${fmt(r.lightP99Ms, 2)}× | ${fmt(r.serverCpuMsPer1000, 2)}× | | | |`,
           );
         }
       }
@@ -130,20 +171,28 @@ async function fanout(): Promise<void> {
       for (const side of sides.values()) side.close();
     }
     for (const [compare, list] of ratios) {
-      if (list.length === 0) continue;
+      const voided = voids.get(compare) ?? 0;
+      if (list.length === 0) {
+        if (voided > 0) {
+          summaries.push(
+            `| ${connections} | ${compare} | 0 | ${voided} | ${RATIO_FIELDS.map(() => 'void').join(' | ')} | |`,
+          );
+        }
+        continue;
+      }
       const cells = RATIO_FIELDS.map((field) => spreadOf(list, field));
       summaries.push(
-        `| ${connections} | ${compare} | ${list.length} | ${cells.join(' | ')} | ` +
+        `| ${connections} | ${compare} | ${list.length} | ${voided} | ${cells.join(' | ')} | ` +
           `${within(list, 'p99Ms', 1.2)} of ${list.length}, ${within(list, 'lightP99Ms', 1.2)} of ${list.length} |`,
       );
     }
   }
   console.log('');
-  console.log('Median ratio over the pairs (min–max):');
+  console.log('Median ratio over the valid pairs (min–max):');
   console.log(
-    '| connections | compared | pairs | msgs/s | sampled p50 | sampled p99 | light p50 | light p99 | server CPU / 1,000 msgs | p99 ≤ 1.2×: sampled, light |',
+    '| connections | compared | pairs | void pairs | msgs/s | sampled p50 | sampled p99 | light p50 | light p99 | server CPU / 1,000 msgs | p99 ≤ 1.2×: sampled, light |',
   );
-  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---|');
+  console.log('|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---|');
   for (const line of summaries) console.log(line);
 }
 

@@ -1,29 +1,47 @@
-// Benchmark clients: N connections in this process, each subscribed to the five channels.
+// Benchmark clients: N connections in this process, each subscribed to the five channels. A side
+// of the bench may spread its connections over several such processes (`--client-processes`),
+// the sample in the first; each reports its own tallies and the orchestrator merges them.
 // All but a sample are light raw-protocol clients (decode each frame of a message, count it,
 // take its `tm`): their own work would otherwise dominate the two cores the server shares
 // with them. The sample measures the publish-to-receive latency users see: on the gateway
 // the official `centrifuge` client, on the bare `ws` baseline a plain socket (there is no
 // protocol; a message may hold several newline-joined frames). Light clients' latencies are
 // reported too, apart.
+import { performance } from 'node:perf_hooks';
 import { Centrifuge } from 'centrifuge';
 import WebSocket from 'ws';
 import { CHANNELS } from './channels.ts';
+import { record as recordLatency, type Histogram } from './latency.ts';
 
 const [mode = 'gateway', countText = '100', url = '', sampleText = '50'] = process.argv.slice(2);
 const count = Number(countText);
 const sample = Math.min(count, Number(sampleText));
 const now = () => performance.timeOrigin + performance.now();
 
-type Tally = { latencies: number[]; received: number };
-const official: Tally = { latencies: [], received: 0 };
-const light: Tally = { latencies: [], received: 0 };
+type Tally = { latencies: Histogram; received: number };
+const official: Tally = { latencies: {}, received: 0 };
+const light: Tally = { latencies: {}, received: 0 };
 let measuring = false;
 /** Publications the orchestrator expects this slice to deliver; `drained` is sent on the last. */
 let expected = Number.POSITIVE_INFINITY;
 /** Server pings the light clients got while measuring (the bare baselines send none). */
 let pings = 0;
+/**
+ * Connections closed since they were all open, by close code: a client process that falls
+ * more than the gateway's pong limit behind is closed as silent, and the slice is void.
+ */
+const closes: Record<string, number> = {};
+let connected = false;
+const countClose = (code: number) => {
+  if (connected) closes[code] = (closes[code] ?? 0) + 1;
+};
 let first = 0;
 let last = 0;
+/**
+ * The event loop's use since the slice started: near 100 % the process was behind all along
+ * (its own work, or starved of CPU), and the latencies measured are its backlog.
+ */
+let loopAtStart = performance.eventLoopUtilization();
 
 const record = (tally: Tally, tm: number) => {
   if (!measuring) return;
@@ -31,8 +49,7 @@ const record = (tally: Tally, tm: number) => {
   if (official.received + light.received === 0) first = t;
   last = t;
   tally.received++;
-  // keep a bounded sample
-  if (tally.latencies.length < 2_000_000) tally.latencies.push(t - tm);
+  recordLatency(tally.latencies, t - tm);
   if (tally.received + (tally === light ? official : light).received >= expected) checkDrained();
 };
 
@@ -77,11 +94,14 @@ async function openOfficialClient(): Promise<void> {
   });
   client.connect();
   await Promise.all(subs.map((sub) => sub.ready(60_000)));
+  // the official client reconnects by itself: a reconnection counts as a close
+  client.on('connecting', (ctx) => countClose(ctx.code));
 }
 
 /** The Centrifuge protocol by hand: connect, subscribe to the channels, wait for the answers. */
 async function openLightGatewayClient(): Promise<void> {
   const ws = new WebSocket(url);
+  ws.on('close', countClose);
   await new Promise((resolve, reject) => {
     ws.once('open', resolve);
     ws.once('error', reject);
@@ -117,6 +137,7 @@ async function openLightGatewayClient(): Promise<void> {
 
 async function openBareClient(tally: Tally): Promise<void> {
   const ws = new WebSocket(url);
+  ws.on('close', countClose);
   ws.on('message', (data) => {
     if (tally === light) onLightMessage(data);
     else {
@@ -142,14 +163,8 @@ const open = (i: number) => {
 for (let i = 0; i < count; i += 100) {
   await Promise.all(Array.from({ length: Math.min(100, count - i) }, (_, k) => open(i + k)));
 }
+connected = true;
 process.send?.({ type: 'connected' });
-
-function percentiles(latencies: number[]): { p50: number; p99: number } {
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  return { p50: at(0.5), p99: at(0.99) };
-}
 
 function checkDrained(): void {
   if (official.received + light.received < expected) return;
@@ -161,10 +176,11 @@ process.on('message', (message: { type: string; expected?: number }) => {
   if (message.type === 'start') {
     // a new slice: what the last one measured is forgotten
     for (const tally of [official, light]) {
-      tally.latencies = [];
+      tally.latencies = {};
       tally.received = 0;
     }
     pings = 0;
+    loopAtStart = performance.eventLoopUtilization();
     first = 0;
     last = 0;
     expected = Number.POSITIVE_INFINITY;
@@ -174,18 +190,16 @@ process.on('message', (message: { type: string; expected?: number }) => {
     checkDrained();
   } else if (message.type === 'stop') {
     measuring = false;
-    const sampled = percentiles(official.latencies);
-    const lights = percentiles(light.latencies);
     process.send?.({
       type: 'report',
       received: official.received + light.received,
       seconds: (last - first) / 1000,
       sampled: sample,
-      p50: sampled.p50,
-      p99: sampled.p99,
-      lightP50: lights.p50,
-      lightP99: lights.p99,
+      sampledLatencies: official.latencies,
+      lightLatencies: light.latencies,
       pings,
+      closes,
+      busy: performance.eventLoopUtilization(loopAtStart).utilization,
     });
   }
 });

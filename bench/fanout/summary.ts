@@ -42,3 +42,30 @@ export function spreadOf(pairs: readonly Ratios[], field: RatioField): string {
 export function within(pairs: readonly Ratios[], field: RatioField, limit: number): number {
   return pairs.filter((pair) => pair[field] <= limit).length;
 }
+
+/**
+ * A client process whose event loop was busy this share of a slice or more was behind all
+ * along: at 1,000 connections and 1,000 publications/s per channel both sides' clients were
+ * at 100 % with a p99 of 20 s, against 14–25 % at 500 connections and the default rate.
+ */
+export const SATURATED_CLIENTS = 0.95;
+
+/**
+ * Why a side's slice measured its clients rather than its server, or nothing when it did not:
+ * connections closed (a client process more than the gateway's 35 s pong limit behind is
+ * closed as silent; the bare broadcasts, without pings, keep writing into the backlog),
+ * messages still missing at the drain deadline, or a client process saturated. Such a
+ * slice's latencies and ratios mislead.
+ */
+export function voidReason(result: FanoutResult): string | undefined {
+  const reasons: string[] = [];
+  if (result.clientBusy >= SATURATED_CLIENTS) {
+    reasons.push(`clients saturated: ${(100 * result.clientBusy).toFixed(0)} % busy`);
+  }
+  if (result.closed > 0) reasons.push(`${result.closed} connections closed (${result.closeCodes})`);
+  if (!result.drained) {
+    const share = (100 * result.received) / Math.max(1, result.expected);
+    reasons.push(`not drained: ${share.toFixed(1)} % delivered`);
+  }
+  return reasons.length > 0 ? reasons.join(', ') : undefined;
+}
