@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, beforeEach, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, vi } from 'vitest';
 import { firstChartDrawn } from '../shared/firstChart';
 import { clearToasts } from '../shared/notify';
 import { resetQueryClient } from '../shared/queryClient';
@@ -74,4 +74,12 @@ afterEach(async () => {
   vi.restoreAllMocks();
   vi.unstubAllGlobals();
   window.localStorage.clear();
+});
+
+// React's scheduler runs its work in time slices of a few milliseconds, one `setImmediate` each:
+// on a busy machine (two test files at once on two cores) a file's last unmount or toast can
+// still be queued when its last test ends, and would run after jsdom's window is gone
+// ("window is not defined"). A timer lets every queued slice run first.
+afterAll(async () => {
+  if (!vi.isFakeTimers()) await new Promise((resolve) => setTimeout(resolve, 50));
 });
