@@ -1,15 +1,8 @@
-import type {
-  Bar,
-  Feed,
-  ParamValues,
-  SummaryInput,
-  SummaryTrial,
-  TrialPerformance,
-  TrialsSummary,
-} from '@ct/domain';
+import type { Bar, Feed, ParamValues, SummaryInput, SummaryTrial, TrialsSummary } from '@ct/domain';
 import type { JobRow, OptimizationRow } from '../../../db/schema.ts';
 import type { Db } from '../../../db/types.ts';
 import type { SandboxPool } from '../../backtest/sandbox/pool.ts';
+import type { TrialEvaluation } from '../../backtest/evaluate.ts';
 import type { BacktestService } from '../../backtest/service.ts';
 import type { OptimizationSettings } from '../settings.ts';
 import type { WarmSessions } from './sessions.ts';
@@ -59,19 +52,8 @@ export type TrialPayload = {
   params?: ParamValues;
 };
 
-/** What a trial ended with: what to keep of it, or why it failed. */
-export type Outcome =
-  | {
-      ok: true;
-      performance: TrialPerformance;
-      score: number | null;
-      /** Per-bar returns of its equity curve. */
-      returns: Float64Array;
-      /** Time inside main(), when measured. */
-      strategyMs: number | null;
-      detail: unknown;
-    }
-  | { ok: false; error: string };
+/** What a trial ended with: what to keep of it (its evaluation's figures), or why it failed. */
+export type Outcome = Extract<TrialEvaluation, { ok: true }> | { ok: false; error: string };
 
 /** A claimed trial to run: its job and the values it runs with. */
 export type Runnable = { job: JobRow; payload: TrialPayload; params: ParamValues };
