@@ -6,7 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { formatContractDate, parseOhlcvCsv, type Bar, type HistoricalBar } from '@ct/domain';
+import {
+  formatContractDate,
+  historicalColumnsOf,
+  parseOhlcvCsv,
+  type Bar,
+  type HistoricalBar,
+} from '@ct/domain';
 
 const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const GOOG_CSV = fileURLToPath(new URL('../../apps/server/data/market/GOOG.csv', import.meta.url));
@@ -60,18 +66,6 @@ function toHistorical(bars: Bar[]): HistoricalBar[] {
     Close: bar.close,
     Volume: bar.volume,
   }));
-}
-
-/** `historical_data` as columns: an array per field (the API takes rows or columns). */
-function toColumns(rows: HistoricalBar[]): Record<string, unknown[]> {
-  return {
-    Time: rows.map((row) => row.Time),
-    Open: rows.map((row) => row.Open),
-    High: rows.map((row) => row.High),
-    Low: rows.map((row) => row.Low),
-    Close: rows.map((row) => row.Close),
-    Volume: rows.map((row) => row.Volume),
-  };
 }
 
 function googBars(): Bar[] {
@@ -286,7 +280,7 @@ export async function runBacktestBench(
         symbol: dataset.symbol,
         period: dataset.period,
         historical_data: dataset.columns
-          ? toColumns(toHistorical(dataset.bars))
+          ? historicalColumnsOf(toHistorical(dataset.bars))
           : toHistorical(dataset.bars),
       });
       const pythonRows = rowsOf(dataset.bars, dataset.symbol, dataset.period);

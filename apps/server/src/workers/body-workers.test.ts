@@ -1,3 +1,4 @@
+import { historicalColumnsOf } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, loginAs } from '../test/factories.ts';
 import { createTestApp, type TestApp } from '../test/helpers.ts';
@@ -94,14 +95,6 @@ describe("a large backtest body's bars in a body worker", () => {
     Volume: 10,
   });
   const LARGE_BARS = Math.ceil((BODY_WORKER_MIN_BYTES * 1.5) / 80);
-  const columnsOf = (bars: ReturnType<typeof bar>[]) => ({
-    Time: bars.map((b) => b.Time),
-    Open: bars.map((b) => b.Open),
-    High: bars.map((b) => b.High),
-    Low: bars.map((b): unknown => b.Low),
-    Close: bars.map((b) => b.Close),
-    Volume: bars.map((b) => b.Volume),
-  });
 
   it('refuses bad rows with the answers of the event loop', async () => {
     const cases: ((bars: unknown[]) => unknown)[] = [
@@ -122,12 +115,12 @@ describe("a large backtest body's bars in a body worker", () => {
       },
       // the same bars as columns
       (bars) => {
-        const columns = columnsOf(bars as ReturnType<typeof bar>[]);
+        const columns = historicalColumnsOf(bars as ReturnType<typeof bar>[]);
         columns.Low[5] = 'low';
         return { code: 'def main(d):\n    return []\n', historical_data: columns };
       },
       (bars) => {
-        const columns = columnsOf(bars as ReturnType<typeof bar>[]);
+        const columns = historicalColumnsOf(bars as ReturnType<typeof bar>[]);
         columns.Time[6] = columns.Time[5] as string;
         return {
           code: 'def main(d):\n    return []\n',

@@ -3,6 +3,7 @@ import {
   FLAT_BAR_FIELDS,
   barsFromHistorical,
   flatBarsFromHistorical,
+  historicalColumnsOf,
   historicalDataSchema,
   historicalLength,
   inferPeriod,
@@ -15,14 +16,7 @@ const ROWS = [
 ];
 
 /** The same bars as columns. */
-const COLUMNS = {
-  Time: ROWS.map((row) => row.Time),
-  Open: ROWS.map((row) => row.Open),
-  High: ROWS.map((row) => row.High),
-  Low: ROWS.map((row) => row.Low),
-  Close: ROWS.map((row) => row.Close),
-  Volume: ROWS.map((row) => row.Volume ?? null),
-};
+const COLUMNS = historicalColumnsOf(ROWS);
 
 describe('historical_data as rows or columns', () => {
   it('reads columns into exactly the bars of the same rows', () => {
@@ -32,6 +26,8 @@ describe('historical_data as rows or columns', () => {
     expect(columns).toEqual(rows);
     expect(historicalLength(ROWS)).toBe(3);
     expect(historicalLength(COLUMNS)).toBe(3);
+    expect(COLUMNS.Volume).toEqual([10, null, null]);
+    expect(COLUMNS.Time).toEqual(ROWS.map((row) => row.Time));
     const { Volume: _volume, ...withoutVolume } = COLUMNS;
     const noVolume = barsFromHistorical(withoutVolume);
     expect(noVolume.ok && noVolume.bars.map((bar) => bar.volume)).toEqual([0, 0, 0]);

@@ -34,6 +34,28 @@ export const historicalColumnsSchema = z
   .strict();
 export type HistoricalColumns = z.infer<typeof historicalColumnsSchema>;
 
+/** A row of `historical_data` as a client writes it (checked by `flatBarsFromHistorical`). */
+type HistoricalRow = {
+  Time: unknown;
+  Open: unknown;
+  High: unknown;
+  Low: unknown;
+  Close: unknown;
+  Volume?: unknown;
+};
+
+/** `rows` as `historical_data` columns: the same bars (a missing Volume as null, read as 0). */
+export function historicalColumnsOf(rows: readonly HistoricalRow[]): HistoricalColumns {
+  return {
+    Time: rows.map((row) => row.Time),
+    Open: rows.map((row) => row.Open),
+    High: rows.map((row) => row.High),
+    Low: rows.map((row) => row.Low),
+    Close: rows.map((row) => row.Close),
+    Volume: rows.map((row) => row.Volume ?? null),
+  };
+}
+
 /** `historical_data`: rows (objects) or columns; its bars are checked by `flatBarsFromHistorical`. */
 export type HistoricalData = readonly unknown[] | HistoricalColumns;
 

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { historicalColumnsOf } from '@ct/domain';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { buildUser } from '../../test/factories.ts';
@@ -41,18 +42,6 @@ type RunBody = {
   bar_count: number;
   elapsed_ms: number;
 };
-
-/** `bars` as historical_data columns. */
-function columnsOf(bars: ReturnType<typeof dailyBars>) {
-  return {
-    Time: bars.map((bar) => bar.Time),
-    Open: bars.map((bar) => bar.Open),
-    High: bars.map((bar) => bar.High),
-    Low: bars.map((bar) => bar.Low),
-    Close: bars.map((bar) => bar.Close),
-    Volume: bars.map((bar) => bar.Volume),
-  };
-}
 
 /** What a run answers, without what differs between two runs of the same body. */
 function figuresOf(run: RunBody) {
@@ -154,14 +143,20 @@ describe('POST /api/backtest/code', () => {
   it('takes historical_data as columns: the same run as of its rows, in a body worker too', async () => {
     const code = defaultStrategyCode();
     const rows = await backtest(code, { symbol: 'GOOG' });
-    const columns = await backtest(code, { symbol: 'GOOG', historical_data: columnsOf(BARS) });
+    const columns = await backtest(code, {
+      symbol: 'GOOG',
+      historical_data: historicalColumnsOf(BARS),
+    });
     expect(columns.error).toBeNull();
     expect(figuresOf(columns)).toEqual(figuresOf(rows));
     // bodies of 256 KiB or more are parsed and their bars read in a body worker
     const many = dailyBars(4000);
-    expect(JSON.stringify(columnsOf(many)).length).toBeGreaterThan(256 * 1024);
+    expect(JSON.stringify(historicalColumnsOf(many)).length).toBeGreaterThan(256 * 1024);
     const largeRows = await backtest(code, { symbol: 'GOOG', historical_data: many });
-    const largeColumns = await backtest(code, { symbol: 'GOOG', historical_data: columnsOf(many) });
+    const largeColumns = await backtest(code, {
+      symbol: 'GOOG',
+      historical_data: historicalColumnsOf(many),
+    });
     expect(largeColumns.bar_count).toBe(4000);
     expect(largeColumns.period).toBe('day');
     expect(figuresOf(largeColumns)).toEqual(figuresOf(largeRows));
@@ -335,23 +330,26 @@ describe('POST /api/backtest/code', () => {
         'a bad value in a column',
         {
           ...valid,
-          historical_data: { ...columnsOf(BARS.slice(0, 3)), Close: [1, 'x', 2] },
+          historical_data: { ...historicalColumnsOf(BARS.slice(0, 3)), Close: [1, 'x', 2] },
         },
         /^historical_data\.Close\[1\]: must be a number, got 'x'$/,
       ],
       [
         'columns of different lengths',
-        { ...valid, historical_data: { ...columnsOf(BARS.slice(0, 3)), Open: [1, 2] } },
+        { ...valid, historical_data: { ...historicalColumnsOf(BARS.slice(0, 3)), Open: [1, 2] } },
         /^historical_data\.Open: has 2 values where Time has 3$/,
       ],
       [
         'an unknown column',
-        { ...valid, historical_data: { ...columnsOf(BARS.slice(0, 3)), Price: [1, 2, 3] } },
+        {
+          ...valid,
+          historical_data: { ...historicalColumnsOf(BARS.slice(0, 3)), Price: [1, 2, 3] },
+        },
         /^historical_data: /,
       ],
       [
         'no bars as columns',
-        { ...valid, historical_data: columnsOf([]) },
+        { ...valid, historical_data: historicalColumnsOf([]) },
         /^historical_data: historical_data must have at least one bar/,
       ],
       ['a bad client id', { ...valid, client_id: 'a b' }, /^client_id: must be 1-128 letters/],
