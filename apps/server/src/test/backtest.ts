@@ -1,8 +1,10 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import type { HistoricalBar } from '@ct/domain';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { BuiltUser } from './factories.ts';
-import { loginAs } from './factories.ts';
+import { buildUser, loginAs } from './factories.ts';
+import { createTestApp, type TestApp } from './helpers.ts';
 import { UID_RANGE } from '../modules/backtest/sandbox/pool.ts';
 import {
   DEFAULT_SANDBOX_SETTINGS,
@@ -75,6 +77,22 @@ export function caller(app: FastifyInstance, cookie: string) {
 export async function login(app: FastifyInstance, user: BuiltUser): Promise<Session> {
   const { cookie } = await loginAs(app, user);
   return { cookie, user };
+}
+
+/**
+ * A listening test app with `sandbox`, its pool started, and two logged-in users; `base` is
+ * the address of its log sockets (`${base}/ws/{client_id}`).
+ */
+export async function sandboxApp(
+  sandbox: SandboxSettings,
+): Promise<{ t: TestApp; alice: Session; bob: Session; base: string }> {
+  const t = await createTestApp({ config: { sandbox } });
+  const alice = await login(t.app, await buildUser(t.db));
+  const bob = await login(t.app, await buildUser(t.db));
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+  await t.app.services.backtest.sandbox.start();
+  return { t, alice, bob, base };
 }
 
 /** Live (not zombie) host processes under the sandbox uids base … base + 999. */

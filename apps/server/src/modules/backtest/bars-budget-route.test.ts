@@ -1,10 +1,8 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildUser } from '../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import type { TestApp } from '../../test/helpers.ts';
 import { waitFor } from '../../test/wait-for.ts';
-import { caller, login, testSandbox, type Session } from '../../test/backtest.ts';
+import { caller, sandboxApp, testSandbox, type Session } from '../../test/backtest.ts';
 
 /*
  * The bars budget through the run helper: a run whose bars do not fit beside another user's
@@ -18,23 +16,16 @@ let bob: Session;
 let base = '';
 
 beforeAll(async () => {
-  t = await createTestApp({
-    config: {
-      sandbox: testSandbox({
-        uidBase: 58_000,
-        maxConcurrent: 2,
-        maxPerUser: 1,
-        barsBudget: 400,
-        warm: 2,
-        timeoutMs: 20_000,
-      }),
-    },
-  });
-  alice = await login(t.app, await buildUser(t.db));
-  bob = await login(t.app, await buildUser(t.db));
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  await t.app.services.backtest.sandbox.start();
+  ({ t, alice, bob, base } = await sandboxApp(
+    testSandbox({
+      uidBase: 58_000,
+      maxConcurrent: 2,
+      maxPerUser: 1,
+      barsBudget: 400,
+      warm: 2,
+      timeoutMs: 20_000,
+    }),
+  ));
 });
 afterAll(() => t.close());
 

@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { buildUser } from '../../test/factories.ts';
-import { createTestApp, type TestApp } from '../../test/helpers.ts';
+import type { TestApp } from '../../test/helpers.ts';
 import { waitFor } from '../../test/wait-for.ts';
 import { queueOrder } from './sandbox/pool.ts';
-import { caller, dailyBars, login, testSandbox, type Session } from '../../test/backtest.ts';
+import { caller, dailyBars, sandboxApp, testSandbox, type Session } from '../../test/backtest.ts';
 
 /*
  * Fair backtest scheduling (issue 18, item 5): a user holds at most a share of the slots, a
@@ -18,23 +16,16 @@ let bob: Session;
 let base = '';
 
 beforeAll(async () => {
-  t = await createTestApp({
-    config: {
-      sandbox: testSandbox({
-        uidBase: 59_000,
-        maxConcurrent: 2,
-        maxPerUser: 1,
-        maxQueuedPerUser: 2,
-        warm: 2,
-        timeoutMs: 20_000,
-      }),
-    },
-  });
-  alice = await login(t.app, await buildUser(t.db));
-  bob = await login(t.app, await buildUser(t.db));
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  await t.app.services.backtest.sandbox.start();
+  ({ t, alice, bob, base } = await sandboxApp(
+    testSandbox({
+      uidBase: 59_000,
+      maxConcurrent: 2,
+      maxPerUser: 1,
+      maxQueuedPerUser: 2,
+      warm: 2,
+      timeoutMs: 20_000,
+    }),
+  ));
 });
 afterAll(() => t.close());
 
