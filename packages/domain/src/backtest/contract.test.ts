@@ -179,6 +179,23 @@ describe('contract dates', () => {
     (text) => expect(parseContractDate(text)).toBeNull(),
   );
 
+  it('reads every canonical date as Date.UTC does, and refuses the days a month has not', () => {
+    const two = (n: number) => String(n).padStart(2, '0');
+    for (const year of [
+      0, 1, 99, 100, 1599, 1600, 1700, 1899, 1900, 1970, 1999, 2000, 2024, 2100, 2400, 9999,
+    ]) {
+      for (let month = 1; month <= 12; month++) {
+        for (let day = 1; day <= 31; day++) {
+          const text = `${String(year).padStart(4, '0')}/${two(month)}/${two(day)} 23:59:58`;
+          const ms = Date.UTC(year, month - 1, day, 23, 59, 58);
+          const exists = new Date(ms).getUTCDate() === day;
+          expect(parseContractDate(text), text).toBe(exists ? ms : null);
+          expect(parseContractDate(text.replace(/\//g, '-')), text).toBe(exists ? ms : null);
+        }
+      }
+    }
+  });
+
   it('finds the bar of a time', () => {
     expect(barIndexAt(TIMES, day(1))).toBe(0);
     expect(barIndexAt(TIMES, day(3) + 1)).toBe(2);

@@ -62,9 +62,36 @@ function parseCanonical(text: string): number | null {
   if (!(month >= 1 && month <= 12 && day >= 1 && day <= 31)) return null;
   if (!(hour <= 23 && minute <= 59 && second <= 59)) return null;
   if (Number.isNaN(year)) return null;
-  const ms = Date.UTC(year, month - 1, day, hour, minute, second);
-  if (day > 28 && new Date(ms).getUTCDate() !== day) return null;
-  return ms;
+  if (year < 100) {
+    // Date.UTC reads years 0–99 as 1900–1999: kept as it always read them
+    const ms = Date.UTC(year, month - 1, day, hour, minute, second);
+    if (day > 28 && new Date(ms).getUTCDate() !== day) return null;
+    return ms;
+  }
+  if (day > 28 && day > daysInMonth(year, month)) return null;
+  return daysFromCivil(year, month, day) * DAY_MS + ((hour * 60 + minute) * 60 + second) * 1000;
+}
+
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function daysInMonth(year: number, month: number): number {
+  if (month !== 2) return MONTH_DAYS[month - 1] as number;
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (as Date.UTC counts
+ * them), in integer arithmetic: Date.UTC cost about half of reading a date, and 100,000 bars
+ * are 100,000 dates (H. Hinnant, "chrono-compatible low-level date algorithms").
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra =
+    yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 let cachedDay = Number.NaN;
