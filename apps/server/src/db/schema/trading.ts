@@ -93,6 +93,11 @@ export const positions = pgTable(
     index('positions_open_symbol_idx')
       .on(t.symbol)
       .where(sql`${t.status} = 'open'`),
+    // the trigger engine's reload reads these every few seconds: without it, every open
+    // position of every account (most have no TP/SL)
+    index('positions_protected_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'open' and (${t.tp} > 0 or ${t.sl} > 0)`),
     check('positions_cmd', sql`${t.cmd} in (1, 2)`),
     check('positions_status', sql`${t.status} in ('open', 'closed')`),
     check('positions_volume', sql`${t.volume} > 0`),

@@ -1,5 +1,5 @@
 import { asLots, asPrice, type Lots, type Of, type Price } from '@ct/domain';
-import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import { rawQuery, type SqlRow } from '../../../db/raw.ts';
 import type { Db } from '../../../db/types.ts';
 import { positions, type PositionRow } from '../../../db/schema.ts';
@@ -293,10 +293,9 @@ export async function listOpenPositions(db: Db, uuid: string): Promise<Position[
   return rows.map(toPosition);
 }
 
-const isProtected = and(
-  eq(positions.status, 'open'),
-  or(gt(positions.tp, '0'), gt(positions.sl, '0')),
-);
+// literals, not parameters: the partial index positions_protected_idx has this condition,
+// and a plan made for any parameter values could not use it
+const isProtected = sql`${positions.status} = 'open' and (${positions.tp} > 0 or ${positions.sl} > 0)`;
 
 /** Open positions with a TP or SL, of every account (the trigger engine's start). */
 export async function listProtectedPositions(db: Db): Promise<Position[]> {

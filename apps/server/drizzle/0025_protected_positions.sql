@@ -1,0 +1,1 @@
+CREATE INDEX "positions_protected_idx" ON "positions" USING btree ("id") WHERE "positions"."status" = 'open' and ("positions"."tp" > 0 or "positions"."sl" > 0);
