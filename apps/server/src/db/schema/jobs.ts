@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
 
 /*
@@ -39,6 +40,12 @@ export const jobs = pgTable(
   },
   (t) => [
     index('jobs_queue_state_idx').on(t.queue, t.state, t.id),
+    // the claim's jobs: its size stays that of the work waiting and running, however many
+    // jobs have ended (a plan made while few had would otherwise read them all, on PGlite
+    // for good: it runs no ANALYZE)
+    index('jobs_live_idx')
+      .on(t.queue, t.state, t.id)
+      .where(sql`${t.state} in ('queued', 'active')`),
     index('jobs_batch_idx').on(t.batchKey),
     // "served least recently" of the claim: the newest start of a group's jobs
     index('jobs_group_started_idx').on(t.queue, t.groupKey, t.startedMs),

@@ -87,7 +87,7 @@ update jobs set state = 'active', lease_owner = $2, lease_until_ms = $3 + $4,
 from ${chosen} where jobs.id = ${chosen}.id
 returning jobs.*`;
 
-const CLAIM = `
+export const CLAIM = `
 with busy as (
   select group_key, count(distinct coalesce(claim_id, id))::int as n from jobs
   where queue = $1 and state = 'active' and lease_until_ms >= $3
@@ -96,19 +96,26 @@ with busy as (
   select batch_key, count(distinct coalesce(claim_id, id))::int as n from jobs
   where queue = $1 and state = 'active' and lease_until_ms >= $3 and batch_key is not null
   group by batch_key
-), candidates as (
-  select j.id, j.group_key, coalesce(g.n, 0) as running from jobs j
-  left join busy g on g.group_key = j.group_key
-  left join busy_batch b on b.batch_key = j.batch_key
-  where j.queue = $1
-    and (j.state = 'queued' or (j.state = 'active' and j.lease_until_ms < $3))
+), waiting as (
+  select j.id, j.group_key, j.batch_key from jobs j
+  where j.queue = $1 and j.state = 'queued' and j.lease_owner is distinct from $2
+  union all
+  select j.id, j.group_key, j.batch_key from jobs j
+  where j.queue = $1 and j.state = 'active' and j.lease_until_ms < $3
     and j.lease_owner is distinct from $2
-    and coalesce(g.n, 0) < $5
+), candidates as (
+  select w.id, w.group_key, coalesce(g.n, 0) as running from waiting w
+  left join busy g on g.group_key = w.group_key
+  left join busy_batch b on b.batch_key = w.batch_key
+  where coalesce(g.n, 0) < $5
     and coalesce(b.n, 0) < $6
 ), served as (
-  select s.group_key, max(s.started_ms) as at from jobs s
-  where s.queue = $1 and s.group_key in (select group_key from candidates)
-  group by s.group_key
+  select c.group_key, last.at from (select distinct group_key from candidates) c
+  cross join lateral (
+    select s.started_ms as at from jobs s
+    where s.queue = $1 and s.group_key = c.group_key and s.started_ms is not null
+    order by s.started_ms desc
+    limit 1) last
 ), next as (
   select j.id from jobs j
   join candidates c on c.id = j.id

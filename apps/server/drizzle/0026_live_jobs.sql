@@ -1,0 +1,1 @@
+CREATE INDEX "jobs_live_idx" ON "jobs" USING btree ("queue","state","id") WHERE "jobs"."state" in ('queued', 'active');
