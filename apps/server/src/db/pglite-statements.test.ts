@@ -137,6 +137,18 @@ describe('PGlite transactions', () => {
     ]);
   });
 
+  it('sends and reads bytes as the bytes themselves (bytea), as outside a transaction', async () => {
+    const bytes = Buffer.from(new Float64Array([1.5, -2.25, Number.MIN_VALUE]).buffer);
+    const query = `select $1::bytea as whole, substring($1::bytea from 9 for 8) as part,
+      length($1::bytea) as size`;
+    const [inside] = await t.db.transaction((tx) => rawQuery(tx, query, [bytes]));
+    expect(Buffer.from(inside?.whole as Uint8Array).equals(bytes)).toBe(true);
+    expect(Buffer.from(inside?.part as Uint8Array).equals(bytes.subarray(8, 16))).toBe(true);
+    expect(Number(inside?.size)).toBe(24);
+    const [outside] = await rawQuery(t.db, query, [bytes]);
+    expect(Buffer.from(outside?.whole as Uint8Array).equals(bytes)).toBe(true);
+  });
+
   it('reads values as the driver does: text, JSON parsed, NULL as null, any UTF-8', async () => {
     await clear();
     const label = `Zürich — 東京 ${'x'.repeat(80)}`;

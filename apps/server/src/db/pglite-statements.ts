@@ -179,6 +179,11 @@ function paramText(value: unknown): string | null {
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint') return String(value);
   if (typeof value === 'boolean') return value ? 't' : 'f';
+  // bytes as bytea's hex text, as the driver sends them (JSON.stringify made them the text
+  // {"type":"Buffer","data":[…]}, stored as those characters' bytes)
+  if (value instanceof Uint8Array) {
+    return `\\x${Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString('hex')}`;
+  }
   return JSON.stringify(value);
 }
 
@@ -188,6 +193,8 @@ function paramText(value: unknown): string | null {
 const decoder = new TextDecoder();
 
 const JSON_TYPES = new Set([114, 3802]);
+/** bytea: read from its hex text into the bytes, as the drivers give them. */
+const BYTEA = 17;
 
 /** Error and notice fields by their protocol code. */
 const ERROR_FIELDS: Record<string, keyof messages.DatabaseError> = {
@@ -267,7 +274,12 @@ function readResults(bytes: Uint8Array): Completed {
         if (length >= 0) {
           const text = utf8.toString('utf8', p, p + length);
           p += length;
-          value = JSON_TYPES.has(types[i] ?? 0) ? (JSON.parse(text) as unknown) : text;
+          const oid = types[i] ?? 0;
+          value = JSON_TYPES.has(oid)
+            ? (JSON.parse(text) as unknown)
+            : oid === BYTEA && text.startsWith('\\x')
+              ? Buffer.from(text.slice(2), 'hex')
+              : text;
         }
         row[names[i] ?? `?column${i}`] = value;
       }

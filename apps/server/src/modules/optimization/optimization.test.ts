@@ -4,6 +4,7 @@ import {
   formatContractDate,
   optimizationDetailSchema,
   optimizationListSchema,
+  periodReturns,
   trialPerformance,
   withParamValues,
   type Deal,
@@ -147,6 +148,16 @@ describe('optimizations', () => {
       [10, 20],
       [15, 20],
     ]);
+    const stored = new Map<string, Float64Array>();
+    for (const row of await rawQuery(
+      t.db,
+      `select params, returns_f64 from optimization_trials where optimization_id = $1 and stage = 'main'`,
+      [id],
+    )) {
+      const params = row.params as { n1: number; n2: number };
+      const bytes = new Uint8Array(row.returns_f64 as Uint8Array);
+      stored.set(`${params.n1}/${params.n2}`, new Float64Array(bytes.buffer, 0, bytes.length / 8));
+    }
     for (const trial of done.trials) {
       expect(trial.status).toBe('done');
       const edited = withParamValues(SMA, trial.params);
@@ -160,6 +171,11 @@ describe('optimizations', () => {
       expect(res.json<{ success: boolean }>().success, res.body).toBe(true);
       const single = res.json<{ data: { deals: Deal[]; performance: Performance } }>().data;
       expect(trial.performance).toEqual(trialPerformance(single.deals, single.performance));
+      // the per-bar returns kept for the overfitting checks are those of its equity curve
+      const kept = stored.get(`${trial.params.n1}/${trial.params.n2}`);
+      const expected = periodReturns(single.performance.equity_curve.map(([, equity]) => equity));
+      expect(kept?.length).toBe(expected.length);
+      expected.forEach((r, i) => expect(kept?.[i]).toBeCloseTo(r, 6)); // the curve is in cents
     }
     const best = [...done.trials].sort(
       (a, b) => Number(b.performance?.net_profit) - Number(a.performance?.net_profit),
