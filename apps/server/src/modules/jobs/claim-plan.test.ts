@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../test/helpers.ts';
+import { planKeptAfterGrowth } from '../../test/plans.ts';
 import { CLAIM } from './store.ts';
 
 /*
@@ -33,26 +34,13 @@ describe("a claim's plan", () => {
       sql.raw(`insert into jobs (queue, group_key, batch_key, payload, state, max_attempts, created_ms)
         select 'probe', 'user-1', 'run-new', '{}'::jsonb, 'queued', 3, 0 from generate_series(1, 50)`),
     );
-    await t.db.execute(
-      sql.raw(`prepare claim_probe(text, text, bigint, bigint, int, int) as ${CLAIM}`),
-    );
-    // more runs than the five after which a plan for any values may be kept (rolled back)
-    await t.db.execute(sql.raw('begin'));
-    for (let i = 0; i < 8; i++) {
-      await t.db.execute(
-        sql.raw(`execute claim_probe('probe', 'w1', ${1e12 + i}, 30000, 100, 100)`),
-      );
-    }
-    await t.db.execute(sql.raw('rollback'));
-    await ended(501, ENDED);
-    await t.db.execute(sql.raw('begin'));
-    const plan = await t.db.execute(
-      sql.raw(`explain analyze execute claim_probe('probe', 'w1', ${2e12}, 30000, 100, 100)`),
-    );
-    await t.db.execute(sql.raw('rollback'));
-    const lines = (plan as { rows: { 'QUERY PLAN': string }[] }).rows.map(
-      (row) => row['QUERY PLAN'],
-    );
+    const lines = await planKeptAfterGrowth(t.db, {
+      types: ['text', 'text', 'bigint', 'bigint', 'int', 'int'],
+      statement: CLAIM,
+      before: (run) => `'probe', 'w1', ${1e12 + run}, 30000, 100, 100`,
+      after: `'probe', 'w1', ${2e12}, 30000, 100, 100`,
+      grow: () => ended(501, ENDED),
+    });
     const text = lines.join('\n');
     expect(text).not.toContain('Seq Scan on jobs');
     // every scan of the jobs table for waiting or running jobs goes through the live jobs' index

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, type TestDatabase } from '../../../test/helpers.ts';
+import { planKeptAfterGrowth } from '../../../test/plans.ts';
 import { READ_BATCH, answerKey, lockAndReadBatch } from './batch.ts';
 
 /*
@@ -25,23 +26,20 @@ describe("a batch's read of stored answers", () => {
       { uuid: 'acct-1', client_order_id: 'absent' },
     ]);
     const accounts = JSON.stringify(['acct-1']);
-    await t.db.execute(sql.raw(`prepare read_batch_probe(json, json, int) as ${READ_BATCH}`));
-    // more runs than the five after which a plan for any values may be kept
-    for (let i = 0; i < 8; i++) {
-      await t.db.execute(sql.raw(`execute read_batch_probe('${wanted}', '${accounts}', 1)`));
-    }
-    await t.db.execute(
-      sql.raw(`insert into idempotency_keys
-        (uuid, client_order_id, endpoint, fingerprint, http_status, body, created_at)
-        select 'acct-' || (i % 16), 'k-' || i, 'open', 'f', 200, '{"ok":true}', 0
-        from generate_series(1, ${STORED}) i`),
-    );
-    const plan = await t.db.execute(
-      sql.raw(`explain execute read_batch_probe('${wanted}', '${accounts}', 1)`),
-    );
-    const text = (plan as { rows: { 'QUERY PLAN': string }[] }).rows
-      .map((row) => row['QUERY PLAN'])
-      .join('\n');
+    const lines = await planKeptAfterGrowth(t.db, {
+      types: ['json', 'json', 'int'],
+      statement: READ_BATCH,
+      before: () => `'${wanted}', '${accounts}', 1`,
+      after: `'${wanted}', '${accounts}', 1`,
+      grow: () =>
+        t.db.execute(
+          sql.raw(`insert into idempotency_keys
+            (uuid, client_order_id, endpoint, fingerprint, http_status, body, created_at)
+            select 'acct-' || (i % 16), 'k-' || i, 'open', 'f', 200, '{"ok":true}', 0
+            from generate_series(1, ${STORED}) i`),
+        ),
+    });
+    const text = lines.join('\n');
     expect(text).toContain('Index Scan using idempotency_keys_uuid_client_order_id_pk');
     expect(text).not.toContain('Seq Scan on idempotency_keys');
 
